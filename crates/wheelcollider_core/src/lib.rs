@@ -1,0 +1,39 @@
+//! # wheelcollider_core
+//!
+//! The wheel of Unity's WheelCollider2 as plain Rust: no Bevy, no physics engine.
+//! Everything here is arithmetic on scalars in the wheel's contact frame, so it
+//! compiles in seconds and is tested exhaustively; the `wheelcollider_avian` plugin
+//! does the sweeps and applies the forces to a rigid body.
+//!
+//! | module | what |
+//! | --- | --- |
+//! | [`settings`] | [`WheelSettings`]: defaults and limits of the original, validated setters |
+//! | [`tire`] | [`MagicFormula`], slips, combined slip (friction circle) |
+//! | [`spin`] | the implicit wheel-spin integrator (why it is stable) |
+//! | [`bumps`] | Perlin road bumps |
+//! | [`wheel`] | [`step`]: one physics step of one wheel |
+//!
+//! Units are SI (m, s, kg, N, N·m, rad/s); angles a user types (camber, toe, steer) are
+//! degrees. See `docs/wheel-model.md` for the formulas and sign conventions.
+//!
+//! # Example
+//! ```
+//! use wheelcollider_core::*;
+//! let settings = WheelSettings::default();
+//! let mut state = WheelState::default();
+//! let contact = Contact { hit_distance: 0.35, forward_velocity: 10.0, ..Default::default() };
+//! let input = WheelInput { drive_torque: 300.0, contact: Some(contact), ..Default::default() };
+//! let out = step(&settings, &mut state, input, 1.0 / 60.0);
+//! assert!(out.load > 0.0 && out.forward_force.is_finite());
+//! ```
+#![warn(missing_docs)]
+
+pub mod bumps;
+pub mod settings;
+pub mod spin;
+pub mod tire;
+pub mod wheel;
+
+pub use settings::{MAX_VALUE, SettingsError, SweepType, WheelSettings, WheelSettingsDef};
+pub use tire::{MIN_DENOMINATOR, MagicFormula};
+pub use wheel::{Contact, DT_RANGE, MAX_ANGULAR_VELOCITY, WheelInput, WheelOutput, WheelState, step};

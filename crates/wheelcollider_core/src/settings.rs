@@ -1,0 +1,393 @@
+//! Wheel settings: the tuning of one wheel, with the defaults and limits of
+//! Unity's WheelCollider2.
+//!
+//! | field | unit | default | limit (clamped) |
+//! | --- | --- | --- | --- |
+//! | [`sweep_type`](WheelSettings::sweep_type) | | `Ray` | `Ray`, `Sphere`, `Cylinder` |
+//! | [`radius`](WheelSettings::radius) | m | 0.3 | ≥ 0.001 |
+//! | [`inertia`](WheelSettings::inertia) | kg·m² | 1 | ≥ 0.001 |
+//! | [`width`](WheelSettings::width) | m | 0.2 | ≥ 0.001 |
+//! | [`cylinder_resolution`](WheelSettings::cylinder_resolution) | segments | 16 | ≥ 8 |
+//! | [`suspension_spring`](WheelSettings::suspension_spring) | N/m | 40 000 | ≥ 0 |
+//! | [`suspension_bump`](WheelSettings::suspension_bump) | N·s/m | 2 000 | ≥ 0 |
+//! | [`suspension_rebound`](WheelSettings::suspension_rebound) | N·s/m | 2 000 | ≥ 0 |
+//! | [`suspension_length`](WheelSettings::suspension_length) | m | 0.1 | ≥ 0.001 |
+//! | [`camber_angle`](WheelSettings::camber_angle) | deg | 0 | −45 ..= 45 |
+//! | [`toe_angle`](WheelSettings::toe_angle) | deg | 0 | −45 ..= 45 |
+//! | [`tire`](WheelSettings::tire) (B, C, D, E) | – | 10, 1.65, 1.5, 0.97 | see [`MagicFormula`] |
+//! | [`camber_thrust`](WheelSettings::camber_thrust) | 1/rad | 0.5 | 0 ..= 5 |
+//! | [`rolling_resistance`](WheelSettings::rolling_resistance) | – | 0.015 | ≥ 0 |
+//! | [`bump_amplitude`](WheelSettings::bump_amplitude) | m | 0 | ≥ 0 |
+//! | [`bump_period`](WheelSettings::bump_period) | 1/m | 0 | ≥ 0 |
+//!
+//! Every setter clamps to the limit, as the original does, and returns the value it
+//! stored. A non-finite value (NaN, ±∞) is refused with a [`SettingsError`] naming the
+//! field, and the old value is kept: a `WheelSettings` can never hold one. Upper limits
+//! that the original does not have ([`MAX_VALUE`]) keep every product in the model finite.
+
+use crate::tire::MagicFormula;
+use core::fmt;
+
+/// The largest magnitude any setting accepts; larger finite values clamp to it.
+/// It is far beyond any physical wheel and keeps the model's arithmetic finite.
+pub const MAX_VALUE: f32 = 1.0e9;
+
+/// The shape that finds the ground.
+///
+/// The ray can fall into a hole narrower than the tyre; the sphere and the cylinder do
+/// not. That difference is why the three exist.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum SweepType {
+    /// A ray from the mount point: the fastest, falls into holes narrower than the tyre.
+    #[default]
+    Ray,
+    /// A sphere of the tyre radius.
+    Sphere,
+    /// A cylinder of the tyre radius and width, its axis along the axle: the closest to a
+    /// real tyre (recommended).
+    Cylinder,
+}
+
+/// A setting that could not be stored.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SettingsError {
+    /// The value was NaN or infinite; the old value was kept.
+    NonFinite {
+        /// The setting's name, as in the preset file.
+        field: &'static str,
+        /// The value that was refused.
+        value: f32,
+    },
+}
+
+impl fmt::Display for SettingsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SettingsError::NonFinite { field, value } => {
+                write!(f, "wheel setting `{field}` must be a finite number, got {value}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SettingsError {}
+
+/// Checks that `value` is finite and clamps it into `[min, max]` (and into ±[`MAX_VALUE`]).
+pub(crate) fn check(field: &'static str, value: f32, min: f32, max: f32) -> Result<f32, SettingsError> {
+    if !value.is_finite() {
+        return Err(SettingsError::NonFinite { field, value });
+    }
+    Ok(value.clamp(min.max(-MAX_VALUE), max.min(MAX_VALUE)))
+}
+
+/// The tuning of one wheel. See the [module docs](self) for units, defaults and limits.
+///
+/// Fields are private so that a value can only enter through a setter that clamps it
+/// and refuses non-finite numbers; read them with the getters of the same name.
+///
+/// # Example
+/// ```
+/// use wheelcollider_core::{WheelSettings, SweepType};
+/// let mut s = WheelSettings::default();
+/// s.set_sweep_type(SweepType::Cylinder);
+/// assert_eq!(s.set_radius(-1.0), Ok(0.001)); // clamped like the original
+/// assert!(s.set_suspension_spring(f32::NAN).is_err()); // refused, old value kept
+/// assert_eq!(s.suspension_spring(), 40_000.0);
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct WheelSettings {
+    sweep_type: SweepType,
+    radius: f32,
+    inertia: f32,
+    width: f32,
+    cylinder_resolution: u32,
+    suspension_spring: f32,
+    suspension_bump: f32,
+    suspension_rebound: f32,
+    suspension_length: f32,
+    camber_angle: f32,
+    toe_angle: f32,
+    tire: MagicFormula,
+    camber_thrust: f32,
+    rolling_resistance: f32,
+    bump_amplitude: f32,
+    bump_period: f32,
+}
+
+impl Default for WheelSettings {
+    fn default() -> Self {
+        Self {
+            sweep_type: SweepType::Ray,
+            radius: 0.3,
+            inertia: 1.0,
+            width: 0.2,
+            cylinder_resolution: 16,
+            suspension_spring: 40_000.0,
+            suspension_bump: 2_000.0,
+            suspension_rebound: 2_000.0,
+            suspension_length: 0.1,
+            camber_angle: 0.0,
+            toe_angle: 0.0,
+            tire: MagicFormula::default(),
+            camber_thrust: 0.5,
+            rolling_resistance: 0.015,
+            bump_amplitude: 0.0,
+            bump_period: 0.0,
+        }
+    }
+}
+
+macro_rules! float_setting {
+    ($(#[$doc:meta])* $get:ident, $set:ident, $min:expr, $max:expr) => {
+        $(#[$doc])*
+        #[inline]
+        pub fn $get(&self) -> f32 {
+            self.$get
+        }
+        #[doc = concat!("Sets [`", stringify!($get), "`](Self::", stringify!($get), "), clamped to its limit; returns the stored value, or an error (and keeps the old value) for NaN / ±∞.")]
+        pub fn $set(&mut self, value: f32) -> Result<f32, SettingsError> {
+            self.$get = check(stringify!($get), value, $min, $max)?;
+            Ok(self.$get)
+        }
+    };
+}
+
+impl WheelSettings {
+    /// The shape that finds the ground.
+    #[inline]
+    pub fn sweep_type(&self) -> SweepType {
+        self.sweep_type
+    }
+    /// Sets the sweep shape; it may change at any time.
+    pub fn set_sweep_type(&mut self, sweep_type: SweepType) {
+        self.sweep_type = sweep_type;
+    }
+
+    float_setting!(
+        /// Tyre radius (m), ≥ 0.001.
+        radius, set_radius, 0.001, MAX_VALUE
+    );
+    float_setting!(
+        /// Moment of inertia of the wheel about its axle (kg·m²), ≥ 0.001.
+        inertia, set_inertia, 0.001, MAX_VALUE
+    );
+    float_setting!(
+        /// Tyre width (m), ≥ 0.001; used by the cylinder sweep.
+        width, set_width, 0.001, MAX_VALUE
+    );
+
+    /// Segments of the cylinder drawn by the debug gizmos (and of a polygonal cylinder),
+    /// ≥ 8.
+    #[inline]
+    pub fn cylinder_resolution(&self) -> u32 {
+        self.cylinder_resolution
+    }
+    /// Sets [`cylinder_resolution`](Self::cylinder_resolution), clamped to 8 ..= 256;
+    /// returns the stored value.
+    pub fn set_cylinder_resolution(&mut self, value: u32) -> u32 {
+        self.cylinder_resolution = value.clamp(8, 256);
+        self.cylinder_resolution
+    }
+
+    float_setting!(
+        /// Suspension spring rate (N/m), ≥ 0.
+        suspension_spring, set_suspension_spring, 0.0, MAX_VALUE
+    );
+    float_setting!(
+        /// Damping while the suspension compresses (N·s/m), ≥ 0.
+        suspension_bump, set_suspension_bump, 0.0, MAX_VALUE
+    );
+    float_setting!(
+        /// Damping while the suspension extends (N·s/m), ≥ 0.
+        suspension_rebound, set_suspension_rebound, 0.0, MAX_VALUE
+    );
+    float_setting!(
+        /// Suspension travel (m), ≥ 0.001. At full droop the wheel centre sits this far
+        /// below the mount point; at full compression it sits at the mount point, where
+        /// the bump stop takes over.
+        suspension_length, set_suspension_length, 0.001, MAX_VALUE
+    );
+    float_setting!(
+        /// Static camber (deg), −45 ..= 45. Positive tilts the top of the wheel towards
+        /// its local −X (left); as in the original, mirror the sign on the right side of
+        /// the car (a preset's axle does this for you).
+        camber_angle, set_camber_angle, -45.0, 45.0
+    );
+    float_setting!(
+        /// Static toe (deg), −45 ..= 45: a yaw of the wheel about the suspension axis,
+        /// added to the steer angle. As in the original, mirror the sign on the right.
+        toe_angle, set_toe_angle, -45.0, 45.0
+    );
+
+    /// The tyre's magic-formula curve (its peak slip is solved when it is set).
+    #[inline]
+    pub fn tire(&self) -> &MagicFormula {
+        &self.tire
+    }
+    /// Sets the tyre curve from B, C, D, E, clamped as [`MagicFormula::new`] documents;
+    /// re-solves the peak slip. A non-finite coefficient is refused.
+    pub fn set_tire(&mut self, b: f32, c: f32, d: f32, e: f32) -> Result<&MagicFormula, SettingsError> {
+        self.tire = MagicFormula::new(b, c, d, e)?;
+        Ok(&self.tire)
+    }
+
+    float_setting!(
+        /// Camber thrust (1/rad): the lateral force per unit load per radian of camber,
+        /// 0 ..= 5 (passenger tyres ≈ 0.5–1). It enters the friction circle as an
+        /// equivalent slip, so it saturates with the rest of the grip. Not in the
+        /// original, which has no camber effect on forces.
+        camber_thrust, set_camber_thrust, 0.0, 5.0
+    );
+    float_setting!(
+        /// Rolling resistance coefficient (force / load), ≥ 0.
+        rolling_resistance, set_rolling_resistance, 0.0, MAX_VALUE
+    );
+    float_setting!(
+        /// Height of the Perlin road roughness (m), ≥ 0: the bump spans
+        /// [−amplitude/2, +amplitude/2].
+        bump_amplitude, set_bump_amplitude, 0.0, MAX_VALUE
+    );
+    float_setting!(
+        /// Spatial frequency of the Perlin roughness (1/m), ≥ 0: bigger is finer.
+        bump_period, set_bump_period, 0.0, MAX_VALUE
+    );
+
+    /// The slip of the tyre curve's peak (see [`MagicFormula::peak_slip`]).
+    #[inline]
+    pub fn peak_slip(&self) -> f32 {
+        self.tire.peak_slip()
+    }
+}
+
+/// The serialised form of [`WheelSettings`]: plain public fields, every one optional in
+/// a file (missing ones take the default). Converting it into `WheelSettings` validates
+/// every field through the setters.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(default, deny_unknown_fields))]
+pub struct WheelSettingsDef {
+    /// See [`WheelSettings::sweep_type`].
+    pub sweep_type: SweepType,
+    /// See [`WheelSettings::radius`] (m).
+    pub radius: f32,
+    /// See [`WheelSettings::inertia`] (kg·m²).
+    pub inertia: f32,
+    /// See [`WheelSettings::width`] (m).
+    pub width: f32,
+    /// See [`WheelSettings::cylinder_resolution`].
+    pub cylinder_resolution: u32,
+    /// See [`WheelSettings::suspension_spring`] (N/m).
+    pub suspension_spring: f32,
+    /// See [`WheelSettings::suspension_bump`] (N·s/m).
+    pub suspension_bump: f32,
+    /// See [`WheelSettings::suspension_rebound`] (N·s/m).
+    pub suspension_rebound: f32,
+    /// See [`WheelSettings::suspension_length`] (m).
+    pub suspension_length: f32,
+    /// See [`WheelSettings::camber_angle`] (deg).
+    pub camber_angle: f32,
+    /// See [`WheelSettings::toe_angle`] (deg).
+    pub toe_angle: f32,
+    /// Magic formula B.
+    pub magic_formula_b: f32,
+    /// Magic formula C.
+    pub magic_formula_c: f32,
+    /// Magic formula D (friction coefficient).
+    pub magic_formula_d: f32,
+    /// Magic formula E.
+    pub magic_formula_e: f32,
+    /// See [`WheelSettings::camber_thrust`] (1/rad).
+    pub camber_thrust: f32,
+    /// See [`WheelSettings::rolling_resistance`].
+    pub rolling_resistance: f32,
+    /// See [`WheelSettings::bump_amplitude`] (m).
+    pub bump_amplitude: f32,
+    /// See [`WheelSettings::bump_period`] (1/m).
+    pub bump_period: f32,
+}
+
+impl Default for WheelSettingsDef {
+    fn default() -> Self {
+        WheelSettings::default().into()
+    }
+}
+
+impl From<WheelSettings> for WheelSettingsDef {
+    fn from(s: WheelSettings) -> Self {
+        Self::from(&s)
+    }
+}
+
+impl From<&WheelSettings> for WheelSettingsDef {
+    fn from(s: &WheelSettings) -> Self {
+        Self {
+            sweep_type: s.sweep_type,
+            radius: s.radius,
+            inertia: s.inertia,
+            width: s.width,
+            cylinder_resolution: s.cylinder_resolution,
+            suspension_spring: s.suspension_spring,
+            suspension_bump: s.suspension_bump,
+            suspension_rebound: s.suspension_rebound,
+            suspension_length: s.suspension_length,
+            camber_angle: s.camber_angle,
+            toe_angle: s.toe_angle,
+            magic_formula_b: s.tire.b(),
+            magic_formula_c: s.tire.c(),
+            magic_formula_d: s.tire.d(),
+            magic_formula_e: s.tire.e(),
+            camber_thrust: s.camber_thrust,
+            rolling_resistance: s.rolling_resistance,
+            bump_amplitude: s.bump_amplitude,
+            bump_period: s.bump_period,
+        }
+    }
+}
+
+impl TryFrom<WheelSettingsDef> for WheelSettings {
+    type Error = SettingsError;
+
+    /// Validates every field through its setter: clamps out-of-range values, refuses
+    /// non-finite ones (naming the field).
+    fn try_from(d: WheelSettingsDef) -> Result<Self, SettingsError> {
+        let mut s = WheelSettings::default();
+        s.set_sweep_type(d.sweep_type);
+        s.set_radius(d.radius)?;
+        s.set_inertia(d.inertia)?;
+        s.set_width(d.width)?;
+        s.set_cylinder_resolution(d.cylinder_resolution);
+        s.set_suspension_spring(d.suspension_spring)?;
+        s.set_suspension_bump(d.suspension_bump)?;
+        s.set_suspension_rebound(d.suspension_rebound)?;
+        s.set_suspension_length(d.suspension_length)?;
+        s.set_camber_angle(d.camber_angle)?;
+        s.set_toe_angle(d.toe_angle)?;
+        s.set_tire(
+            d.magic_formula_b,
+            d.magic_formula_c,
+            d.magic_formula_d,
+            d.magic_formula_e,
+        )?;
+        s.set_camber_thrust(d.camber_thrust)?;
+        s.set_rolling_resistance(d.rolling_resistance)?;
+        s.set_bump_amplitude(d.bump_amplitude)?;
+        s.set_bump_period(d.bump_period)?;
+        Ok(s)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for WheelSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        WheelSettingsDef::from(self).serialize(serializer)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for WheelSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let def = WheelSettingsDef::deserialize(deserializer)?;
+        WheelSettings::try_from(def).map_err(serde::de::Error::custom)
+    }
+}

@@ -1,0 +1,408 @@
+//! One physics step of one wheel, in the wheel's contact frame.
+//!
+//! The engine-side glue (the plugin) sweeps the ground, turns the hit into a
+//! [`Contact`] of scalars, calls [`step`], and applies the returned forces along the
+//! suspension axis and the ground-plane forward / sideways directions at the contact.
+//!
+//! Sign conventions:
+//! - forward velocity `vx` and [`WheelOutput::forward_force`] are along the wheel's
+//!   rolling direction after steer and toe, projected on the ground;
+//! - sideways velocity `vy` and [`WheelOutput::sideways_force`] are along the axle
+//!   (local +X, to the right), projected on the ground;
+//! - angular velocity ω > 0 rolls the wheel forward (surface speed ω·r = vx when rolling);
+//! - camber > 0 tilts the wheel's top towards −sideways (left), as the original's
+//!   `camberAngle` does in the wheel's own frame.
+
+use crate::bumps::perlin_bump;
+use crate::settings::{MAX_VALUE, WheelSettings};
+use crate::spin::solve_spin;
+use crate::tire::{MIN_DENOMINATOR, combined};
+
+/// The largest wheel spin (rad/s) the model keeps; faster clamps (≈ 95 000 rpm).
+pub const MAX_ANGULAR_VELOCITY: f32 = 1.0e4;
+/// Baumgarte factor of the bump stop's position correction: the fraction of the
+/// over-compression removed per step.
+pub const BUMP_STOP_BAUMGARTE: f64 = 0.2;
+/// Seconds-to-minutes factor: rpm = ω · 60 / 2π.
+const RAD_PER_S_TO_RPM: f32 = 60.0 / core::f32::consts::TAU;
+
+/// What the sweep found, reduced to the wheel's contact frame.
+///
+/// All values are read by [`step`]; a non-finite value makes the contact count as not
+/// found (the wheel is airborne for that step) and sets
+/// [`WheelOutput::rejected_input`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Contact {
+    /// How far the sweep travelled from its start to the hit (m), in
+    /// `0 ..= suspension_length + radius`. For the ray, the mount point's travel; for
+    /// the sphere and cylinder (started `radius` above the mount), the shape centre's.
+    pub hit_distance: f32,
+    /// Velocity of the wheel's contact point relative to the ground body, along forward
+    /// (m/s).
+    pub forward_velocity: f32,
+    /// The same along sideways (m/s).
+    pub sideways_velocity: f32,
+    /// The camber the ground adds (deg): the signed angle from the hit normal to the
+    /// mount's up about forward. The static camber is added by [`step`].
+    pub ground_camber: f32,
+    /// World X of the hit point (m), for the Perlin bump.
+    pub hit_x: f32,
+    /// World Z of the hit point (m), for the Perlin bump.
+    pub hit_z: f32,
+    /// Surface friction multiplier (1 = the tyre's own curve; gravel ≈ 0.7, ice ≈ 0.1),
+    /// clamped ≥ 0.
+    pub grip: f32,
+    /// This wheel's share of the chassis mass as seen at the contact along the suspension
+    /// axis (kg): the effective mass `1 / (1/m + (r×n)·I⁻¹·(r×n))` divided by the number
+    /// of grounded wheels. Used by the bump stop to stop the compression in one step.
+    /// 0 means unknown: the bump stop then assumes `spring · length / g`, the mass the
+    /// spring holds at full compression.
+    pub effective_mass: f32,
+}
+
+impl Default for Contact {
+    fn default() -> Self {
+        Self {
+            hit_distance: 0.0,
+            forward_velocity: 0.0,
+            sideways_velocity: 0.0,
+            ground_camber: 0.0,
+            hit_x: 0.0,
+            hit_z: 0.0,
+            grip: 1.0,
+            effective_mass: 0.0,
+        }
+    }
+}
+
+impl Contact {
+    fn is_finite(&self) -> bool {
+        [
+            self.hit_distance,
+            self.forward_velocity,
+            self.sideways_velocity,
+            self.ground_camber,
+            self.hit_x,
+            self.hit_z,
+            self.grip,
+            self.effective_mass,
+        ]
+        .iter()
+        .all(|v| v.is_finite())
+    }
+}
+
+/// What a vehicle or game code writes each step, plus the contact the sweep found.
+///
+/// Torques are clamped to ±[`MAX_VALUE`]; brake, drivetrain inertia and friction to
+/// ≥ 0; a non-finite value is replaced by 0 and flagged in
+/// [`WheelOutput::rejected_input`].
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct WheelInput {
+    /// Drive torque (N·m), signed; positive drives forward.
+    pub drive_torque: f32,
+    /// Brake torque (N·m), ≥ 0. It slows the wheel towards zero and never reverses it.
+    pub brake_torque: f32,
+    /// Inertia of the drivetrain behind this wheel (kg·m²), ≥ 0, added to the wheel's.
+    pub drivetrain_inertia: f32,
+    /// Friction torque of the drivetrain (N·m), ≥ 0; acts like a brake.
+    pub drivetrain_friction_torque: f32,
+    /// Anti-roll bar force (N), signed; added to the suspension force.
+    pub anti_roll_force: f32,
+    /// The ground contact, or `None` when the sweep found nothing.
+    pub contact: Option<Contact>,
+}
+
+/// The runtime state of one wheel, carried from step to step.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct WheelState {
+    /// Spin (rad/s); positive rolls forward.
+    pub angular_velocity: f32,
+    /// Spin angle (rad), in `[0, 2π)`, for the visual model.
+    pub angle: f32,
+    /// Suspension compression of the last step (m), for the damper.
+    pub compression: f32,
+}
+
+/// Everything one step produces: the forces to apply and every output of the original.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct WheelOutput {
+    /// Whether the sweep found ground.
+    pub grounded: bool,
+    /// Suspension compression (m): 0 at full droop, `suspension_length` at the bump stop.
+    pub compression: f32,
+    /// Current suspension length (m): mount point to wheel centre, in
+    /// `0 ..= suspension_length`.
+    pub current_suspension_length: f32,
+    /// Compression over travel, `compression / suspension_length` (1 at the bump stop).
+    pub compression_rate: f32,
+    /// Compression speed (m/s), positive while compressing.
+    pub compression_speed: f32,
+    /// Spring force (N).
+    pub spring_force: f32,
+    /// Damper force (N).
+    pub damper_force: f32,
+    /// Bump-stop force (N), non-zero only past full compression.
+    pub bump_stop_force: f32,
+    /// Tyre load (N) = max(0, spring + damper + bump stop + anti-roll): the force applied
+    /// along the suspension axis.
+    pub load: f32,
+    /// Road bump under the tyre (m), in [−amplitude/2, +amplitude/2].
+    pub bump: f32,
+    /// Current camber (deg): the ground's plus the static camber.
+    pub camber: f32,
+    /// Spin (rad/s) after this step.
+    pub angular_velocity: f32,
+    /// Spin in revolutions per minute.
+    pub rpm: f32,
+    /// Spin angle (rad), in `[0, 2π)`.
+    pub angle: f32,
+    /// Longitudinal slip κ = (ω·r − vx) / max(|vx|, 10 m/s).
+    pub forward_slip: f32,
+    /// Lateral slip σ = vy / max(|vx|, 10 m/s).
+    pub sideways_slip: f32,
+    /// Combined slip magnitude |(κ, σ + camber slip)|.
+    pub slip_magnitude: f32,
+    /// Tyre force along forward (N), rolling resistance included.
+    pub forward_force: f32,
+    /// Tyre force along sideways (N).
+    pub sideways_force: f32,
+    /// Rolling resistance (N), the part of the forward force it accounts for
+    /// (coefficient · load while the wheel turns, 0 while it is locked).
+    pub rolling_resistance_force: f32,
+    /// Friction coefficient used this step (the curve at the combined slip × grip).
+    pub friction: f32,
+    /// The tyre curve's peak slip.
+    pub peak_slip: f32,
+    /// True when a non-finite input (or `dt`) was replaced this step.
+    pub rejected_input: bool,
+}
+
+impl WheelOutput {
+    /// Whether every number in the output is finite.
+    pub fn is_finite(&self) -> bool {
+        [
+            self.compression,
+            self.current_suspension_length,
+            self.compression_rate,
+            self.compression_speed,
+            self.spring_force,
+            self.damper_force,
+            self.bump_stop_force,
+            self.load,
+            self.bump,
+            self.camber,
+            self.angular_velocity,
+            self.rpm,
+            self.angle,
+            self.forward_slip,
+            self.sideways_slip,
+            self.slip_magnitude,
+            self.forward_force,
+            self.sideways_force,
+            self.rolling_resistance_force,
+            self.friction,
+            self.peak_slip,
+        ]
+        .iter()
+        .all(|v| v.is_finite())
+    }
+}
+
+/// Converts to f32, clamped to ±[`MAX_VALUE`] so that no output overflows.
+#[inline]
+fn out32(v: f64) -> f32 {
+    v.clamp(-(MAX_VALUE as f64), MAX_VALUE as f64) as f32
+}
+
+/// The step sizes [`step`] accepts (s); others clamp into this range.
+pub const DT_RANGE: core::ops::RangeInclusive<f32> = 1.0e-6..=1.0;
+
+#[inline]
+fn finite_or_zero(v: f32, rejected: &mut bool) -> f64 {
+    if v.is_finite() {
+        v.clamp(-MAX_VALUE, MAX_VALUE) as f64
+    } else {
+        *rejected = true;
+        0.0
+    }
+}
+
+/// Advances one wheel by `dt` seconds and returns its forces and outputs.
+///
+/// The order is the original's (MODEL.md §1, steps 2–7): bump and compression,
+/// suspension with the bump stop, slips, an implicit wheel-spin solve with the tyre
+/// force, brake, drivetrain friction and rolling resistance (see [`crate::spin`]), and
+/// the final tyre forces at the new spin. A `dt` that is not finite and positive leaves
+/// the state untouched and returns zero forces; a finite one clamps into [`DT_RANGE`].
+/// Every output is finite and within ±[`MAX_VALUE`] for any finite input.
+///
+/// # Example
+/// ```
+/// use wheelcollider_core::{step, Contact, WheelInput, WheelSettings, WheelState};
+/// let settings = WheelSettings::default();
+/// let mut state = WheelState::default();
+/// // Resting on the ground with 0.05 m of compression: d = length + radius − 0.05.
+/// let contact = Contact { hit_distance: 0.35, ..Default::default() };
+/// let out = step(&settings, &mut state, WheelInput { contact: Some(contact), ..Default::default() }, 1.0 / 60.0);
+/// assert!(out.grounded);
+/// assert!((out.spring_force - 40_000.0 * 0.05).abs() < 1e-2);
+/// ```
+pub fn step(settings: &WheelSettings, state: &mut WheelState, input: WheelInput, dt: f32) -> WheelOutput {
+    let mut out = WheelOutput {
+        peak_slip: settings.peak_slip(),
+        ..Default::default()
+    };
+    if !(dt.is_finite() && dt > 0.0) {
+        out.rejected_input = true;
+        out.angular_velocity = state.angular_velocity;
+        out.angle = state.angle;
+        return out;
+    }
+    let dt64 = dt.clamp(*DT_RANGE.start(), *DT_RANGE.end()) as f64;
+    let mut rejected = false;
+    if !state.angular_velocity.is_finite() {
+        state.angular_velocity = 0.0;
+        rejected = true;
+    }
+    if !state.compression.is_finite() {
+        state.compression = 0.0;
+        rejected = true;
+    }
+    if !state.angle.is_finite() {
+        state.angle = 0.0;
+        rejected = true;
+    }
+    let drive = finite_or_zero(input.drive_torque, &mut rejected);
+    let brake = finite_or_zero(input.brake_torque, &mut rejected).max(0.0);
+    let dt_inertia = finite_or_zero(input.drivetrain_inertia, &mut rejected).max(0.0);
+    let dt_friction = finite_or_zero(input.drivetrain_friction_torque, &mut rejected).max(0.0);
+    let anti_roll = finite_or_zero(input.anti_roll_force, &mut rejected);
+    let contact = match input.contact {
+        Some(c) if c.is_finite() => Some(c),
+        Some(_) => {
+            rejected = true;
+            None
+        }
+        None => None,
+    };
+
+    let radius = settings.radius() as f64;
+    let length = settings.suspension_length() as f64;
+    let prev_compression = state.compression as f64;
+
+    // --- Suspension (MODEL.md §1 steps 2–3) -------------------------------------------
+    let (mut vx, mut vy, mut grip, mut camber_deg) = (0.0, 0.0, 0.0, settings.camber_angle() as f64);
+    let mut load = 0.0;
+    let mut compression = 0.0;
+    if let Some(c) = contact {
+        out.grounded = true;
+        let bump = perlin_bump(c.hit_x, c.hit_z, settings.bump_period(), settings.bump_amplitude());
+        out.bump = out32(bump);
+        let d = (c.hit_distance as f64).clamp(0.0, length + radius);
+        compression = length - (d + bump - radius);
+        let speed = (compression - prev_compression) / dt64;
+        let spring = compression * settings.suspension_spring() as f64;
+        let damping = if speed > 0.0 {
+            settings.suspension_bump()
+        } else {
+            settings.suspension_rebound()
+        };
+        let damper = speed * damping as f64;
+        let overshoot = compression - length;
+        let bump_stop = if overshoot > 0.0 {
+            // Unknown mass: assume the corner carries what the spring holds at full
+            // compression, k·length/g; springs are sized not to bottom out at rest.
+            let m = match c.effective_mass {
+                m if m > 0.0 => m as f64,
+                _ => (settings.suspension_spring() as f64 * length / 9.81).max(1.0),
+            };
+            // A velocity-level contact, stable at any dt: together with the spring and
+            // damper, stop the compression speed in this step and push out a fraction of
+            // the overshoot.
+            let needed = m * (speed.max(0.0) / dt64 + BUMP_STOP_BAUMGARTE * overshoot / (dt64 * dt64));
+            (needed - spring - damper).max(0.0)
+        } else {
+            0.0
+        };
+        load = (spring + damper + bump_stop + anti_roll).clamp(0.0, MAX_VALUE as f64);
+        out.compression_speed = out32(speed);
+        out.spring_force = out32(spring);
+        out.damper_force = out32(damper);
+        out.bump_stop_force = out32(bump_stop);
+        vx = c.forward_velocity as f64;
+        vy = c.sideways_velocity as f64;
+        grip = (c.grip as f64).clamp(0.0, MAX_VALUE as f64);
+        camber_deg += c.ground_camber as f64;
+    }
+    out.compression = out32(compression);
+    out.current_suspension_length = (length - compression).clamp(0.0, length) as f32;
+    out.compression_rate = out32(compression / length);
+    out.load = load as f32;
+    out.camber = out32(camber_deg);
+
+    // --- Tyre and spin (steps 4–6) ----------------------------------------------------
+    let mf = settings.tire();
+    let camber = camber_deg.to_radians();
+    // Grip is highest with the tyre square to the road; camber thrust enters as an
+    // equivalent lateral slip so that it shares the friction circle.
+    let grip = grip * camber.cos().max(0.0);
+    let stiffness = mf.stiffness() as f64;
+    let camber_slip = if stiffness > 0.0 {
+        settings.camber_thrust() as f64 * camber.sin() / stiffness
+    } else {
+        0.0
+    };
+    let den = vx.abs().max(MIN_DENOMINATOR as f64);
+    let sigma = vy / den + camber_slip;
+    let inertia = settings.inertia() as f64 + dt_inertia;
+    let rolling_torque = settings.rolling_resistance() as f64 * load * radius;
+    let coulomb = brake + dt_friction + rolling_torque;
+    let max_force = mf.d() as f64 * grip * load;
+    let omega = solve_spin(
+        inertia / dt64,
+        state.angular_velocity as f64,
+        drive,
+        coulomb,
+        radius,
+        max_force,
+        |w| {
+            let kappa = (w * radius - vx) / den;
+            let t = combined(mf, load, grip, kappa, sigma);
+            (t.fx, t.dfx_dkappa * radius / den)
+        },
+    )
+    .clamp(-MAX_ANGULAR_VELOCITY as f64, MAX_ANGULAR_VELOCITY as f64);
+
+    let kappa = (omega * radius - vx) / den;
+    let forces = combined(mf, load, grip, kappa, sigma);
+    out.forward_slip = out32(kappa);
+    out.sideways_slip = out32(vy / den);
+    out.slip_magnitude = out32(forces.slip);
+    out.friction = if forces.slip < 1e-9 {
+        0.0
+    } else {
+        out32(mf.eval_f64(forces.slip) * grip)
+    };
+    out.forward_force = out32(forces.fx);
+    out.sideways_force = out32(forces.fy);
+    out.rolling_resistance_force = if omega != 0.0 {
+        out32(rolling_torque / radius)
+    } else {
+        0.0
+    };
+
+    // --- State (step 7) ---------------------------------------------------------------
+    state.angular_velocity = omega as f32;
+    state.angle = ((state.angle as f64 + omega * dt64).rem_euclid(core::f64::consts::TAU)) as f32;
+    if state.angle >= core::f32::consts::TAU {
+        state.angle = 0.0;
+    }
+    state.compression = out32(compression);
+    out.angular_velocity = state.angular_velocity;
+    out.rpm = state.angular_velocity * RAD_PER_S_TO_RPM;
+    out.angle = state.angle;
+    out.rejected_input = rejected;
+    out
+}

@@ -1,0 +1,198 @@
+//! Suspension: static sag, natural frequency and damping ratio, bump stop.
+mod common;
+use common::*;
+use wheelcollider_core::*;
+
+/// A 300 kg corner settles at compression m·g/k and stays there, at every step size.
+#[test]
+fn static_sag_is_mg_over_k() {
+    for dt in STEPS {
+        let mut car = QuarterCar::new(300.0, 0.4);
+        let mut out = car.step(dt);
+        for _ in 0..(10.0 / dt) as usize {
+            out = car.step(dt);
+        }
+        let sag = 300.0 * G / 40_000.0;
+        let err = (out.compression as f64 - sag).abs() / sag;
+        assert!(err < 0.001, "dt {dt}: compression {} vs m·g/k {sag}", out.compression);
+        assert!((out.load as f64 - 300.0 * G).abs() < 0.5, "load {}", out.load);
+        // Still: one more second moves it by less than a micrometre.
+        let h = car.height;
+        for _ in 0..(1.0 / dt) as usize {
+            car.step(dt);
+        }
+        assert!((car.height - h).abs() < 1e-6);
+    }
+}
+
+/// Free oscillation about the sag: the damped frequency and the damping ratio
+/// ζ = c / (2√(k·m)) from the logarithmic decrement, within 2 % at 1 kHz.
+#[test]
+fn natural_frequency_and_damping_ratio() {
+    let (m, k, c): (f64, f64, f64) = (300.0, 40_000.0, 2_000.0);
+    let zeta = c / (2.0 * (k * m).sqrt());
+    let fd = (k / m).sqrt() / (2.0 * std::f64::consts::PI) * (1.0 - zeta * zeta).sqrt();
+    let dt = 1.0e-3_f32;
+    let sag = m * G / k;
+    // Start 2 cm below equilibrium (more compression), at rest.
+    let reach = 0.4;
+    let mut car = QuarterCar::new(m, reach - sag - 0.02);
+    car.state.compression = (sag + 0.02) as f32;
+    let mut xs = Vec::new();
+    for _ in 0..3000 {
+        let out = car.step(dt);
+        xs.push(out.compression as f64 - sag);
+    }
+    // Peaks of |x| alternate in sign; use successive maxima of x.
+    let peaks: Vec<(usize, f64)> = (1..xs.len() - 1)
+        .filter(|&i| xs[i] > xs[i - 1] && xs[i] >= xs[i + 1] && xs[i] > 1e-5)
+        .map(|i| (i, xs[i]))
+        .collect();
+    assert!(peaks.len() >= 2, "peaks {peaks:?}");
+    let delta = (peaks[0].1 / peaks[1].1).ln();
+    let zeta_measured = delta / (4.0 * std::f64::consts::PI.powi(2) + delta * delta).sqrt();
+    let period = (peaks[1].0 - peaks[0].0) as f64 * dt as f64;
+    assert!(
+        (zeta_measured - zeta).abs() / zeta < 0.02,
+        "ζ {zeta_measured} vs {zeta}"
+    );
+    assert!((1.0 / period - fd).abs() / fd < 0.02, "f_d {} vs {fd}", 1.0 / period);
+}
+
+/// Separate bump and rebound: the damper uses bump while compressing, rebound while
+/// extending.
+#[test]
+fn bump_and_rebound_are_separate() {
+    let mut s = WheelSettings::default();
+    s.set_suspension_bump(1000.0).unwrap();
+    s.set_suspension_rebound(3000.0).unwrap();
+    let dt = 0.01;
+    let mut state = WheelState {
+        compression: 0.05,
+        ..Default::default()
+    };
+    // Compressing by 1 cm in 10 ms: 1 m/s.
+    let out = step(
+        &s,
+        &mut state,
+        WheelInput {
+            contact: Some(contact(0.34, 0.0, 0.0)),
+            ..Default::default()
+        },
+        dt,
+    );
+    assert!((out.damper_force - 1000.0).abs() < 0.1, "{}", out.damper_force);
+    // Extending by 1 cm: −1 m/s.
+    let out = step(
+        &s,
+        &mut state,
+        WheelInput {
+            contact: Some(contact(0.35, 0.0, 0.0)),
+            ..Default::default()
+        },
+        dt,
+    );
+    assert!((out.damper_force + 3000.0).abs() < 0.1, "{}", out.damper_force);
+    // The anti-roll force adds to the load; the load never pulls.
+    let mut st = WheelState {
+        compression: 0.05,
+        ..Default::default()
+    };
+    let out = step(
+        &s,
+        &mut st,
+        WheelInput {
+            anti_roll_force: 500.0,
+            contact: Some(contact(0.35, 0.0, 0.0)),
+            ..Default::default()
+        },
+        dt,
+    );
+    assert!((out.load - (2000.0 + 500.0)).abs() < 0.1);
+    let out = step(
+        &s,
+        &mut st,
+        WheelInput {
+            anti_roll_force: -1e5,
+            contact: Some(contact(0.35, 0.0, 0.0)),
+            ..Default::default()
+        },
+        dt,
+    );
+    assert_eq!(out.load, 0.0);
+}
+
+/// A hard landing from 3 m: the bump stop keeps the mount point above the ground at
+/// every step size, with and without the effective mass, and the car then settles at
+/// the sag.
+#[test]
+fn bump_stop_holds_a_drop_from_three_metres() {
+    for tell_mass in [true, false] {
+        for dt in STEPS {
+            let mut car = QuarterCar::new(300.0, 3.0 + 0.4);
+            car.tell_mass = tell_mass;
+            let mut lowest = f64::MAX;
+            let mut max_compression = 0.0f32;
+            for _ in 0..(5.0 / dt) as usize {
+                let out = car.step(dt);
+                lowest = lowest.min(car.height);
+                max_compression = max_compression.max(out.compression);
+            }
+            assert!(
+                lowest > 0.0,
+                "dt {dt}, mass {tell_mass}: the mount went {lowest} m below ground"
+            );
+            assert!(max_compression > 0.1, "the drop must reach the bump stop");
+            let sag = 300.0 * G / 40_000.0;
+            let settled = 0.4 - car.height;
+            assert!(
+                (settled - sag).abs() < 1e-3 * sag + 1e-5,
+                "dt {dt}: settled {settled} vs {sag}"
+            );
+        }
+    }
+}
+
+/// Perlin bumps stay within ±amplitude/2, use most of it, vary smoothly, and vanish
+/// with a zero period or amplitude.
+#[test]
+fn perlin_bumps_span_half_amplitude() {
+    use wheelcollider_core::bumps::perlin_bump;
+    let a = 0.04;
+    let (mut lo, mut hi) = (f64::MAX, f64::MIN);
+    let mut prev = perlin_bump(0.0, 0.0, 2.0, a);
+    for i in 0..20_000 {
+        let x = i as f32 * 0.01;
+        let b = perlin_bump(x, 0.37 * x, 2.0, a);
+        assert!(b.abs() <= a as f64 / 2.0 + 1e-12);
+        assert!((b - prev).abs() < 0.05 * a as f64, "smooth at x = {x}");
+        prev = b;
+        lo = lo.min(b);
+        hi = hi.max(b);
+    }
+    assert!(hi - lo > 0.6 * a as f64, "range {lo}..{hi}");
+    assert_eq!(perlin_bump(3.3, 1.7, 0.0, a), 0.0);
+    assert_eq!(perlin_bump(3.3, 1.7, 2.0, 0.0), 0.0);
+    // The step uses it: compression moves by −bump.
+    let mut s = WheelSettings::default();
+    s.set_bump_amplitude(a).unwrap();
+    s.set_bump_period(2.0).unwrap();
+    let c = Contact {
+        hit_x: 1.3,
+        hit_z: 4.1,
+        ..contact(0.35, 0.0, 0.0)
+    };
+    let out = step(
+        &s,
+        &mut WheelState::default(),
+        WheelInput {
+            contact: Some(c),
+            ..Default::default()
+        },
+        0.01,
+    );
+    let bump = perlin_bump(1.3, 4.1, 2.0, a) as f32;
+    assert!(bump != 0.0);
+    assert!((out.bump - bump).abs() < 1e-7);
+    assert!((out.compression - (0.05 - bump)).abs() < 1e-6);
+}
