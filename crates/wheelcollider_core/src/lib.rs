@@ -20,9 +20,9 @@
 //! ```
 //! use wheelcollider_core::*;
 //! let settings = WheelSettings::default();
-//! let mut state = WheelState::default();
+//! let mut state = StepState::default();
 //! let contact = Contact { hit_distance: 0.35, forward_velocity: 10.0, ..Default::default() };
-//! let input = WheelInput { drive_torque: 300.0, contact: Some(contact), ..Default::default() };
+//! let input = StepInput { drive_torque: 300.0, contact: Some(contact), ..Default::default() };
 //! let out = step(&settings, &mut state, input, 1.0 / 60.0);
 //! assert!(out.load > 0.0 && out.forward_force.is_finite());
 //! ```
@@ -36,4 +36,4 @@ pub mod wheel;
 
 pub use settings::{MAX_VALUE, SettingsError, SweepType, WheelSettings, WheelSettingsDef};
 pub use tire::{MIN_DENOMINATOR, MagicFormula};
-pub use wheel::{Contact, DT_RANGE, MAX_ANGULAR_VELOCITY, WheelInput, WheelOutput, WheelState, step};
+pub use wheel::{Contact, DT_RANGE, MAX_ANGULAR_VELOCITY, STICK_SPEED, StepInput, StepOutput, StepState, step};

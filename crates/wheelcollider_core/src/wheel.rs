@@ -5,9 +5,9 @@
 //! suspension axis and the ground-plane forward / sideways directions at the contact.
 //!
 //! Sign conventions:
-//! - forward velocity `vx` and [`WheelOutput::forward_force`] are along the wheel's
+//! - forward velocity `vx` and [`StepOutput::forward_force`] are along the wheel's
 //!   rolling direction after steer and toe, projected on the ground;
-//! - sideways velocity `vy` and [`WheelOutput::sideways_force`] are along the axle
+//! - sideways velocity `vy` and [`StepOutput::sideways_force`] are along the axle
 //!   (local +X, to the right), projected on the ground;
 //! - angular velocity ω > 0 rolls the wheel forward (surface speed ω·r = vx when rolling);
 //! - camber > 0 tilts the wheel's top towards −sideways (left), as the original's
@@ -23,6 +23,12 @@ pub const MAX_ANGULAR_VELOCITY: f32 = 1.0e4;
 /// Baumgarte factor of the bump stop's position correction: the fraction of the
 /// over-compression removed per step.
 pub const BUMP_STOP_BAUMGARTE: f64 = 0.2;
+/// Below this ground speed (m/s) static friction fades in: 0 at this speed, full at
+/// rest (see [`step`]).
+pub const STICK_SPEED: f32 = 0.5;
+/// Baumgarte factor of the static-friction anchor: the fraction of the patch
+/// displacement pulled back per step.
+pub const STICK_BAUMGARTE: f64 = 0.2;
 /// Seconds-to-minutes factor: rpm = ω · 60 / 2π.
 const RAD_PER_S_TO_RPM: f32 = 60.0 / core::f32::consts::TAU;
 
@@ -30,7 +36,7 @@ const RAD_PER_S_TO_RPM: f32 = 60.0 / core::f32::consts::TAU;
 ///
 /// All values are read by [`step`]; a non-finite value makes the contact count as not
 /// found (the wheel is airborne for that step) and sets
-/// [`WheelOutput::rejected_input`].
+/// [`StepOutput::rejected_input`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Contact {
     /// How far the sweep travelled from its start to the hit (m), in
@@ -57,7 +63,13 @@ pub struct Contact {
     /// of grounded wheels. Used by the bump stop to stop the compression in one step.
     /// 0 means unknown: the bump stop then assumes `spring · length / g`, the mass the
     /// spring holds at full compression.
-    pub effective_mass: f32,
+    pub suspension_mass: f32,
+    /// This wheel's share of the chassis mass seen at the contact along forward (kg),
+    /// like `suspension_mass`. With `sideways_mass`, it turns on static friction at low
+    /// speed (see [`step`]); 0 turns it off.
+    pub forward_mass: f32,
+    /// The same along sideways (kg).
+    pub sideways_mass: f32,
 }
 
 impl Default for Contact {
@@ -70,7 +82,9 @@ impl Default for Contact {
             hit_x: 0.0,
             hit_z: 0.0,
             grip: 1.0,
-            effective_mass: 0.0,
+            suspension_mass: 0.0,
+            forward_mass: 0.0,
+            sideways_mass: 0.0,
         }
     }
 }
@@ -85,7 +99,9 @@ impl Contact {
             self.hit_x,
             self.hit_z,
             self.grip,
-            self.effective_mass,
+            self.suspension_mass,
+            self.forward_mass,
+            self.sideways_mass,
         ]
         .iter()
         .all(|v| v.is_finite())
@@ -96,9 +112,9 @@ impl Contact {
 ///
 /// Torques are clamped to ±[`MAX_VALUE`]; brake, drivetrain inertia and friction to
 /// ≥ 0; a non-finite value is replaced by 0 and flagged in
-/// [`WheelOutput::rejected_input`].
+/// [`StepOutput::rejected_input`].
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct WheelInput {
+pub struct StepInput {
     /// Drive torque (N·m), signed; positive drives forward.
     pub drive_torque: f32,
     /// Brake torque (N·m), ≥ 0. It slows the wheel towards zero and never reverses it.
@@ -116,18 +132,21 @@ pub struct WheelInput {
 /// The runtime state of one wheel, carried from step to step.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct WheelState {
+pub struct StepState {
     /// Spin (rad/s); positive rolls forward.
     pub angular_velocity: f32,
     /// Spin angle (rad), in `[0, 2π)`, for the visual model.
     pub angle: f32,
     /// Suspension compression of the last step (m), for the damper.
     pub compression: f32,
+    /// How far the contact patch has moved from where it stuck (m), along forward and
+    /// sideways; the static-friction anchor. 0 while the tyre slides or rolls.
+    pub patch: [f32; 2],
 }
 
 /// Everything one step produces: the forces to apply and every output of the original.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct WheelOutput {
+pub struct StepOutput {
     /// Whether the sweep found ground.
     pub grounded: bool,
     /// Suspension compression (m): 0 at full droop, `suspension_length` at the bump stop.
@@ -175,11 +194,14 @@ pub struct WheelOutput {
     pub friction: f32,
     /// The tyre curve's peak slip.
     pub peak_slip: f32,
+    /// How much static friction holds the patch (0 = the slip model alone, 1 = fully
+    /// stuck), from the ground speed below [`STICK_SPEED`].
+    pub static_friction: f32,
     /// True when a non-finite input (or `dt`) was replaced this step.
     pub rejected_input: bool,
 }
 
-impl WheelOutput {
+impl StepOutput {
     /// Whether every number in the output is finite.
     pub fn is_finite(&self) -> bool {
         [
@@ -204,6 +226,7 @@ impl WheelOutput {
             self.rolling_resistance_force,
             self.friction,
             self.peak_slip,
+            self.static_friction,
         ]
         .iter()
         .all(|v| v.is_finite())
@@ -234,23 +257,33 @@ fn finite_or_zero(v: f32, rejected: &mut bool) -> f64 {
 /// The order is the original's (MODEL.md §1, steps 2–7): bump and compression,
 /// suspension with the bump stop, slips, an implicit wheel-spin solve with the tyre
 /// force, brake, drivetrain friction and rolling resistance (see [`crate::spin`]), and
-/// the final tyre forces at the new spin. A `dt` that is not finite and positive leaves
+/// the final tyre forces at the new spin, and static friction at low speed.
+///
+/// **Static friction.** A slip model alone cannot hold a car on a slope: at rest it is a
+/// viscous force, so the car creeps at the speed where the damping balances gravity
+/// (≈ 7 cm/s on 10°). When the contact carries the chassis' effective masses
+/// ([`Contact::forward_mass`], [`Contact::sideways_mass`]) and the ground speed is below
+/// [`STICK_SPEED`], the patch sticks: a force that cancels its velocity within the step
+/// and pulls back [`STICK_BAUMGARTE`] of its displacement from where it stuck, bounded by
+/// μ·load (and, along forward, by the brake: it acts there only while the wheel is
+/// locked). It fades linearly into the slip model up to [`STICK_SPEED`]. Held, the
+/// patch settles at a fixed offset `F·dt²/(m·β)` (millimetres) and does not drift. A `dt` that is not finite and positive leaves
 /// the state untouched and returns zero forces; a finite one clamps into [`DT_RANGE`].
 /// Every output is finite and within ±[`MAX_VALUE`] for any finite input.
 ///
 /// # Example
 /// ```
-/// use wheelcollider_core::{step, Contact, WheelInput, WheelSettings, WheelState};
+/// use wheelcollider_core::{step, Contact, StepInput, WheelSettings, StepState};
 /// let settings = WheelSettings::default();
-/// let mut state = WheelState::default();
+/// let mut state = StepState::default();
 /// // Resting on the ground with 0.05 m of compression: d = length + radius − 0.05.
 /// let contact = Contact { hit_distance: 0.35, ..Default::default() };
-/// let out = step(&settings, &mut state, WheelInput { contact: Some(contact), ..Default::default() }, 1.0 / 60.0);
+/// let out = step(&settings, &mut state, StepInput { contact: Some(contact), ..Default::default() }, 1.0 / 60.0);
 /// assert!(out.grounded);
 /// assert!((out.spring_force - 40_000.0 * 0.05).abs() < 1e-2);
 /// ```
-pub fn step(settings: &WheelSettings, state: &mut WheelState, input: WheelInput, dt: f32) -> WheelOutput {
-    let mut out = WheelOutput {
+pub fn step(settings: &WheelSettings, state: &mut StepState, input: StepInput, dt: f32) -> StepOutput {
+    let mut out = StepOutput {
         peak_slip: settings.peak_slip(),
         ..Default::default()
     };
@@ -294,6 +327,7 @@ pub fn step(settings: &WheelSettings, state: &mut WheelState, input: WheelInput,
 
     // --- Suspension (MODEL.md §1 steps 2–3) -------------------------------------------
     let (mut vx, mut vy, mut grip, mut camber_deg) = (0.0, 0.0, 0.0, settings.camber_angle() as f64);
+    let (mut forward_mass, mut sideways_mass) = (0.0, 0.0);
     let mut load = 0.0;
     let mut compression = 0.0;
     if let Some(c) = contact {
@@ -314,7 +348,7 @@ pub fn step(settings: &WheelSettings, state: &mut WheelState, input: WheelInput,
         let bump_stop = if overshoot > 0.0 {
             // Unknown mass: assume the corner carries what the spring holds at full
             // compression, k·length/g; springs are sized not to bottom out at rest.
-            let m = match c.effective_mass {
+            let m = match c.suspension_mass {
                 m if m > 0.0 => m as f64,
                 _ => (settings.suspension_spring() as f64 * length / 9.81).max(1.0),
             };
@@ -335,6 +369,8 @@ pub fn step(settings: &WheelSettings, state: &mut WheelState, input: WheelInput,
         vy = c.sideways_velocity as f64;
         grip = (c.grip as f64).clamp(0.0, MAX_VALUE as f64);
         camber_deg += c.ground_camber as f64;
+        forward_mass = (c.forward_mass as f64).clamp(0.0, MAX_VALUE as f64);
+        sideways_mass = (c.sideways_mass as f64).clamp(0.0, MAX_VALUE as f64);
     }
     out.compression = out32(compression);
     out.current_suspension_length = (length - compression).clamp(0.0, length) as f32;
@@ -377,6 +413,49 @@ pub fn step(settings: &WheelSettings, state: &mut WheelState, input: WheelInput,
 
     let kappa = (omega * radius - vx) / den;
     let forces = combined(mf, load, grip, kappa, sigma);
+    let (mut fx, mut fy) = (forces.fx, forces.fy);
+
+    // --- Static friction at low speed ---------------------------------------------------
+    let ground_speed = vx.hypot(vy);
+    let stick = if out.grounded && sideways_mass > 0.0 && forward_mass > 0.0 {
+        (1.0 - ground_speed / STICK_SPEED as f64).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    if stick > 0.0 {
+        // The patch holds to the ground like a velocity-level contact with a Baumgarte
+        // anchor: cancel the patch velocity in this step and pull back a fraction of
+        // its displacement. Along forward only while the wheel is locked (a rolling
+        // wheel's patch does not slide); there the brake's torque bounds the force.
+        let locked = omega == 0.0;
+        let mut patch = [
+            if locked { state.patch[0] as f64 + vx * dt64 } else { 0.0 },
+            state.patch[1] as f64 + vy * dt64,
+        ];
+        let mut fx_s = if locked {
+            let f = -forward_mass * (vx + STICK_BAUMGARTE * patch[0] / dt64) / dt64;
+            f.clamp((drive - coulomb) / radius, (drive + coulomb) / radius)
+        } else {
+            0.0
+        };
+        let mut fy_s = -sideways_mass * (vy + STICK_BAUMGARTE * patch[1] / dt64) / dt64;
+        let limit = max_force;
+        let magnitude = fx_s.hypot(fy_s);
+        if magnitude > limit {
+            // Sliding: the force saturates at μ·load and the anchor lets go.
+            let scale = limit / magnitude;
+            fx_s *= scale;
+            fy_s *= scale;
+            patch = [0.0, 0.0];
+        }
+        if locked {
+            fx = stick * fx_s + (1.0 - stick) * fx;
+        }
+        fy = stick * fy_s + (1.0 - stick) * fy;
+        state.patch = [out32(patch[0]), out32(patch[1])];
+    } else {
+        state.patch = [0.0, 0.0];
+    }
     out.forward_slip = out32(kappa);
     out.sideways_slip = out32(vy / den);
     out.slip_magnitude = out32(forces.slip);
@@ -385,8 +464,9 @@ pub fn step(settings: &WheelSettings, state: &mut WheelState, input: WheelInput,
     } else {
         out32(mf.eval_f64(forces.slip) * grip)
     };
-    out.forward_force = out32(forces.fx);
-    out.sideways_force = out32(forces.fy);
+    out.forward_force = out32(fx);
+    out.sideways_force = out32(fy);
+    out.static_friction = stick as f32;
     out.rolling_resistance_force = if omega != 0.0 {
         out32(rolling_torque / radius)
     } else {

@@ -32,8 +32,8 @@ fn settings() -> impl Strategy<Value = WheelSettings> {
     })
 }
 
-fn input() -> impl Strategy<Value = WheelInput> {
-    (prop::collection::vec(finite(), 13), any::<bool>()).prop_map(|(v, grounded)| WheelInput {
+fn input() -> impl Strategy<Value = StepInput> {
+    (prop::collection::vec(finite(), 15), any::<bool>()).prop_map(|(v, grounded)| StepInput {
         drive_torque: v[0],
         brake_torque: v[1],
         drivetrain_inertia: v[2],
@@ -47,7 +47,9 @@ fn input() -> impl Strategy<Value = WheelInput> {
             hit_x: v[9],
             hit_z: v[10],
             grip: v[11],
-            effective_mass: v[12],
+            suspension_mass: v[12],
+            forward_mass: v[13],
+            sideways_mass: v[14],
         }),
     })
 }
@@ -56,8 +58,8 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(3000))]
 
     #[test]
-    fn finite_in_finite_out(s in settings(), inputs in prop::collection::vec(input(), 1..6), state in (finite(), finite(), finite()), dt in finite()) {
-        let mut state = WheelState { angular_velocity: state.0, angle: state.1, compression: state.2 };
+    fn finite_in_finite_out(s in settings(), inputs in prop::collection::vec(input(), 1..6), state in (finite(), finite(), finite(), finite(), finite()), dt in finite()) {
+        let mut state = StepState { angular_velocity: state.0, angle: state.1, compression: state.2, patch: [state.3, state.4] };
         for i in inputs {
             let out = step(&s, &mut state, i, dt);
             prop_assert!(out.is_finite(), "{out:?}");
@@ -78,7 +80,7 @@ proptest! {
             4 => i.contact = Some(Contact { forward_velocity: bad, ..i.contact.unwrap_or_default() }),
             _ => i.contact = Some(Contact { hit_distance: bad, ..i.contact.unwrap_or_default() }),
         }
-        let out = step(&s, &mut WheelState::default(), i, 1.0 / 60.0);
+        let out = step(&s, &mut StepState::default(), i, 1.0 / 60.0);
         prop_assert!(out.is_finite());
         prop_assert!(out.rejected_input);
     }
@@ -93,14 +95,14 @@ proptest! {
     fn friction_never_adds_energy(vx0 in -40.0f64..40.0, vy0 in -15.0f64..15.0, w0 in -200.0f32..200.0, comp in 0.01f32..0.1, dt_i in 0usize..4) {
         let dt = [1.0f32 / 30.0, 1.0 / 60.0, 1.0 / 120.0, 1.0 / 240.0][dt_i];
         let settings = WheelSettings::default();
-        let mut state = WheelState { compression: comp, angular_velocity: w0, ..Default::default() };
+        let mut state = StepState { compression: comp, angular_velocity: w0, ..Default::default() };
         let (m, mut vx, mut vy) = (300.0f64, vx0, vy0);
         let energy = |vx: f64, vy: f64, w: f64| 0.5 * m * (vx * vx + vy * vy) + 0.5 * w * w;
         let mut e = energy(vx, vy, w0 as f64);
         let tol = 1e-6 * e + 1e-6;
         for i in 0..(2.0 / dt) as usize {
             let c = Contact { hit_distance: 0.4 - comp, forward_velocity: vx as f32, sideways_velocity: vy as f32, ..Default::default() };
-            let out = step(&settings, &mut state, WheelInput { contact: Some(c), ..Default::default() }, dt);
+            let out = step(&settings, &mut state, StepInput { contact: Some(c), ..Default::default() }, dt);
             vx += out.forward_force as f64 / m * dt as f64;
             vy += out.sideways_force as f64 / m * dt as f64;
             let e_new = energy(vx, vy, out.angular_velocity as f64);

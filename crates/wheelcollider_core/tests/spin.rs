@@ -11,21 +11,21 @@ const LOAD: f64 = 3600.0;
 
 /// A wheel on a road moving at constant speed `V` (an infinitely heavy car), with a
 /// constant load; returns the ω history.
-fn run_on_road(drive: f32, brake: f32, dt: f32, seconds: f32) -> (Vec<f32>, WheelOutput) {
+fn run_on_road(drive: f32, brake: f32, dt: f32, seconds: f32) -> (Vec<f32>, StepOutput) {
     let settings = WheelSettings::default();
-    let mut state = WheelState {
+    let mut state = StepState {
         compression: COMPRESSION,
         angular_velocity: V / R as f32,
         ..Default::default()
     };
-    let input = WheelInput {
+    let input = StepInput {
         drive_torque: drive,
         brake_torque: brake,
         contact: Some(contact(0.4 - COMPRESSION, V, 0.0)),
         ..Default::default()
     };
     let mut omegas = Vec::new();
-    let mut out = WheelOutput::default();
+    let mut out = StepOutput::default();
     for _ in 0..(seconds / dt) as usize {
         out = step(&settings, &mut state, input, dt);
         omegas.push(out.angular_velocity);
@@ -93,12 +93,12 @@ fn light_wheel_is_stable() {
     let mut settings = WheelSettings::default();
     settings.set_inertia(0.001).unwrap();
     for dt in STEPS {
-        let mut state = WheelState {
+        let mut state = StepState {
             compression: COMPRESSION,
             angular_velocity: V / R as f32,
             ..Default::default()
         };
-        let input = WheelInput {
+        let input = StepInput {
             drive_torque: 400.0,
             contact: Some(contact(0.4 - COMPRESSION, V, 0.0)),
             ..Default::default()
@@ -141,14 +141,14 @@ fn strong_brake_locks_and_stays_locked() {
 fn braked_car_stops_without_reversing() {
     for dt in STEPS {
         let settings = WheelSettings::default();
-        let mut state = WheelState {
+        let mut state = StepState {
             compression: COMPRESSION,
             angular_velocity: 10.0 / R as f32,
             ..Default::default()
         };
         let (m, mut v) = (300.0f64, 10.0f64);
         for _ in 0..(10.0 / dt) as usize {
-            let input = WheelInput {
+            let input = StepInput {
                 brake_torque: 3000.0,
                 contact: Some(contact(0.4 - COMPRESSION, v as f32, 0.0)),
                 ..Default::default()
@@ -176,7 +176,7 @@ fn no_drive_no_brake_never_adds_energy() {
         ] {
             let settings = WheelSettings::default();
             let j = settings.inertia() as f64;
-            let mut state = WheelState {
+            let mut state = StepState {
                 compression: COMPRESSION,
                 angular_velocity: w0,
                 ..Default::default()
@@ -186,7 +186,7 @@ fn no_drive_no_brake_never_adds_energy() {
             let mut e = energy(vx, vy, w0 as f64);
             let e0 = e;
             for i in 0..(5.0 / dt) as usize {
-                let input = WheelInput {
+                let input = StepInput {
                     contact: Some(contact(0.4 - COMPRESSION, vx as f32, vy as f32)),
                     ..Default::default()
                 };
@@ -210,9 +210,9 @@ fn no_drive_no_brake_never_adds_energy() {
 #[test]
 fn airborne_wheel_spins_up_and_brakes() {
     let settings = WheelSettings::default();
-    let mut state = WheelState::default();
+    let mut state = StepState::default();
     let dt = 0.01;
-    let drive = WheelInput {
+    let drive = StepInput {
         drive_torque: 100.0,
         drivetrain_inertia: 1.0,
         ..Default::default()
@@ -226,7 +226,7 @@ fn airborne_wheel_spins_up_and_brakes() {
         "{}",
         state.angular_velocity
     );
-    let brake = WheelInput {
+    let brake = StepInput {
         brake_torque: 1000.0,
         ..Default::default()
     };

@@ -67,7 +67,7 @@ fn bump_and_rebound_are_separate() {
     s.set_suspension_bump(1000.0).unwrap();
     s.set_suspension_rebound(3000.0).unwrap();
     let dt = 0.01;
-    let mut state = WheelState {
+    let mut state = StepState {
         compression: 0.05,
         ..Default::default()
     };
@@ -75,7 +75,7 @@ fn bump_and_rebound_are_separate() {
     let out = step(
         &s,
         &mut state,
-        WheelInput {
+        StepInput {
             contact: Some(contact(0.34, 0.0, 0.0)),
             ..Default::default()
         },
@@ -86,7 +86,7 @@ fn bump_and_rebound_are_separate() {
     let out = step(
         &s,
         &mut state,
-        WheelInput {
+        StepInput {
             contact: Some(contact(0.35, 0.0, 0.0)),
             ..Default::default()
         },
@@ -94,14 +94,14 @@ fn bump_and_rebound_are_separate() {
     );
     assert!((out.damper_force + 3000.0).abs() < 0.1, "{}", out.damper_force);
     // The anti-roll force adds to the load; the load never pulls.
-    let mut st = WheelState {
+    let mut st = StepState {
         compression: 0.05,
         ..Default::default()
     };
     let out = step(
         &s,
         &mut st,
-        WheelInput {
+        StepInput {
             anti_roll_force: 500.0,
             contact: Some(contact(0.35, 0.0, 0.0)),
             ..Default::default()
@@ -112,7 +112,7 @@ fn bump_and_rebound_are_separate() {
     let out = step(
         &s,
         &mut st,
-        WheelInput {
+        StepInput {
             anti_roll_force: -1e5,
             contact: Some(contact(0.35, 0.0, 0.0)),
             ..Default::default()
@@ -184,8 +184,8 @@ fn perlin_bumps_span_half_amplitude() {
     };
     let out = step(
         &s,
-        &mut WheelState::default(),
-        WheelInput {
+        &mut StepState::default(),
+        StepInput {
             contact: Some(c),
             ..Default::default()
         },

@@ -79,7 +79,7 @@ fn combined_slip_is_a_friction_circle() {
     let settings = WheelSettings::default();
     let load = 4000.0;
     // Compression 0.1 → 4000 N; prime the damper with the same compression.
-    let mut state = WheelState {
+    let mut state = StepState {
         compression: 0.1,
         angular_velocity: 22.0 / 0.3,
         ..Default::default()
@@ -89,7 +89,7 @@ fn combined_slip_is_a_friction_circle() {
     let out = step(
         &settings,
         &mut state,
-        WheelInput {
+        StepInput {
             contact: Some(contact(0.3, vx, vy)),
             ..Default::default()
         },
@@ -122,7 +122,7 @@ fn combined_slip_is_a_friction_circle() {
 fn camber_reduces_grip_and_makes_thrust() {
     let mut settings = WheelSettings::default();
     let locked = |settings: &WheelSettings, ground_camber: f32| {
-        let mut state = WheelState {
+        let mut state = StepState {
             compression: 0.1,
             ..Default::default()
         };
@@ -133,7 +133,7 @@ fn camber_reduces_grip_and_makes_thrust() {
         step(
             settings,
             &mut state,
-            WheelInput {
+            StepInput {
                 brake_torque: 1e5,
                 contact: Some(c),
                 ..Default::default()
@@ -149,7 +149,7 @@ fn camber_reduces_grip_and_makes_thrust() {
     assert_eq!(tilted.sideways_force, 0.0);
     // Thrust: +camber leans the top to −sideways, the force follows it.
     settings.set_camber_thrust(0.8).unwrap();
-    let mut state = WheelState {
+    let mut state = StepState {
         compression: 0.1,
         angular_velocity: 20.0 / 0.3,
         ..Default::default()
@@ -162,7 +162,7 @@ fn camber_reduces_grip_and_makes_thrust() {
     let out = step(
         &settings,
         &mut state,
-        WheelInput {
+        StepInput {
             contact: Some(c),
             ..Default::default()
         },

@@ -42,7 +42,7 @@ pub fn contact(d: f32, vx: f32, vy: f32) -> Contact {
 /// Returns the height history of the mount point above the ground.
 pub struct QuarterCar {
     pub settings: WheelSettings,
-    pub state: WheelState,
+    pub state: StepState,
     pub mass: f64,
     /// Mount point height above the ground (m) = the ray's hit distance.
     pub height: f64,
@@ -55,7 +55,7 @@ impl QuarterCar {
     pub fn new(mass: f64, height: f64) -> Self {
         Self {
             settings: WheelSettings::default(),
-            state: WheelState::default(),
+            state: StepState::default(),
             mass,
             height,
             velocity: 0.0,
@@ -65,17 +65,17 @@ impl QuarterCar {
 
     /// One step: sweep (a ray of length suspension + radius), wheel, then semi-implicit
     /// Euler for the mass.
-    pub fn step(&mut self, dt: f32) -> WheelOutput {
+    pub fn step(&mut self, dt: f32) -> StepOutput {
         let reach = (self.settings.suspension_length() + self.settings.radius()) as f64;
         let contact = (self.height <= reach).then(|| Contact {
             hit_distance: self.height.max(0.0) as f32,
-            effective_mass: if self.tell_mass { self.mass as f32 } else { 0.0 },
+            suspension_mass: if self.tell_mass { self.mass as f32 } else { 0.0 },
             ..Default::default()
         });
         let out = step(
             &self.settings,
             &mut self.state,
-            WheelInput {
+            StepInput {
                 contact,
                 ..Default::default()
             },
