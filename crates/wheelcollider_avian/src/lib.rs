@@ -1,5 +1,122 @@
+//! # wheelcollider_avian
+//!
+//! Wheels on a real rigid body: the [`WheelColliderPlugin`] for Bevy on avian3d. A
+//! wheel is an entity under a dynamic rigid body with a [`WheelCollider`]; each physics
+//! step it sweeps the ground (ray, sphere or cylinder), runs the wheel model of
+//! [`wheelcollider_core`], and applies suspension and tyre forces to the body at the
+//! contact (and the opposite force to a dynamic body it stands on).
+//!
+//! ```
+//! use avian3d::prelude::*;
+//! use bevy::prelude::*;
+//! use wheelcollider_avian::prelude::*;
+//!
+//! fn spawn_car(mut commands: Commands) {
+//!     commands.spawn((
+//!         RigidBody::Dynamic,
+//!         Collider::cuboid(1.6, 0.4, 4.0),
+//!         Mass(1200.0),
+//!         Transform::from_xyz(0.0, 1.0, 0.0),
+//!         children![
+//!             (WheelCollider::default(), Transform::from_xyz(-0.8, -0.2, -1.3)),
+//!             (WheelCollider::default(), Transform::from_xyz(0.8, -0.2, -1.3)),
+//!             (WheelCollider::default(), Transform::from_xyz(-0.8, -0.2, 1.3)),
+//!             (WheelCollider::default(), Transform::from_xyz(0.8, -0.2, 1.3)),
+//!         ],
+//!     ));
+//! }
+//!
+//! let mut app = App::new();
+//! app.add_plugins((
+//!     MinimalPlugins,
+//!     TransformPlugin,
+//!     bevy::asset::AssetPlugin::default(),
+//!     PhysicsPlugins::default(),
+//!     WheelColliderPlugin,
+//! ))
+//! .add_systems(Startup, spawn_car);
+//! app.update();
+//! ```
+//!
+//! ## Schedule
+//!
+//! | where | system | why |
+//! | --- | --- | --- |
+//! | avian `PhysicsSchedule`, [`WheelSystems::Prepare`] | validate changed settings | a value written around the setters never reaches the model |
+//! | [`WheelSystems::SenseAndSolve`] (parallel) | sweep, contact, wheel model | the costly part; per wheel, reads only |
+//! | [`WheelSystems::Apply`] (serial) | forces to chassis and ground body | several wheels write one body |
+//! | `PostUpdate`, before transform propagation | place [`WheelModel`]s | interpolated between steps |
+//!
+//! The sets are chained after avian's `PhysicsStepSystems::First` and before its broad
+//! phase, so the forces act in the same step's solver; avian does not run the schedule
+//! while physics is paused, so neither do the wheels.
+#![warn(missing_docs)]
+
+pub mod components;
+#[cfg(feature = "debug")]
+pub mod debug;
+mod systems;
+
+use avian3d::prelude::*;
 use bevy::prelude::*;
+use bevy::transform::TransformSystems;
+
+pub use components::*;
+
+/// Everything a game needs: the plugin, the components, and the core's settings types.
+pub mod prelude {
+    pub use crate::components::{
+        ChassisWheels, WheelChassis, WheelCollider, WheelHit, WheelInput, WheelModel, WheelOf, WheelState,
+        WheelSweepLayers,
+    };
+    #[cfg(feature = "debug")]
+    pub use crate::debug::{WheelDebugPlugin, WheelGizmos};
+    pub use crate::{WheelColliderPlugin, WheelSystems};
+    pub use wheelcollider_core::{MagicFormula, SettingsError, SweepType, WheelSettings};
+}
+
+/// The wheel systems' sets in avian's `PhysicsSchedule`, chained in this order.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WheelSystems {
+    /// Settings validation; vehicle controllers that write [`WheelInput`] from physics
+    /// state go here too.
+    Prepare,
+    /// Sweeps and the wheel model, in parallel over wheels.
+    SenseAndSolve,
+    /// Force application, serial.
+    Apply,
+}
+
+/// Adds the wheel systems. Requires avian's `PhysicsPlugins`.
+#[derive(Default)]
 pub struct WheelColliderPlugin;
+
 impl Plugin for WheelColliderPlugin {
-    fn build(&self, _app: &mut App) {}
+    fn build(&self, app: &mut App) {
+        app.register_type::<WheelCollider>()
+            .register_type::<WheelInput>()
+            .register_type::<WheelState>()
+            .register_type::<WheelOf>()
+            .register_type::<ChassisWheels>()
+            .register_type::<WheelChassis>()
+            .register_type::<WheelModel>()
+            .register_type::<WheelSweepLayers>()
+            .add_observer(systems::attach_wheel)
+            .configure_sets(
+                PhysicsSchedule,
+                (WheelSystems::Prepare, WheelSystems::SenseAndSolve, WheelSystems::Apply)
+                    .chain()
+                    .after(PhysicsStepSystems::First)
+                    .before(PhysicsStepSystems::BroadPhase),
+            )
+            .add_systems(
+                PhysicsSchedule,
+                (
+                    systems::validate_settings.in_set(WheelSystems::Prepare),
+                    systems::sense_and_solve.in_set(WheelSystems::SenseAndSolve),
+                    systems::apply_forces.in_set(WheelSystems::Apply),
+                ),
+            )
+            .add_systems(PostUpdate, systems::place_models.before(TransformSystems::Propagate));
+    }
 }

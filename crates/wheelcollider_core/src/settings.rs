@@ -38,6 +38,7 @@ pub const MAX_VALUE: f32 = 1.0e9;
 /// not. That difference is why the three exist.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
 pub enum SweepType {
     /// A ray from the mount point: the fastest, falls into holes narrower than the tyre.
     #[default]
@@ -96,6 +97,7 @@ pub(crate) fn check(field: &'static str, value: f32, min: f32, max: f32) -> Resu
 /// assert_eq!(s.suspension_spring(), 40_000.0);
 /// ```
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
 pub struct WheelSettings {
     sweep_type: SweepType,
     radius: f32,
@@ -374,6 +376,53 @@ impl TryFrom<WheelSettingsDef> for WheelSettings {
         s.set_bump_amplitude(d.bump_amplitude)?;
         s.set_bump_period(d.bump_period)?;
         Ok(s)
+    }
+}
+
+impl WheelSettings {
+    /// Re-validates settings that were written around the setters (by reflection, say):
+    /// clamps every field, replaces each non-finite one with its default and recomputes
+    /// the tyre's peak. Returns the clean settings and the first field that was not
+    /// finite, if any.
+    pub fn sanitized(&self) -> (WheelSettings, Option<SettingsError>) {
+        let mut def = WheelSettingsDef::from(self);
+        let defaults = WheelSettingsDef::default();
+        let mut first = None;
+        for _ in 0..32 {
+            match WheelSettings::try_from(def.clone()) {
+                Ok(s) => return (s, first),
+                Err(e @ SettingsError::NonFinite { field, .. }) => {
+                    first.get_or_insert(e);
+                    def.reset_field(field, &defaults);
+                }
+            }
+        }
+        (WheelSettings::default(), first)
+    }
+}
+
+impl WheelSettingsDef {
+    fn reset_field(&mut self, field: &str, d: &WheelSettingsDef) {
+        match field {
+            "radius" => self.radius = d.radius,
+            "inertia" => self.inertia = d.inertia,
+            "width" => self.width = d.width,
+            "suspension_spring" => self.suspension_spring = d.suspension_spring,
+            "suspension_bump" => self.suspension_bump = d.suspension_bump,
+            "suspension_rebound" => self.suspension_rebound = d.suspension_rebound,
+            "suspension_length" => self.suspension_length = d.suspension_length,
+            "camber_angle" => self.camber_angle = d.camber_angle,
+            "toe_angle" => self.toe_angle = d.toe_angle,
+            "magic_formula_b" => self.magic_formula_b = d.magic_formula_b,
+            "magic_formula_c" => self.magic_formula_c = d.magic_formula_c,
+            "magic_formula_d" => self.magic_formula_d = d.magic_formula_d,
+            "magic_formula_e" => self.magic_formula_e = d.magic_formula_e,
+            "camber_thrust" => self.camber_thrust = d.camber_thrust,
+            "rolling_resistance" => self.rolling_resistance = d.rolling_resistance,
+            "bump_amplitude" => self.bump_amplitude = d.bump_amplitude,
+            "bump_period" => self.bump_period = d.bump_period,
+            _ => *self = d.clone(),
+        }
     }
 }
 

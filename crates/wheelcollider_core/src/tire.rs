@@ -36,6 +36,7 @@ pub const MIN_DENOMINATOR: f32 = 10.0;
 /// assert!((mf.eval(-0.2) + mf.eval(0.2)).abs() < 1e-6); // odd
 /// ```
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
 pub struct MagicFormula {
     b: f32,
     c: f32,

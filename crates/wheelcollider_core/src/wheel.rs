@@ -132,6 +132,7 @@ pub struct StepInput {
 /// The runtime state of one wheel, carried from step to step.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
 pub struct StepState {
     /// Spin (rad/s); positive rolls forward.
     pub angular_velocity: f32,

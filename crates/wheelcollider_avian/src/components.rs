@@ -1,0 +1,207 @@
+//! The wheel's components: settings, input, state, and the wheel → chassis relationship.
+//!
+//! | component | who writes it | what |
+//! | --- | --- | --- |
+//! | [`WheelCollider`] | you, the inspector, a preset | the tuning ([`WheelSettings`], validated) |
+//! | [`WheelInput`] | a vehicle, game code, AI | steer, drive and brake torque… each step |
+//! | [`WheelState`] | the plugin (read-only to you) | every output of the original, in 3D |
+//! | [`WheelOf`] / [`ChassisWheels`] | the plugin (or you) | wheel → rigid body relationship |
+//! | [`WheelModel`] | you | the visual entity placed at the wheel centre |
+
+use avian3d::prelude::*;
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+use wheelcollider_core::{StepOutput, StepState, WheelSettings};
+
+/// A wheel: put it on an entity that is a child of a dynamic rigid body. The entity's
+/// [`Transform`] (relative to the body) is the **mount point**: the top of the
+/// suspension travel, with the suspension axis along its local up (+Y), the rolling
+/// direction along local forward (−Z) and the axle along local right (+X).
+///
+/// It derefs to [`WheelSettings`], so the core's validated setters work on it
+/// (`wheel.set_radius(0.33)`); a value written around them (for example by reflection in
+/// an inspector) is re-validated before the next physics step: clamped, and a
+/// non-finite field reset to its default with an error in the log.
+///
+/// # Example
+/// ```
+/// use bevy::prelude::*;
+/// use wheelcollider_avian::prelude::*;
+/// let mut wheel = WheelCollider::default();
+/// wheel.set_sweep_type(SweepType::Cylinder);
+/// wheel.set_radius(0.33).unwrap();
+/// let bundle = (wheel, Transform::from_xyz(-0.8, 0.0, -1.3));
+/// ```
+#[derive(Component, Reflect, Clone, Debug, Default, PartialEq, Deref, DerefMut, Serialize, Deserialize)]
+#[reflect(Component, Default, Debug, Clone)]
+#[require(WheelInput, WheelState, Transform)]
+#[serde(transparent)]
+pub struct WheelCollider(pub WheelSettings);
+
+/// What drives a wheel this step: written by a vehicle controller or by game code.
+///
+/// Values are clamped when used (brake and drivetrain terms ≥ 0, steer to ±90°); a
+/// non-finite value is treated as 0 and logged.
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[reflect(Component, Default, Debug, Clone)]
+#[serde(default)]
+pub struct WheelInput {
+    /// Steer angle (deg), a yaw about the suspension axis added to the toe. Positive
+    /// turns **left** (counter-clockwise seen from above, Bevy's right-handed
+    /// convention).
+    pub steer_angle: f32,
+    /// Drive torque (N·m), signed; positive drives forward.
+    pub drive_torque: f32,
+    /// Brake torque (N·m), ≥ 0.
+    pub brake_torque: f32,
+    /// Drivetrain inertia added to the wheel's while driven (kg·m²), ≥ 0.
+    pub drivetrain_inertia: f32,
+    /// Drivetrain friction torque (N·m), ≥ 0.
+    pub drivetrain_friction_torque: f32,
+    /// Anti-roll bar force (N), signed, added to this wheel's suspension force.
+    pub anti_roll_force: f32,
+}
+
+/// What the sweep hit.
+#[derive(Reflect, Clone, Copy, Debug, PartialEq)]
+pub struct WheelHit {
+    /// The collider entity that was hit.
+    pub entity: Entity,
+    /// The rigid body the collider belongs to, if any.
+    pub body: Option<Entity>,
+    /// Hit point (world, m).
+    pub point: Vec3,
+    /// Surface normal at the hit (world, unit).
+    pub normal: Vec3,
+    /// How far the sweep travelled (m); see [`wheelcollider_core::Contact::hit_distance`].
+    pub distance: f32,
+}
+
+/// Everything the wheel computed in the last physics step. Read-only to game code: the
+/// plugin overwrites it every step.
+#[derive(Component, Reflect, Clone, Debug, Default, PartialEq)]
+#[reflect(Component, Default, Debug, Clone)]
+pub struct WheelState {
+    /// The hit, if grounded.
+    pub hit: Option<WheelHit>,
+    /// The scalar outputs of the wheel model (load, slips, forces, spin…).
+    #[reflect(ignore)]
+    pub output: StepOutput,
+    /// Spin, angle and last compression, carried between steps.
+    pub memory: StepState,
+    /// Where the forces act (world, m): the hit point projected on the suspension axis.
+    pub contact_position: Vec3,
+    /// Direction of the longitudinal tyre force (world, unit; zero in the air).
+    pub forward_direction: Vec3,
+    /// Direction of the lateral tyre force (world, unit; zero in the air).
+    pub sideways_direction: Vec3,
+    /// Suspension axis (world, unit): the mount's up.
+    pub up: Vec3,
+    /// The mount point (world, m).
+    pub mount_position: Vec3,
+    /// Wheel centre (world, m) = mount − up · current suspension length.
+    pub center: Vec3,
+    /// Wheel rotation (world): mount · yaw(steer + toe) · roll(camber) · pitch(spin).
+    pub rotation: Quat,
+    /// Total force applied to the chassis at `contact_position` (world, N).
+    pub force: Vec3,
+    /// Steer + toe actually used (deg).
+    pub yaw: f32,
+    /// Values of the previous step, for smooth visuals: (suspension length, angle, yaw).
+    pub(crate) previous_pose: (f32, f32, f32),
+}
+
+impl WheelState {
+    /// Whether the wheel touches the ground.
+    pub fn grounded(&self) -> bool {
+        self.output.grounded
+    }
+    /// Tyre load (N).
+    pub fn load(&self) -> f32 {
+        self.output.load
+    }
+    /// Spin (rad/s).
+    pub fn angular_velocity(&self) -> f32 {
+        self.output.angular_velocity
+    }
+    /// Spin (rpm).
+    pub fn rpm(&self) -> f32 {
+        self.output.rpm
+    }
+    /// Longitudinal slip.
+    pub fn forward_slip(&self) -> f32 {
+        self.output.forward_slip
+    }
+    /// Lateral slip.
+    pub fn sideways_slip(&self) -> f32 {
+        self.output.sideways_slip
+    }
+    /// Combined slip magnitude.
+    pub fn slip_magnitude(&self) -> f32 {
+        self.output.slip_magnitude
+    }
+    /// Longitudinal tyre force (N).
+    pub fn forward_force(&self) -> f32 {
+        self.output.forward_force
+    }
+    /// Lateral tyre force (N).
+    pub fn sideways_force(&self) -> f32 {
+        self.output.sideways_force
+    }
+    /// Current suspension length, mount to wheel centre (m).
+    pub fn current_suspension_length(&self) -> f32 {
+        self.output.current_suspension_length
+    }
+    /// Compression over travel (1 at the bump stop).
+    pub fn compression_rate(&self) -> f32 {
+        self.output.compression_rate
+    }
+    /// The tyre's peak slip.
+    pub fn peak_slip(&self) -> f32 {
+        self.output.peak_slip
+    }
+}
+
+/// The rigid body a wheel belongs to. Inserted for you when a [`WheelCollider`] is added
+/// under a rigid body (its nearest [`RigidBody`] ancestor); insert it yourself to attach
+/// a wheel explicitly.
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, Eq)]
+#[reflect(Component, Debug, Clone)]
+#[relationship(relationship_target = ChassisWheels)]
+pub struct WheelOf(pub Entity);
+
+/// The wheels of a rigid body (the other side of [`WheelOf`]).
+#[derive(Component, Reflect, Clone, Debug, Default, PartialEq, Eq)]
+#[reflect(Component, Debug, Clone)]
+#[relationship_target(relationship = WheelOf)]
+#[require(WheelChassis)]
+pub struct ChassisWheels(Vec<Entity>);
+
+impl ChassisWheels {
+    /// The wheel entities.
+    pub fn wheels(&self) -> &[Entity] {
+        &self.0
+    }
+}
+
+/// Per-chassis bookkeeping of the plugin.
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
+#[reflect(Component, Debug, Clone)]
+pub struct WheelChassis {
+    /// How many of its wheels touched the ground in the last step. The wheels share the
+    /// chassis' effective mass among this many for the bump stop and static friction.
+    pub grounded_wheels: u32,
+}
+
+/// The visual entity of a wheel, a **child of the wheel entity**: its local
+/// [`Transform`] is set every frame to the wheel centre with steer, toe, camber and spin,
+/// interpolated between physics steps so it is smooth at any frame rate.
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, Eq)]
+#[reflect(Component, Debug, Clone)]
+pub struct WheelModel(pub Entity);
+
+/// Optional: the collision layers the wheel's sweep hits (its `filters`). Without it the
+/// sweep uses the chassis collider's [`CollisionLayers`] filters, or hits everything.
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
+#[reflect(Component, Debug, Clone)]
+pub struct WheelSweepLayers(pub LayerMask);

@@ -1,0 +1,311 @@
+//! The wheel systems: attach, validate, sense + solve (parallel), apply (serial),
+//! visuals.
+
+use crate::components::*;
+use avian3d::prelude::*;
+use bevy::prelude::*;
+use wheelcollider_core::{Contact, StepInput, SweepType, step};
+
+/// Suspension force and tyre forces are applied here; a body this light or lighter (kg)
+/// is treated as having no usable mass for the effective-mass terms.
+const MIN_MASS: f32 = 1e-6;
+
+/// When a [`WheelCollider`] is added without a [`WheelOf`], attach it to its nearest
+/// [`RigidBody`] ancestor.
+pub(crate) fn attach_wheel(
+    add: On<Add, WheelCollider>,
+    mut commands: Commands,
+    wheels: Query<(), With<WheelOf>>,
+    parents: Query<&ChildOf>,
+    bodies: Query<(), With<RigidBody>>,
+) {
+    let wheel = add.entity;
+    if wheels.contains(wheel) {
+        return;
+    }
+    let body = parents.iter_ancestors(wheel).find(|e| bodies.contains(*e));
+    match body {
+        Some(body) => {
+            commands.entity(wheel).insert(WheelOf(body));
+        }
+        None => warn!(
+            "wheel {wheel} has no rigid-body ancestor: it does nothing until you insert `WheelOf(chassis)`"
+        ),
+    }
+}
+
+/// Re-validates settings that changed (by reflection, a preset, an inspector): clamps,
+/// resets non-finite fields to their defaults and logs which one it was.
+pub(crate) fn validate_settings(mut wheels: Query<(Entity, &mut WheelCollider), Changed<WheelCollider>>) {
+    for (entity, mut wheel) in &mut wheels {
+        let (clean, error) = wheel.sanitized();
+        if let Some(error) = error {
+            error!("wheel {entity}: {error}; reset to its default");
+        }
+        if clean != wheel.0 {
+            wheel.bypass_change_detection().0 = clean;
+        }
+    }
+}
+
+/// Chassis data read by every wheel.
+type ChassisQuery<'w, 's> = Query<
+    'w,
+    's,
+    (
+        &'static Position,
+        &'static Rotation,
+        &'static LinearVelocity,
+        &'static AngularVelocity,
+        &'static ComputedMass,
+        &'static ComputedAngularInertia,
+        &'static ComputedCenterOfMass,
+        Option<&'static CollisionLayers>,
+        Option<&'static WheelChassis>,
+    ),
+>;
+
+/// Ground bodies: velocity at a point for moving platforms.
+type GroundQuery<'w, 's> = Query<
+    'w,
+    's,
+    (
+        &'static RigidBody,
+        &'static Position,
+        &'static Rotation,
+        &'static LinearVelocity,
+        &'static AngularVelocity,
+        &'static ComputedCenterOfMass,
+    ),
+>;
+
+#[inline]
+fn finite_or_zero(v: f32) -> f32 {
+    if v.is_finite() { v } else { 0.0 }
+}
+
+/// `1 / (1/m + (r×u)·I⁻¹(r×u))`: the mass the body shows to an impulse along `u` at
+/// offset `r` from its centre of mass.
+#[inline]
+fn effective_mass(inverse_mass: f32, inverse_inertia: &avian3d::math::SymmetricMatrix, r: Vec3, u: Vec3) -> f32 {
+    let ru = r.cross(u);
+    let k = inverse_mass + ru.dot(inverse_inertia.mul_vec3(ru));
+    if k > 0.0 && k.is_finite() { 1.0 / k } else { 0.0 }
+}
+
+/// Sweeps, builds the contact, steps the wheel model: one wheel per task, in parallel.
+#[allow(clippy::type_complexity)]
+pub(crate) fn sense_and_solve(
+    time: Res<Time>,
+    spatial: SpatialQuery,
+    chassis: ChassisQuery,
+    ground: GroundQuery,
+    collider_of: Query<&ColliderOf>,
+    mut wheels: Query<(
+        Entity,
+        &WheelCollider,
+        &WheelInput,
+        &mut WheelState,
+        &Transform,
+        &WheelOf,
+        Option<&WheelSweepLayers>,
+    )>,
+) {
+    let dt = time.delta_secs();
+    if dt <= 0.0 {
+        return;
+    }
+    wheels
+        .par_iter_mut()
+        .for_each(|(entity, wheel, input, mut state, mount, wheel_of, layers)| {
+            let Ok((pos, rot, lin, ang, mass, inertia, com, chassis_layers, bookkeeping)) = chassis.get(wheel_of.0)
+            else {
+                return;
+            };
+            let settings = &wheel.0;
+            let radius = settings.radius();
+            let length = settings.suspension_length();
+
+            // The mount in the world.
+            let mount_rot = rot.0 * mount.rotation;
+            let mount_pos = pos.0 + rot.0 * mount.translation;
+            let up = mount_rot * Vec3::Y;
+            let down = Dir3::new(-up).unwrap_or(Dir3::NEG_Y);
+            let yaw_deg = (finite_or_zero(input.steer_angle).clamp(-90.0, 90.0) + settings.toe_angle()).clamp(-135.0, 135.0);
+            let yaw = Quat::from_axis_angle(Vec3::Y, yaw_deg.to_radians());
+            let camber_rot = Quat::from_axis_angle(Vec3::Z, settings.camber_angle().to_radians());
+            let steered = mount_rot * yaw;
+            let forward0 = steered * Vec3::NEG_Z;
+            let right0 = steered * Vec3::X;
+
+            // Sweep, excluding the wheel's own chassis.
+            let mask = layers
+                .map(|l| l.0)
+                .or(chassis_layers.map(|l| l.filters))
+                .unwrap_or(LayerMask::ALL);
+            let filter = SpatialQueryFilter::from_mask(mask);
+            let chassis_entity = wheel_of.0;
+            let not_own = |e: Entity| e != chassis_entity && collider_of.get(e).map_or(true, |c| c.body != chassis_entity);
+            let reach = length + radius;
+            let hit = match settings.sweep_type() {
+                SweepType::Ray => spatial
+                    .cast_ray_predicate(mount_pos, down, reach, true, &filter, &not_own)
+                    .map(|h| (h.entity, mount_pos - up * h.distance, h.normal, h.distance)),
+                sweep => {
+                    let (shape, shape_rot) = if sweep == SweepType::Sphere {
+                        (Collider::sphere(radius), Quat::IDENTITY)
+                    } else {
+                        // Axis along the axle after steer, toe and camber.
+                        (
+                            Collider::cylinder(radius, settings.width()),
+                            steered * camber_rot * Quat::from_rotation_z(-core::f32::consts::FRAC_PI_2),
+                        )
+                    };
+                    let config = ShapeCastConfig { max_distance: reach, ..ShapeCastConfig::DEFAULT };
+                    spatial
+                        .cast_shape_predicate(&shape, mount_pos + up * radius, shape_rot, down, &config, &filter, &not_own)
+                        .map(|h| (h.entity, h.point1, h.normal1, h.distance))
+                }
+            };
+
+            // Contact in the wheel's frame.
+            let inverse_mass = if mass.value() > MIN_MASS { mass.inverse() } else { 0.0 };
+            let inverse_inertia = inertia.rotated(rot.0).inverse();
+            let com_world = pos.0 + rot.0 * com.0;
+            let share = bookkeeping.map_or(1, |b| b.grounded_wheels.max(1)) as f32;
+            let mut contact = None;
+            let mut wheel_hit = None;
+            let (mut forward, mut sideways, mut contact_position) = (Vec3::ZERO, Vec3::ZERO, mount_pos);
+            if let Some((hit_entity, point, normal, distance)) = hit {
+                let normal = normal.try_normalize().unwrap_or(up);
+                forward = forward0.reject_from_normalized(normal).normalize_or_zero();
+                sideways = right0.reject_from_normalized(normal).normalize_or_zero();
+                contact_position = mount_pos + up * (point - mount_pos).dot(up);
+                // Camber from the ground: the angle from the normal to the mount's up,
+                // about forward, positive when the top leans to −sideways.
+                let n_p = normal.reject_from(forward0);
+                let up_p = up.reject_from(forward0);
+                let ground_camber = (n_p.cross(up_p).dot(-forward0)).atan2(n_p.dot(up_p)).to_degrees();
+                let r = point - com_world;
+                let mut velocity = lin.0 + ang.0.cross(r);
+                let body = collider_of.get(hit_entity).ok().map(|c| c.body);
+                if let Some(Ok((kind, gpos, grot, glin, gang, gcom))) = body.map(|b| ground.get(b))
+                    && !kind.is_static()
+                {
+                    velocity -= glin.0 + gang.0.cross(point - (gpos.0 + grot.0 * gcom.0));
+                }
+                let r_contact = contact_position - com_world;
+                contact = Some(Contact {
+                    hit_distance: distance,
+                    forward_velocity: velocity.dot(forward),
+                    sideways_velocity: velocity.dot(sideways),
+                    ground_camber: finite_or_zero(ground_camber),
+                    hit_x: point.x,
+                    hit_z: point.z,
+                    grip: 1.0,
+                    suspension_mass: effective_mass(inverse_mass, &inverse_inertia, r_contact, up) / share,
+                    forward_mass: effective_mass(inverse_mass, &inverse_inertia, r_contact, forward) / share,
+                    sideways_mass: effective_mass(inverse_mass, &inverse_inertia, r_contact, sideways) / share,
+                });
+                wheel_hit = Some(WheelHit { entity: hit_entity, body, point, normal, distance });
+            }
+
+            let step_input = StepInput {
+                drive_torque: input.drive_torque,
+                brake_torque: input.brake_torque,
+                drivetrain_inertia: input.drivetrain_inertia,
+                drivetrain_friction_torque: input.drivetrain_friction_torque,
+                anti_roll_force: input.anti_roll_force,
+                contact,
+            };
+            let state = &mut *state;
+            state.previous_pose =
+                (state.output.current_suspension_length, state.memory.angle, state.yaw);
+            let out = step(settings, &mut state.memory, step_input, dt);
+            if out.rejected_input {
+                warn_once!("wheel {entity}: a non-finite input was replaced by 0");
+            }
+            let mut force = up * out.load + forward * out.forward_force + sideways * out.sideways_force;
+            if !force.is_finite() {
+                error!("wheel {entity} produced a non-finite force {force}; dropped");
+                force = Vec3::ZERO;
+            }
+            state.hit = wheel_hit;
+            state.output = out;
+            state.force = force;
+            state.contact_position = contact_position;
+            state.forward_direction = forward;
+            state.sideways_direction = sideways;
+            state.up = up;
+            state.mount_position = mount_pos;
+            state.center = mount_pos - up * out.current_suspension_length;
+            state.yaw = yaw_deg;
+            state.rotation = steered * camber_rot * Quat::from_rotation_x(-out.angle);
+        });
+}
+
+/// Applies every wheel's force to its chassis at the contact, and the opposite force to
+/// a dynamic body it stands on. Serial: several wheels write to one body.
+pub(crate) fn apply_forces(
+    wheels: Query<(&WheelState, &WheelOf)>,
+    mut bodies: Query<Forces>,
+    mut chassis: Query<(&ChassisWheels, &mut WheelChassis)>,
+    kinds: Query<&RigidBody>,
+) {
+    for (state, wheel_of) in &wheels {
+        if !state.output.grounded || state.force == Vec3::ZERO {
+            continue;
+        }
+        if let Ok(mut forces) = bodies.get_mut(wheel_of.0) {
+            forces.apply_force_at_point(state.force, state.contact_position);
+        }
+        if let Some(hit) = state.hit
+            && let Some(body) = hit.body
+            && body != wheel_of.0
+            && kinds.get(body).is_ok_and(|k| k.is_dynamic())
+            && let Ok(mut forces) = bodies.get_mut(body)
+        {
+            forces.apply_force_at_point(-state.force, hit.point);
+        }
+    }
+    for (list, mut bookkeeping) in &mut chassis {
+        let grounded = list
+            .wheels()
+            .iter()
+            .filter(|w| wheels.get(**w).is_ok_and(|(s, _)| s.output.grounded))
+            .count() as u32;
+        if bookkeeping.grounded_wheels != grounded {
+            bookkeeping.grounded_wheels = grounded;
+        }
+    }
+}
+
+/// Places each [`WheelModel`] at its wheel's centre with steer, toe, camber and spin,
+/// interpolated between the last two physics steps.
+pub(crate) fn place_models(
+    fixed: Option<Res<Time<Fixed>>>,
+    wheels: Query<(&WheelCollider, &WheelState, &WheelModel)>,
+    mut models: Query<&mut Transform, Without<WheelCollider>>,
+) {
+    let alpha = fixed.map_or(1.0, |t| t.overstep_fraction().clamp(0.0, 1.0));
+    for (wheel, state, model) in &wheels {
+        let Ok(mut transform) = models.get_mut(model.0) else {
+            continue;
+        };
+        let (l0, a0, y0) = state.previous_pose;
+        let (l1, a1, y1) = (state.output.current_suspension_length, state.memory.angle, state.yaw);
+        let mut da = a1 - a0;
+        if da > core::f32::consts::PI {
+            da -= core::f32::consts::TAU;
+        } else if da < -core::f32::consts::PI {
+            da += core::f32::consts::TAU;
+        }
+        let length = l0 + (l1 - l0) * alpha;
+        let angle = a0 + da * alpha;
+        let yaw = y0 + (y1 - y0) * alpha;
+        transform.translation = Vec3::NEG_Y * length;
+        transform.rotation = Quat::from_axis_angle(Vec3::Y, yaw.to_radians())
+            * Quat::from_axis_angle(Vec3::Z, wheel.camber_angle().to_radians())
+            * Quat::from_rotation_x(-angle);
+    }
+}

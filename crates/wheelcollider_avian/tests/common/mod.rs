@@ -1,0 +1,119 @@
+//! A headless test world: exact fixed steps, a flat ground, a 1 200 kg test car.
+#![allow(dead_code)]
+
+use avian3d::prelude::*;
+use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use std::time::Duration;
+use wheelcollider_avian::prelude::*;
+
+pub const G: f32 = 9.81;
+pub const MASS: f32 = 1200.0;
+/// Chassis box (m): width, height, length.
+pub const BOX: Vec3 = Vec3::new(1.6, 0.5, 4.0);
+/// Wheel mounts relative to the chassis centre: (x, y, z) with z < 0 at the front.
+pub const MOUNTS: [Vec3; 4] = [
+    Vec3::new(-0.8, -0.25, -1.4), // front left
+    Vec3::new(0.8, -0.25, -1.4),  // front right
+    Vec3::new(-0.8, -0.25, 1.4),  // rear left
+    Vec3::new(0.8, -0.25, 1.4),   // rear right
+];
+/// Chassis centre height at which the default wheels just touch flat ground at y = 0.
+pub const TOUCH_HEIGHT: f32 = 0.25 + 0.1 + 0.3;
+
+/// An app stepping physics at `hz`, one physics step per `update()`.
+pub fn app(hz: f64) -> App {
+    let mut app = App::new();
+    let dt = Duration::from_secs_f64(1.0 / hz);
+    app.add_plugins((
+        MinimalPlugins,
+        TransformPlugin,
+        bevy::asset::AssetPlugin::default(),
+        PhysicsPlugins::default(),
+        WheelColliderPlugin,
+    ))
+        .insert_resource(Time::<Fixed>::from_duration(dt))
+        .insert_resource(TimeUpdateStrategy::ManualDuration(dt));
+    app.finish();
+    // The first update only starts the clocks.
+    app.update();
+    app
+}
+
+/// Steps the app `steps` physics steps.
+pub fn run(app: &mut App, steps: usize) {
+    for _ in 0..steps {
+        app.update();
+    }
+}
+
+/// Seconds → steps at `hz`.
+pub fn steps(seconds: f64, hz: f64) -> usize {
+    (seconds * hz).round() as usize
+}
+
+/// A static ground box with its top face at y = 0 (rotated by `rotation` about the
+/// origin).
+pub fn spawn_ground(app: &mut App, rotation: Quat) -> Entity {
+    app.world_mut()
+        .spawn((
+            RigidBody::Static,
+            Collider::cuboid(400.0, 2.0, 400.0),
+            Transform::from_rotation(rotation) * Transform::from_xyz(0.0, -1.0, 0.0),
+        ))
+        .id()
+}
+
+/// Box inertia of the test chassis.
+pub fn chassis_inertia() -> Vec3 {
+    let m = MASS / 12.0;
+    Vec3::new(
+        m * (BOX.y * BOX.y + BOX.z * BOX.z),
+        m * (BOX.x * BOX.x + BOX.z * BOX.z),
+        m * (BOX.x * BOX.x + BOX.y * BOX.y),
+    )
+}
+
+/// The test car: a 1 200 kg box with four default wheels. Returns (chassis, wheels).
+pub fn spawn_car(app: &mut App, transform: Transform, wheel: WheelCollider) -> (Entity, [Entity; 4]) {
+    let world = app.world_mut();
+    let chassis = world
+        .spawn((
+            RigidBody::Dynamic,
+            Collider::cuboid(BOX.x, BOX.y, BOX.z),
+            Mass(MASS),
+            AngularInertia::new(chassis_inertia()),
+            CenterOfMass::ZERO,
+            SleepingDisabled,
+            transform,
+        ))
+        .id();
+    let wheels = MOUNTS.map(|m| {
+        world
+            .spawn((wheel.clone(), Transform::from_translation(m), ChildOf(chassis)))
+            .id()
+    });
+    (chassis, wheels)
+}
+
+pub fn position(app: &App, e: Entity) -> Vec3 {
+    app.world().get::<Position>(e).unwrap().0
+}
+
+pub fn rotation(app: &App, e: Entity) -> Quat {
+    app.world().get::<Rotation>(e).unwrap().0
+}
+
+pub fn velocity(app: &App, e: Entity) -> Vec3 {
+    app.world().get::<LinearVelocity>(e).unwrap().0
+}
+
+pub fn state(app: &App, e: Entity) -> WheelState {
+    app.world().get::<WheelState>(e).unwrap().clone()
+}
+
+pub fn set_input(app: &mut App, wheels: &[Entity], input: WheelInput) {
+    for &w in wheels {
+        *app.world_mut().get_mut::<WheelInput>(w).unwrap() = input;
+    }
+}

@@ -1,0 +1,81 @@
+//! A 1 200 kg car on four default wheels: static sag, and the heave response.
+mod common;
+use bevy::prelude::*;
+use common::*;
+use wheelcollider_avian::prelude::*;
+
+/// Dropped from 0.5 m, the car settles; each wheel carries a quarter of the weight and
+/// sags m·g/(4k) within 1 %.
+#[test]
+fn dropped_car_settles_at_the_static_sag() {
+    for hz in [60.0, 120.0] {
+        let mut app = app(hz);
+        spawn_ground(&mut app, Quat::IDENTITY);
+        let (chassis, wheels) = spawn_car(&mut app, Transform::from_xyz(0.0, TOUCH_HEIGHT + 0.5, 0.0), WheelCollider::default());
+        run(&mut app, steps(5.0, hz));
+        let sag = MASS * G / 4.0 / 40_000.0;
+        let mut total = 0.0;
+        for w in wheels {
+            let s = state(&app, w);
+            assert!(s.grounded());
+            let compression = s.output.compression;
+            assert!((compression - sag).abs() / sag < 0.01, "{hz} Hz: compression {compression} vs {sag}");
+            total += s.load();
+        }
+        assert!((total - MASS * G).abs() / (MASS * G) < 0.005, "total load {total}");
+        let height = position(&app, chassis).y;
+        assert!((height - (TOUCH_HEIGHT - sag)).abs() < 1e-3, "height {height}");
+    }
+}
+
+/// Released at rest with the tyres just touching: a step response of a mass on four
+/// springs and dampers. Peak time π/ω_d and overshoot exp(−πζ/√(1−ζ²)) with
+/// ω_n = √(4k/m), ζ = 4c / (2√(4k·m)), within 5 % at 240 Hz.
+#[test]
+fn heave_overshoot_and_peak_time_match_the_damping_ratio() {
+    let hz = 240.0;
+    let mut app = app(hz);
+    spawn_ground(&mut app, Quat::IDENTITY);
+    let (chassis, _) = spawn_car(&mut app, Transform::from_xyz(0.0, TOUCH_HEIGHT, 0.0), WheelCollider::default());
+    let (k, c, m) = (4.0 * 40_000.0f32, 4.0 * 2_000.0f32, MASS);
+    let wn = (k / m).sqrt();
+    let zeta = c / (2.0 * (k * m).sqrt());
+    let wd = wn * (1.0 - zeta * zeta).sqrt();
+    let sag = m * G / k;
+    let mut deepest = (0.0f32, 0usize);
+    for i in 0..steps(1.0, hz) {
+        app.update();
+        let x = TOUCH_HEIGHT - position(&app, chassis).y;
+        if x > deepest.0 {
+            deepest = (x, i + 1);
+        }
+    }
+    let overshoot = deepest.0 / sag - 1.0;
+    let expected = (-std::f32::consts::PI * zeta / (1.0 - zeta * zeta).sqrt()).exp();
+    let t_peak = deepest.1 as f32 / hz as f32;
+    assert!((overshoot - expected).abs() / expected < 0.05, "overshoot {overshoot} vs {expected}");
+    let expected_t = std::f32::consts::PI / wd;
+    assert!((t_peak - expected_t).abs() / expected_t < 0.05, "peak at {t_peak} s vs {expected_t}");
+}
+
+/// Parked on flat ground for 60 s: no creep, no jitter in the load.
+#[test]
+fn parked_car_does_not_creep_or_jitter() {
+    let hz = 60.0;
+    let mut app = app(hz);
+    spawn_ground(&mut app, Quat::IDENTITY);
+    let (chassis, wheels) = spawn_car(&mut app, Transform::from_xyz(0.0, TOUCH_HEIGHT, 0.0), WheelCollider::default());
+    run(&mut app, steps(3.0, hz));
+    let start = position(&app, chassis);
+    let mut loads = Vec::new();
+    for _ in 0..steps(60.0, hz) {
+        app.update();
+        loads.push(state(&app, wheels[0]).load());
+    }
+    let moved = position(&app, chassis) - start;
+    assert!(moved.length() < 1e-3, "moved {moved}");
+    let tail = &loads[loads.len() - 600..];
+    let mean = tail.iter().sum::<f32>() / tail.len() as f32;
+    let spread = tail.iter().fold(0.0f32, |a, l| a.max((l - mean).abs()));
+    assert!(spread < 1e-3 * mean, "load jitter ±{spread} N on {mean} N");
+}
