@@ -1,8 +1,13 @@
 #![doc = include_str!("../README.md")]
 //!
-//! This root crate re-exports the workspace: [`core`] (the wheel model, no Bevy) and
-//! [`avian`] (the Bevy plugin on avian3d).
+//! This root crate re-exports the workspace: [`core`] (the wheel model, no Bevy),
+//! [`avian`] (the Bevy plugin on avian3d) and a [`prelude`] for games.
 #![warn(missing_docs)]
 
 pub use wheelcollider_avian as avian;
 pub use wheelcollider_core as core;
+
+/// What a game imports: the plugin, the wheel components and the settings types.
+pub mod prelude {
+    pub use wheelcollider_avian::prelude::*;
+}

@@ -109,6 +109,8 @@ pub struct WheelState {
     pub yaw: f32,
     /// Values of the previous step, for smooth visuals: (suspension length, angle, yaw).
     pub(crate) previous_pose: (f32, f32, f32),
+    /// Suspension length + radius of the last step, to carry the damper across edits.
+    pub(crate) geometry: f32,
 }
 
 impl WheelState {

@@ -28,9 +28,7 @@ pub(crate) fn attach_wheel(
         Some(body) => {
             commands.entity(wheel).insert(WheelOf(body));
         }
-        None => warn!(
-            "wheel {wheel} has no rigid-body ancestor: it does nothing until you insert `WheelOf(chassis)`"
-        ),
+        None => warn!("wheel {wheel} has no rigid-body ancestor: it does nothing until you insert `WheelOf(chassis)`"),
     }
 }
 
@@ -93,6 +91,49 @@ fn effective_mass(inverse_mass: f32, inverse_inertia: &avian3d::math::SymmetricM
     if k > 0.0 && k.is_finite() { 1.0 / k } else { 0.0 }
 }
 
+/// Makes a shape cast's distance exact against the tangent plane of its hit.
+///
+/// Parry's shape cast (GJK-based time of impact) loses precision against large shapes:
+/// measured here, a 0.3 m sphere over a 400 m ground box stops 2.4 cm early and a
+/// cylinder 4.7 cm (0.3 mm over a 40 m box). The hit point and normal it returns are
+/// accurate, so the distance is recomputed exactly: how far the shape's support point
+/// towards the surface travels along −`up` to reach the plane through the hit point.
+/// Kept only when the plane faces the sweep (`up·n > 0.1`) and the correction is small.
+#[inline]
+fn refine_distance(
+    start: Vec3,
+    up: Vec3,
+    radius: f32,
+    cylinder: Option<(Vec3, f32)>,
+    point: Vec3,
+    normal: Vec3,
+    distance: f32,
+) -> f32 {
+    let Some(n) = normal.try_normalize() else {
+        return distance;
+    };
+    let facing = up.dot(n);
+    if facing < 0.1 {
+        return distance;
+    }
+    // Support point of the shape (relative to its centre) in direction −n.
+    let v = -n;
+    let support = match cylinder {
+        None => v * radius,
+        Some((axis, half_width)) => {
+            let across = (v - axis * v.dot(axis)).normalize_or_zero();
+            axis * half_width * v.dot(axis).signum() + across * radius
+        }
+    };
+    // (start − up·t + support − point)·n = 0
+    let t = (start + support - point).dot(n) / facing;
+    if t.is_finite() && (t - distance).abs() < 0.25 * radius.max(0.05) {
+        t.max(0.0)
+    } else {
+        distance
+    }
+}
+
 /// Sweeps, builds the contact, steps the wheel model: one wheel per task, in parallel.
 #[allow(clippy::type_complexity)]
 pub(crate) fn sense_and_solve(
@@ -131,7 +172,8 @@ pub(crate) fn sense_and_solve(
             let mount_pos = pos.0 + rot.0 * mount.translation;
             let up = mount_rot * Vec3::Y;
             let down = Dir3::new(-up).unwrap_or(Dir3::NEG_Y);
-            let yaw_deg = (finite_or_zero(input.steer_angle).clamp(-90.0, 90.0) + settings.toe_angle()).clamp(-135.0, 135.0);
+            let yaw_deg =
+                (finite_or_zero(input.steer_angle).clamp(-90.0, 90.0) + settings.toe_angle()).clamp(-135.0, 135.0);
             let yaw = Quat::from_axis_angle(Vec3::Y, yaw_deg.to_radians());
             let camber_rot = Quat::from_axis_angle(Vec3::Z, settings.camber_angle().to_radians());
             let steered = mount_rot * yaw;
@@ -145,26 +187,35 @@ pub(crate) fn sense_and_solve(
                 .unwrap_or(LayerMask::ALL);
             let filter = SpatialQueryFilter::from_mask(mask);
             let chassis_entity = wheel_of.0;
-            let not_own = |e: Entity| e != chassis_entity && collider_of.get(e).map_or(true, |c| c.body != chassis_entity);
+            let not_own =
+                |e: Entity| e != chassis_entity && collider_of.get(e).map_or(true, |c| c.body != chassis_entity);
             let reach = length + radius;
             let hit = match settings.sweep_type() {
                 SweepType::Ray => spatial
                     .cast_ray_predicate(mount_pos, down, reach, true, &filter, &not_own)
                     .map(|h| (h.entity, mount_pos - up * h.distance, h.normal, h.distance)),
                 sweep => {
-                    let (shape, shape_rot) = if sweep == SweepType::Sphere {
-                        (Collider::sphere(radius), Quat::IDENTITY)
-                    } else {
-                        // Axis along the axle after steer, toe and camber.
-                        (
+                    // Axis along the axle after steer, toe and camber.
+                    let axle = (sweep == SweepType::Cylinder).then(|| steered * camber_rot * Vec3::X);
+                    let (shape, shape_rot) = match axle {
+                        None => (Collider::sphere(radius), Quat::IDENTITY),
+                        Some(_) => (
                             Collider::cylinder(radius, settings.width()),
                             steered * camber_rot * Quat::from_rotation_z(-core::f32::consts::FRAC_PI_2),
-                        )
+                        ),
                     };
-                    let config = ShapeCastConfig { max_distance: reach, ..ShapeCastConfig::DEFAULT };
+                    let config = ShapeCastConfig {
+                        max_distance: reach,
+                        ..ShapeCastConfig::DEFAULT
+                    };
+                    let start = mount_pos + up * radius;
+                    let cylinder = axle.map(|a| (a, settings.width() * 0.5));
                     spatial
-                        .cast_shape_predicate(&shape, mount_pos + up * radius, shape_rot, down, &config, &filter, &not_own)
-                        .map(|h| (h.entity, h.point1, h.normal1, h.distance))
+                        .cast_shape_predicate(&shape, start, shape_rot, down, &config, &filter, &not_own)
+                        .map(|h| {
+                            let d = refine_distance(start, up, radius, cylinder, h.point1, h.normal1, h.distance);
+                            (h.entity, h.point1, h.normal1, d.clamp(0.0, reach))
+                        })
                 }
             };
 
@@ -207,7 +258,13 @@ pub(crate) fn sense_and_solve(
                     forward_mass: effective_mass(inverse_mass, &inverse_inertia, r_contact, forward) / share,
                     sideways_mass: effective_mass(inverse_mass, &inverse_inertia, r_contact, sideways) / share,
                 });
-                wheel_hit = Some(WheelHit { entity: hit_entity, body, point, normal, distance });
+                wheel_hit = Some(WheelHit {
+                    entity: hit_entity,
+                    body,
+                    point,
+                    normal,
+                    distance,
+                });
             }
 
             let step_input = StepInput {
@@ -219,8 +276,14 @@ pub(crate) fn sense_and_solve(
                 contact,
             };
             let state = &mut *state;
-            state.previous_pose =
-                (state.output.current_suspension_length, state.memory.angle, state.yaw);
+            // A change of travel or radius moves the compression without any motion: shift
+            // the damper's memory with it so it does not read the jump as a speed.
+            let geometry = length + radius;
+            if state.geometry > 0.0 && state.geometry != geometry && state.memory.compression != 0.0 {
+                state.memory.compression += geometry - state.geometry;
+            }
+            state.geometry = geometry;
+            state.previous_pose = (state.output.current_suspension_length, state.memory.angle, state.yaw);
             let out = step(settings, &mut state.memory, step_input, dt);
             if out.rejected_input {
                 warn_once!("wheel {entity}: a non-finite input was replaced by 0");

@@ -11,7 +11,11 @@ fn dropped_car_settles_at_the_static_sag() {
     for hz in [60.0, 120.0] {
         let mut app = app(hz);
         spawn_ground(&mut app, Quat::IDENTITY);
-        let (chassis, wheels) = spawn_car(&mut app, Transform::from_xyz(0.0, TOUCH_HEIGHT + 0.5, 0.0), WheelCollider::default());
+        let (chassis, wheels) = spawn_car(
+            &mut app,
+            Transform::from_xyz(0.0, TOUCH_HEIGHT + 0.5, 0.0),
+            WheelCollider::default(),
+        );
         run(&mut app, steps(5.0, hz));
         let sag = MASS * G / 4.0 / 40_000.0;
         let mut total = 0.0;
@@ -19,7 +23,10 @@ fn dropped_car_settles_at_the_static_sag() {
             let s = state(&app, w);
             assert!(s.grounded());
             let compression = s.output.compression;
-            assert!((compression - sag).abs() / sag < 0.01, "{hz} Hz: compression {compression} vs {sag}");
+            assert!(
+                (compression - sag).abs() / sag < 0.01,
+                "{hz} Hz: compression {compression} vs {sag}"
+            );
             total += s.load();
         }
         assert!((total - MASS * G).abs() / (MASS * G) < 0.005, "total load {total}");
@@ -36,7 +43,11 @@ fn heave_overshoot_and_peak_time_match_the_damping_ratio() {
     let hz = 240.0;
     let mut app = app(hz);
     spawn_ground(&mut app, Quat::IDENTITY);
-    let (chassis, _) = spawn_car(&mut app, Transform::from_xyz(0.0, TOUCH_HEIGHT, 0.0), WheelCollider::default());
+    let (chassis, _) = spawn_car(
+        &mut app,
+        Transform::from_xyz(0.0, TOUCH_HEIGHT, 0.0),
+        WheelCollider::default(),
+    );
     let (k, c, m) = (4.0 * 40_000.0f32, 4.0 * 2_000.0f32, MASS);
     let wn = (k / m).sqrt();
     let zeta = c / (2.0 * (k * m).sqrt());
@@ -53,9 +64,15 @@ fn heave_overshoot_and_peak_time_match_the_damping_ratio() {
     let overshoot = deepest.0 / sag - 1.0;
     let expected = (-std::f32::consts::PI * zeta / (1.0 - zeta * zeta).sqrt()).exp();
     let t_peak = deepest.1 as f32 / hz as f32;
-    assert!((overshoot - expected).abs() / expected < 0.05, "overshoot {overshoot} vs {expected}");
+    assert!(
+        (overshoot - expected).abs() / expected < 0.05,
+        "overshoot {overshoot} vs {expected}"
+    );
     let expected_t = std::f32::consts::PI / wd;
-    assert!((t_peak - expected_t).abs() / expected_t < 0.05, "peak at {t_peak} s vs {expected_t}");
+    assert!(
+        (t_peak - expected_t).abs() / expected_t < 0.05,
+        "peak at {t_peak} s vs {expected_t}"
+    );
 }
 
 /// Parked on flat ground for 60 s: no creep, no jitter in the load.
@@ -64,7 +81,11 @@ fn parked_car_does_not_creep_or_jitter() {
     let hz = 60.0;
     let mut app = app(hz);
     spawn_ground(&mut app, Quat::IDENTITY);
-    let (chassis, wheels) = spawn_car(&mut app, Transform::from_xyz(0.0, TOUCH_HEIGHT, 0.0), WheelCollider::default());
+    let (chassis, wheels) = spawn_car(
+        &mut app,
+        Transform::from_xyz(0.0, TOUCH_HEIGHT, 0.0),
+        WheelCollider::default(),
+    );
     run(&mut app, steps(3.0, hz));
     let start = position(&app, chassis);
     let mut loads = Vec::new();

@@ -198,10 +198,20 @@ fn sanitized_repairs_and_names_the_field() {
     def.magic_formula_d = 1.1;
     // Build around validation the way reflection would: through a clean value, then
     // break the Def again and ask sanitized() via a round trip.
-    let good = WheelSettings::try_from(WheelSettingsDef { suspension_spring: 1.0, ..def.clone() }).unwrap();
+    let good = WheelSettings::try_from(WheelSettingsDef {
+        suspension_spring: 1.0,
+        ..def.clone()
+    })
+    .unwrap();
     assert_eq!(good.radius(), 0.001);
     let (clean, err) = good.sanitized();
     assert_eq!(clean, good);
     assert!(err.is_none());
-    assert!(matches!(WheelSettings::try_from(def), Err(SettingsError::NonFinite { field: "suspension_spring", .. })));
+    assert!(matches!(
+        WheelSettings::try_from(def),
+        Err(SettingsError::NonFinite {
+            field: "suspension_spring",
+            ..
+        })
+    ));
 }

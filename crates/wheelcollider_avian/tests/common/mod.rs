@@ -32,8 +32,8 @@ pub fn app(hz: f64) -> App {
         PhysicsPlugins::default(),
         WheelColliderPlugin,
     ))
-        .insert_resource(Time::<Fixed>::from_duration(dt))
-        .insert_resource(TimeUpdateStrategy::ManualDuration(dt));
+    .insert_resource(Time::<Fixed>::from_duration(dt))
+    .insert_resource(TimeUpdateStrategy::ManualDuration(dt));
     app.finish();
     // The first update only starts the clocks.
     app.update();

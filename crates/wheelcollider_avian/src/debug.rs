@@ -1,0 +1,119 @@
+//! Debug drawing (feature `debug`): suspension line, tyre circle / sphere / both
+//! cylinder rims, a spoke that turns with the wheel, the contact point and the forces.
+//!
+//! Add [`WheelDebugPlugin`] (it needs Bevy's gizmo plugin, part of `DefaultPlugins`)
+//! and tune it through the [`WheelGizmos`] resource.
+
+use crate::components::{WheelCollider, WheelState};
+use bevy::color::palettes::css;
+use bevy::prelude::*;
+use wheelcollider_core::SweepType;
+
+/// What the wheel gizmos draw.
+#[derive(Resource, Reflect, Clone, Debug, PartialEq)]
+#[reflect(Resource)]
+pub struct WheelGizmos {
+    /// Draw anything at all.
+    pub enabled: bool,
+    /// Draw wheels that use the ray sweep.
+    pub ray: bool,
+    /// Draw wheels that use the sphere sweep.
+    pub sphere: bool,
+    /// Draw wheels that use the cylinder sweep.
+    pub cylinder: bool,
+    /// Draw the tyre force and load vectors.
+    pub forces: bool,
+    /// Metres of arrow per newton of force.
+    pub force_scale: f32,
+}
+
+impl Default for WheelGizmos {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            ray: true,
+            sphere: true,
+            cylinder: true,
+            forces: true,
+            force_scale: 2.0e-4,
+        }
+    }
+}
+
+/// Draws the wheels with gizmos in `PostUpdate`.
+pub struct WheelDebugPlugin;
+
+impl Plugin for WheelDebugPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<WheelGizmos>()
+            .register_type::<WheelGizmos>()
+            .add_systems(PostUpdate, draw_wheels);
+    }
+}
+
+fn draw_wheels(mut gizmos: Gizmos, config: Res<WheelGizmos>, wheels: Query<(&WheelCollider, &WheelState)>) {
+    if !config.enabled {
+        return;
+    }
+    for (wheel, state) in &wheels {
+        let sweep = wheel.sweep_type();
+        let shown = match sweep {
+            SweepType::Ray => config.ray,
+            SweepType::Sphere => config.sphere,
+            SweepType::Cylinder => config.cylinder,
+        };
+        if !shown || !state.center.is_finite() {
+            continue;
+        }
+        let r = wheel.radius();
+        let colour = if state.grounded() { css::LIME } else { css::ORANGE };
+        gizmos.line(state.mount_position, state.center, css::YELLOW);
+        // A circle in the wheel plane (its normal along the axle).
+        let to_axle = Quat::from_rotation_y(core::f32::consts::FRAC_PI_2);
+        let axle = state.rotation * Vec3::X;
+        match sweep {
+            SweepType::Ray => {
+                gizmos.circle(Isometry3d::new(state.center, state.rotation * to_axle), r, colour);
+            }
+            SweepType::Sphere => {
+                gizmos.sphere(Isometry3d::new(state.center, state.rotation), r, colour);
+            }
+            SweepType::Cylinder => {
+                let half = axle * wheel.width() * 0.5;
+                for side in [-1.0, 1.0] {
+                    gizmos.circle(
+                        Isometry3d::new(state.center + half * side, state.rotation * to_axle),
+                        r,
+                        colour,
+                    );
+                }
+                for k in 0..4 {
+                    let a = k as f32 * core::f32::consts::FRAC_PI_2;
+                    let rim = state.rotation * Quat::from_rotation_x(a) * Vec3::Y * r;
+                    gizmos.line(state.center - half + rim, state.center + half + rim, colour);
+                }
+            }
+        }
+        // The spoke turns with the wheel.
+        gizmos.line(
+            state.center,
+            state.center + state.rotation * Vec3::NEG_Y * r,
+            css::WHITE,
+        );
+        if let Some(hit) = state.hit {
+            gizmos.sphere(Isometry3d::from_translation(state.contact_position), 0.03, css::RED);
+            gizmos.line(hit.point, state.contact_position, css::RED);
+            if config.forces {
+                let s = config.force_scale;
+                let p = state.contact_position;
+                gizmos.arrow(p, p + state.up * state.load() * s, css::AQUA);
+                gizmos.arrow(p, p + state.forward_direction * state.forward_force() * s, css::BLUE);
+                gizmos.arrow(
+                    p,
+                    p + state.sideways_direction * state.sideways_force() * s,
+                    css::FUCHSIA,
+                );
+            }
+        }
+    }
+}

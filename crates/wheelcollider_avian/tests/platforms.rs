@@ -1,0 +1,85 @@
+//! Moving and dynamic ground: a platform carries the car; a dynamic plank feels the
+//! car's weight.
+mod common;
+use avian3d::prelude::*;
+use bevy::prelude::*;
+use common::*;
+use wheelcollider_avian::prelude::*;
+
+/// A braked car dropped on a kinematic platform moving at 3 m/s: friction brings it up
+/// to the platform's speed (sliding ≈ v²/(2μg) ≈ 0.3 m while it does), then it is
+/// carried: speed within 1 %, and < 1 mm of slip on the platform over the next 3 s.
+#[test]
+fn moving_platform_carries_the_car() {
+    let hz = 60.0;
+    let mut app = app(hz);
+    let v = Vec3::new(2.0, 0.0, -2.2);
+    let platform = app
+        .world_mut()
+        .spawn((
+            RigidBody::Kinematic,
+            Collider::cuboid(30.0, 1.0, 30.0),
+            Transform::from_xyz(0.0, -0.5, 0.0),
+            LinearVelocity(v),
+        ))
+        .id();
+    let (chassis, wheels) = spawn_car(
+        &mut app,
+        Transform::from_xyz(0.0, TOUCH_HEIGHT, 0.0),
+        WheelCollider::default(),
+    );
+    set_input(
+        &mut app,
+        &wheels,
+        WheelInput {
+            brake_torque: 2000.0,
+            ..Default::default()
+        },
+    );
+    run(&mut app, steps(2.0, hz));
+    let offset = |app: &App| (position(app, chassis) - position(app, platform)) * Vec3::new(1.0, 0.0, 1.0);
+    let caught_up = offset(&app);
+    assert!(caught_up.length() < 0.6, "slid {caught_up} while catching up");
+    run(&mut app, steps(3.0, hz));
+    let car_v = velocity(&app, chassis);
+    assert!((car_v - v).length() < 0.01 * v.length(), "car {car_v} vs platform {v}");
+    let slip = (offset(&app) - caught_up).length();
+    assert!(slip < 1e-3, "slid {slip} m on the platform once carried");
+}
+
+/// A weightless dynamic plank (500 kg, no gravity, no support) under the car: every
+/// wheel force pushes it. Its momentum after 0.25 s equals the sum of the forces the
+/// wheels applied (their reactions), within 1 %.
+#[test]
+fn car_pushes_a_dynamic_plank() {
+    let hz = 120.0;
+    let mut app = app(hz);
+    let plank = app
+        .world_mut()
+        .spawn((
+            RigidBody::Dynamic,
+            Collider::cuboid(10.0, 0.2, 10.0),
+            Mass(500.0),
+            GravityScale(0.0),
+            Transform::from_xyz(0.0, -0.1, 0.0),
+        ))
+        .id();
+    let (_, wheels) = spawn_car(
+        &mut app,
+        Transform::from_xyz(0.0, TOUCH_HEIGHT - 0.07, 0.0),
+        WheelCollider::default(),
+    );
+    let mut impulse = Vec3::ZERO;
+    for _ in 0..steps(0.25, hz) {
+        app.update();
+        for w in wheels {
+            impulse -= state(&app, w).force / hz as f32;
+        }
+    }
+    let momentum = velocity(&app, plank) * 500.0;
+    assert!(momentum.y < -100.0, "pushed down: {momentum}");
+    assert!(
+        (momentum - impulse).length() < 0.01 * impulse.length(),
+        "momentum {momentum} vs impulse {impulse}"
+    );
+}

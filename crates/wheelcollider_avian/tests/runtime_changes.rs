@@ -1,0 +1,130 @@
+//! Every parameter changed while driving, sweep type included: the car stays stable.
+mod common;
+use bevy::prelude::*;
+use common::*;
+use wheelcollider_avian::prelude::*;
+
+type Edit = fn(&mut WheelCollider);
+
+#[test]
+fn changing_any_parameter_while_driving_keeps_the_car_stable() {
+    let edits: &[(&str, Edit)] = &[
+        ("sphere", |w| w.set_sweep_type(SweepType::Sphere)),
+        ("cylinder", |w| w.set_sweep_type(SweepType::Cylinder)),
+        ("ray", |w| w.set_sweep_type(SweepType::Ray)),
+        ("radius", |w| {
+            w.set_radius(0.36).unwrap();
+        }),
+        ("inertia", |w| {
+            w.set_inertia(0.2).unwrap();
+        }),
+        ("width", |w| {
+            w.set_width(0.3).unwrap();
+        }),
+        ("spring", |w| {
+            w.set_suspension_spring(90_000.0).unwrap();
+        }),
+        ("bump", |w| {
+            w.set_suspension_bump(6_000.0).unwrap();
+        }),
+        ("rebound", |w| {
+            w.set_suspension_rebound(500.0).unwrap();
+        }),
+        ("length", |w| {
+            w.set_suspension_length(0.15).unwrap();
+        }),
+        ("camber", |w| {
+            w.set_camber_angle(-4.0).unwrap();
+        }),
+        ("toe", |w| {
+            w.set_toe_angle(1.0).unwrap();
+        }),
+        ("tyre", |w| {
+            w.set_tire(8.0, 1.9, 1.0, 0.5).unwrap();
+        }),
+        ("camber thrust", |w| {
+            w.set_camber_thrust(1.5).unwrap();
+        }),
+        ("rolling resistance", |w| {
+            w.set_rolling_resistance(0.05).unwrap();
+        }),
+        ("bumps", |w| {
+            w.set_bump_amplitude(0.03).unwrap();
+            w.set_bump_period(1.5).unwrap();
+        }),
+        ("soft spring", |w| {
+            w.set_suspension_spring(15_000.0).unwrap();
+        }),
+    ];
+    let hz = 60.0;
+    let mut app = app(hz);
+    spawn_ground(&mut app, Quat::IDENTITY);
+    let (chassis, wheels) = spawn_car(
+        &mut app,
+        Transform::from_xyz(0.0, TOUCH_HEIGHT, 0.0),
+        WheelCollider::default(),
+    );
+    run(&mut app, steps(1.0, hz));
+    set_input(
+        &mut app,
+        &wheels[2..],
+        WheelInput {
+            drive_torque: 250.0,
+            ..Default::default()
+        },
+    );
+    set_input(
+        &mut app,
+        &wheels[..2],
+        WheelInput {
+            steer_angle: 5.0,
+            ..Default::default()
+        },
+    );
+    for (name, edit) in edits {
+        for &w in &wheels {
+            edit(&mut app.world_mut().get_mut::<WheelCollider>(w).unwrap());
+        }
+        let speed_before = velocity(&app, chassis).length();
+        for _ in 0..steps(1.0, hz) {
+            app.update();
+            let p = position(&app, chassis);
+            let v = velocity(&app, chassis);
+            assert!(p.is_finite() && v.is_finite(), "{name}: non-finite");
+            assert!(p.y > 0.25 && p.y < 1.5, "{name}: chassis at height {}", p.y);
+            assert!(v.y.abs() < 2.0, "{name}: launched at {} m/s vertically", v.y);
+            assert!(v.length() < speed_before + 6.0, "{name}: sped up to {}", v.length());
+        }
+        let up = rotation(&app, chassis) * Vec3::Y;
+        assert!(up.y > 0.95, "{name}: tipped, up = {up}");
+    }
+}
+
+/// A NaN written around the setters (as reflection would) is caught before the step:
+/// the field returns to its default and nothing non-finite reaches the body.
+#[test]
+fn non_finite_setting_by_reflection_is_reset() {
+    use bevy::reflect::{GetPath, ReflectMut};
+    let hz = 60.0;
+    let mut app = app(hz);
+    spawn_ground(&mut app, Quat::IDENTITY);
+    let (chassis, wheels) = spawn_car(
+        &mut app,
+        Transform::from_xyz(0.0, TOUCH_HEIGHT, 0.0),
+        WheelCollider::default(),
+    );
+    run(&mut app, 10);
+    {
+        let mut w = app.world_mut().get_mut::<WheelCollider>(wheels[0]).unwrap();
+        let ReflectMut::TupleStruct(_) = w.reflect_mut() else {
+            panic!()
+        };
+        *w.path_mut::<f32>(".0.suspension_spring").unwrap() = f32::NAN;
+        *w.path_mut::<f32>(".0.radius").unwrap() = -5.0;
+    }
+    run(&mut app, 60);
+    let w = app.world().get::<WheelCollider>(wheels[0]).unwrap();
+    assert_eq!(w.suspension_spring(), 40_000.0);
+    assert_eq!(w.radius(), 0.001);
+    assert!(position(&app, chassis).is_finite());
+}
