@@ -53,6 +53,11 @@ fn same_run_at_30_60_120_240_hz_ends_in_the_same_place() {
         let (p, v, _) = drive(hz, SweepType::Ray);
         let dp = (p - p_ref).length() / distance;
         let dv = (v - v_ref).abs() / v_ref;
+        eprintln!(
+            "measured: {hz} Hz vs 240 Hz: position {:.3} %, speed {:.3} % ({distance:.1} m driven)",
+            dp * 100.0,
+            dv * 100.0
+        );
         assert!(dp < 0.02, "{hz} Hz: position {p} vs {p_ref} ({:.2} %)", dp * 100.0);
         assert!(dv < 0.02, "{hz} Hz: speed {v} vs {v_ref} ({:.2} %)", dv * 100.0);
     }

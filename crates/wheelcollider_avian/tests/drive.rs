@@ -36,6 +36,7 @@ fn equal_torque_drives_straight() {
         assert!(t < steps(60.0, hz), "never covered 100 m");
     }
     let h = heading(&app, chassis);
+    eprintln!("measured: heading change {h:.4}° over 100 m");
     assert!(h.abs() < 0.5, "heading changed {h}° over 100 m");
     let lateral = position(&app, chassis).x - start.x;
     assert!(lateral.abs() < 0.5, "drifted {lateral} m sideways");

@@ -23,6 +23,10 @@ fn dropped_car_settles_at_the_static_sag() {
             let s = state(&app, w);
             assert!(s.grounded());
             let compression = s.output.compression;
+            eprintln!(
+                "measured: {hz} Hz sag {compression:.5} m vs {sag:.5} ({:+.3} %)",
+                (compression / sag - 1.0) * 100.0
+            );
             assert!(
                 (compression - sag).abs() / sag < 0.01,
                 "{hz} Hz: compression {compression} vs {sag}"
@@ -64,6 +68,10 @@ fn heave_overshoot_and_peak_time_match_the_damping_ratio() {
     let overshoot = deepest.0 / sag - 1.0;
     let expected = (-std::f32::consts::PI * zeta / (1.0 - zeta * zeta).sqrt()).exp();
     let t_peak = deepest.1 as f32 / hz as f32;
+    eprintln!(
+        "measured: overshoot {overshoot:.4} (closed form {expected:.4}), peak at {t_peak:.4} s ({:.4})",
+        std::f32::consts::PI / wd
+    );
     assert!(
         (overshoot - expected).abs() / expected < 0.05,
         "overshoot {overshoot} vs {expected}"
@@ -94,6 +102,7 @@ fn parked_car_does_not_creep_or_jitter() {
         loads.push(state(&app, wheels[0]).load());
     }
     let moved = position(&app, chassis) - start;
+    eprintln!("measured: parked 60 s moved {:.4} mm", moved.length() * 1e3);
     assert!(moved.length() < 1e-3, "moved {moved}");
     let tail = &loads[loads.len() - 600..];
     let mean = tail.iter().sum::<f32>() / tail.len() as f32;
