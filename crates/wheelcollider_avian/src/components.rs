@@ -11,7 +11,7 @@
 use avian3d::prelude::*;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
-use wheelcollider_core::{StepOutput, StepState, WheelSettings};
+use wheelcollider_core::{StepOutput, StepState, SweepType, WheelSettings};
 
 /// A wheel: put it on an entity that is a child of a dynamic rigid body. The entity's
 /// [`Transform`] (relative to the body) is the **mount point**: the top of the
@@ -34,7 +34,7 @@ use wheelcollider_core::{StepOutput, StepState, WheelSettings};
 /// ```
 #[derive(Component, Reflect, Clone, Debug, Default, PartialEq, Deref, DerefMut, Serialize, Deserialize)]
 #[reflect(Component, Default, Debug, Clone)]
-#[require(WheelInput, WheelState, Transform)]
+#[require(WheelInput, WheelState, WheelSweepShape, Transform)]
 #[serde(transparent)]
 pub struct WheelCollider(pub WheelSettings);
 
@@ -207,3 +207,11 @@ pub struct WheelModel(pub Entity);
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
 #[reflect(Component, Debug, Clone)]
 pub struct WheelSweepLayers(pub LayerMask);
+
+/// The sweep shape of a sphere or cylinder wheel, built once and rebuilt only when the
+/// sweep type, radius or width change (so that the per-step sweep allocates nothing).
+/// Managed by the plugin.
+#[derive(Component, Clone, Debug, Default)]
+pub struct WheelSweepShape {
+    pub(crate) shape: Option<(Collider, SweepType, f32, f32)>,
+}

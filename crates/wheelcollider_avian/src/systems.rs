@@ -147,6 +147,7 @@ pub(crate) fn sense_and_solve(
         &WheelCollider,
         &WheelInput,
         &mut WheelState,
+        &mut WheelSweepShape,
         &Transform,
         &WheelOf,
         Option<&WheelSweepLayers>,
@@ -156,9 +157,8 @@ pub(crate) fn sense_and_solve(
     if dt <= 0.0 {
         return;
     }
-    wheels
-        .par_iter_mut()
-        .for_each(|(entity, wheel, input, mut state, mount, wheel_of, layers)| {
+    wheels.par_iter_mut().for_each(
+        |(entity, wheel, input, mut state, mut cache, mount, wheel_of, layers)| {
             let Ok((pos, rot, lin, ang, mass, inertia, com, chassis_layers, bookkeeping)) = chassis.get(wheel_of.0)
             else {
                 return;
@@ -197,12 +197,19 @@ pub(crate) fn sense_and_solve(
                 sweep => {
                     // Axis along the axle after steer, toe and camber.
                     let axle = (sweep == SweepType::Cylinder).then(|| steered * camber_rot * Vec3::X);
-                    let (shape, shape_rot) = match axle {
-                        None => (Collider::sphere(radius), Quat::IDENTITY),
-                        Some(_) => (
-                            Collider::cylinder(radius, settings.width()),
-                            steered * camber_rot * Quat::from_rotation_z(-core::f32::consts::FRAC_PI_2),
-                        ),
+                    let width = settings.width();
+                    let cache = &mut cache.shape;
+                    if !matches!(cache, Some((_, s, r, w)) if *s == sweep && *r == radius && *w == width) {
+                        let shape = match sweep {
+                            SweepType::Sphere => Collider::sphere(radius),
+                            _ => Collider::cylinder(radius, width),
+                        };
+                        *cache = Some((shape, sweep, radius, width));
+                    }
+                    let shape = &cache.as_ref().expect("built above").0;
+                    let shape_rot = match axle {
+                        None => Quat::IDENTITY,
+                        Some(_) => steered * camber_rot * Quat::from_rotation_z(-core::f32::consts::FRAC_PI_2),
                     };
                     let config = ShapeCastConfig {
                         max_distance: reach,
@@ -211,7 +218,7 @@ pub(crate) fn sense_and_solve(
                     let start = mount_pos + up * radius;
                     let cylinder = axle.map(|a| (a, settings.width() * 0.5));
                     spatial
-                        .cast_shape_predicate(&shape, start, shape_rot, down, &config, &filter, &not_own)
+                        .cast_shape_predicate(shape, start, shape_rot, down, &config, &filter, &not_own)
                         .map(|h| {
                             let d = refine_distance(start, up, radius, cylinder, h.point1, h.normal1, h.distance);
                             (h.entity, h.point1, h.normal1, d.clamp(0.0, reach))
@@ -304,7 +311,8 @@ pub(crate) fn sense_and_solve(
             state.center = mount_pos - up * out.current_suspension_length;
             state.yaw = yaw_deg;
             state.rotation = steered * camber_rot * Quat::from_rotation_x(-out.angle);
-        });
+        },
+    );
 }
 
 /// Applies every wheel's force to its chassis at the contact, and the opposite force to
