@@ -286,6 +286,13 @@ pub(crate) fn sense_and_solve(
             // A change of travel or radius moves the compression without any motion: shift
             // the damper's memory with it so it does not read the jump as a speed.
             let geometry = length + radius;
+            if state.geometry == 0.0
+                && let Some(c) = &step_input.contact
+            {
+                // First step of a wheel spawned on the ground: it starts at rest, so the
+                // damper must not read "from full droop to here in one step" as a landing.
+                state.memory.compression = length - (c.hit_distance - radius);
+            }
             if state.geometry > 0.0 && state.geometry != geometry && state.memory.compression != 0.0 {
                 state.memory.compression += geometry - state.geometry;
             }

@@ -41,6 +41,31 @@ pub fn solve_spin(
         let (f, df) = force(w);
         (j_over_dt * (w - omega) - drive + radius * f, j_over_dt + radius * df)
     };
+    let scale = j_over_dt * (1.0 + omega.abs()) + drive.abs() + coulomb + radius * max_force;
+    let tol = 1e-10 * scale;
+    // Fast path: a spinning wheel usually keeps its direction. Newton from the previous
+    // spin, with the friction's sign fixed to it; a root found on that side solves the
+    // inclusion exactly (sgn(w) is single-valued there), so the locking test is not
+    // needed. Anything else falls through to the bracketed solve.
+    if omega != 0.0 {
+        let c = coulomb.copysign(omega);
+        let mut w = omega;
+        for _ in 0..3 {
+            let (g, dg) = residual(w);
+            let h = g + c;
+            if h.abs() <= tol {
+                return w;
+            }
+            if dg <= 0.0 {
+                break;
+            }
+            let next = w - h / dg;
+            if next * omega <= 0.0 {
+                break;
+            }
+            w = next;
+        }
+    }
     let (g0, dg0) = residual(0.0);
     if g0.abs() <= coulomb {
         return 0.0;
@@ -59,11 +84,23 @@ pub fn solve_spin(
     // bracket and at least halves the step before last; otherwise bisect. The tyre
     // curve's S-shape through zero slip would make plain Newton bounce between its two
     // flat sides.
-    let mut w = 0.0;
-    let mut h = g0 + c;
-    let mut dh = dg0;
-    let scale = j_over_dt * (1.0 + omega.abs()) + drive.abs() + coulomb + radius * max_force;
-    let tol = 1e-12 * scale;
+    //
+    // Start from the previous spin when it lies on the root's side: in a steady state it
+    // is already the answer, and Newton needs one or two steps.
+    let (mut w, mut h, mut dh) = if omega > lo && omega < hi {
+        let (g, dg) = residual(omega);
+        (omega, g + c, dg)
+    } else {
+        (0.0, g0 + c, dg0)
+    };
+    if w != 0.0 {
+        // Tighten the bracket with the side of 0 we already know.
+        if g0 + c < 0.0 {
+            lo = lo.max(0.0);
+        } else {
+            hi = hi.min(0.0);
+        }
+    }
     let mut dx_old = hi - lo;
     let mut dx = dx_old;
     for _ in 0..100 {

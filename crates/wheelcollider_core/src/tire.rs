@@ -192,7 +192,7 @@ pub(crate) struct TireForces {
 /// towards +sideways) gives a force towards −sideways.
 #[inline]
 pub(crate) fn combined(mf: &MagicFormula, load: f64, grip: f64, kappa: f64, sigma: f64) -> TireForces {
-    let slip = kappa.hypot(sigma);
+    let slip = (kappa * kappa + sigma * sigma).sqrt();
     let scale = load * grip;
     if slip < 1e-9 {
         let k = scale * mf.stiffness() as f64;

@@ -397,6 +397,8 @@ pub fn step(settings: &WheelSettings, state: &mut StepState, input: StepInput, d
     let rolling_torque = settings.rolling_resistance() as f64 * load * radius;
     let coulomb = brake + dt_friction + rolling_torque;
     let max_force = mf.d() as f64 * grip * load;
+    // The solver's last evaluation is usually at its answer: keep it for the forces.
+    let last = core::cell::Cell::new((f64::NAN, crate::tire::TireForces::default()));
     let omega = solve_spin(
         inertia / dt64,
         state.angular_velocity as f64,
@@ -407,17 +409,21 @@ pub fn step(settings: &WheelSettings, state: &mut StepState, input: StepInput, d
         |w| {
             let kappa = (w * radius - vx) / den;
             let t = combined(mf, load, grip, kappa, sigma);
+            last.set((w, t));
             (t.fx, t.dfx_dkappa * radius / den)
         },
     )
     .clamp(-MAX_ANGULAR_VELOCITY as f64, MAX_ANGULAR_VELOCITY as f64);
 
     let kappa = (omega * radius - vx) / den;
-    let forces = combined(mf, load, grip, kappa, sigma);
+    let forces = match last.get() {
+        (w, t) if w == omega => t,
+        _ => combined(mf, load, grip, kappa, sigma),
+    };
     let (mut fx, mut fy) = (forces.fx, forces.fy);
 
     // --- Static friction at low speed ---------------------------------------------------
-    let ground_speed = vx.hypot(vy);
+    let ground_speed = (vx * vx + vy * vy).sqrt();
     let stick = if out.grounded && sideways_mass > 0.0 && forward_mass > 0.0 {
         (1.0 - ground_speed / STICK_SPEED as f64).clamp(0.0, 1.0)
     } else {

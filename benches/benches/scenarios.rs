@@ -1,0 +1,139 @@
+//! The scenario table: N cars × grounds × sweep types, the baseline without wheels, the
+//! raw cast cost, and Rapier's raycast vehicle, all in one run. Prints Markdown.
+//!
+//! `cargo bench -p wheelcollider_bench --bench scenarios` (add `-- --quick` for a
+//! shorter run).
+use wheelcollider_avian::prelude::SweepType;
+use wheelcollider_bench::{Ground, avian_app, mean_height, rapier::RapierScene, raw_cast_cost, time_steps};
+
+const SWEEPS: [SweepType; 3] = [SweepType::Ray, SweepType::Sphere, SweepType::Cylinder];
+
+fn main() {
+    let quick = std::env::args().any(|a| a == "--quick");
+    if let Some(i) = std::env::args().position(|a| a == "--profile") {
+        // Just run one scenario for a profiler: `-- --profile ray|sphere|cylinder`.
+        let sweep = match std::env::args().nth(i + 1).as_deref() {
+            Some("sphere") => SweepType::Sphere,
+            Some("cylinder") => SweepType::Cylinder,
+            _ => SweepType::Ray,
+        };
+        let mut app = avian_app(1000, Ground::Flat, Some(sweep), 1);
+        for i in 0..12 {
+            if std::env::args().any(|a| a == "--heights") {
+                println!("step {}: mean chassis y {:.3}", i * 10, mean_height(&mut app));
+            }
+            time_steps(|| app.update(), 0, 10);
+        }
+        let t = time_steps(|| app.update(), 30, 600);
+        println!("{sweep:?}: {:.3} ms per step", t * 1e3);
+        return;
+    }
+    let (warmup, steps) = if quick { (10, 20) } else { (30, 90) };
+    let us = |s: f64| s * 1e6;
+
+    println!(
+        "## Per wheel-step, N = 1 000 cars (4 000 wheels), one thread, {} Hz\n",
+        wheelcollider_bench::HZ
+    );
+    println!(
+        "| ground | engine | step (ms) | baseline (ms) | marginal / wheel-step (µs) | raw cast (µs) | logic over cast | vs Rapier | chassis y (m) |"
+    );
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+    let n = 1000;
+    let wheels = (4 * n) as f64;
+    for ground in Ground::ALL {
+        let mut base_app = avian_app(n, ground, None, 1);
+        let base = time_steps(|| base_app.update(), warmup, steps);
+        drop(base_app);
+        let mut rapier = RapierScene::new(n, ground, true);
+        let r_step = time_steps(|| rapier.step(), warmup, steps);
+        let r_height = rapier.mean_height();
+        drop(rapier);
+        let mut rapier_base = RapierScene::new(n, ground, false);
+        let r_base = time_steps(|| rapier_base.step(), warmup, steps);
+        drop(rapier_base);
+        let r_marginal = (r_step - r_base) / wheels;
+        for sweep in SWEEPS {
+            let mut app = avian_app(n, ground, Some(sweep), 1);
+            let t = time_steps(|| app.update(), warmup, steps);
+            let raw = raw_cast_cost(&mut app, sweep, 3);
+            let height = mean_height(&mut app);
+            let marginal = (t - base) / wheels;
+            let vs = if sweep == SweepType::Ray {
+                format!("{:.2}×", marginal / r_marginal)
+            } else {
+                "".into()
+            };
+            println!(
+                "| {} | wheelcollider {:?} | {:.2} | {:.2} | {:.3} | {:.3} | {:+.0} % | {} | {:.2} |",
+                ground.name(),
+                sweep,
+                t * 1e3,
+                base * 1e3,
+                us(marginal),
+                us(raw),
+                (marginal / raw - 1.0) * 100.0,
+                vs,
+                height
+            );
+        }
+        println!(
+            "| {} | Rapier raycast vehicle | {:.2} | {:.2} | {:.3} | | | 1.00× | {:.2} |",
+            ground.name(),
+            r_step * 1e3,
+            r_base * 1e3,
+            us(r_marginal),
+            r_height
+        );
+    }
+
+    println!("\n## Scaling, ray wheels on the flat box, one thread\n");
+    println!("| cars | step (ms) | baseline (ms) | marginal / wheel-step (µs) |");
+    println!("| --- | --- | --- | --- |");
+    let sizes: &[usize] = if quick {
+        &[1, 10, 100, 1000]
+    } else {
+        &[1, 10, 100, 1000, 10_000]
+    };
+    for &n in sizes {
+        let (w, s) = if n >= 10_000 {
+            (10, 20)
+        } else {
+            (warmup, steps.max(2000 / n.max(1)).min(600))
+        };
+        let mut base_app = avian_app(n, Ground::Flat, None, 1);
+        let base = time_steps(|| base_app.update(), w, s);
+        drop(base_app);
+        let mut app = avian_app(n, Ground::Flat, Some(SweepType::Ray), 1);
+        let t = time_steps(|| app.update(), w, s);
+        println!(
+            "| {n} | {:.3} | {:.3} | {:.3} |",
+            t * 1e3,
+            base * 1e3,
+            us((t - base) / (4 * n) as f64)
+        );
+    }
+
+    println!("\n## Threads, ray wheels on the flat box, N = 1 000\n");
+    println!("| threads | step (ms) | baseline (ms) | marginal / wheel-step (µs) | speed-up of the wheels |");
+    println!("| --- | --- | --- | --- | --- |");
+    let mut single = 0.0;
+    for threads in [1, 2] {
+        let mut base_app = avian_app(1000, Ground::Flat, None, threads);
+        let base = time_steps(|| base_app.update(), warmup, steps);
+        drop(base_app);
+        let mut app = avian_app(1000, Ground::Flat, Some(SweepType::Ray), threads);
+        let t = time_steps(|| app.update(), warmup, steps);
+        let marginal = (t - base) / 4000.0;
+        if threads == 1 {
+            single = marginal;
+        }
+        println!(
+            "| {threads} | {:.2} | {:.2} | {:.3} | {:.2}× |",
+            t * 1e3,
+            base * 1e3,
+            us(marginal),
+            single / marginal
+        );
+    }
+}
