@@ -183,6 +183,32 @@ pub fn avian_app(n: usize, ground: Ground, sweep: Option<SweepType>, threads: us
     app
 }
 
+/// Task pools with exactly `threads` compute threads (the systems' `par_iter`s run
+/// there; Bevy's default gives IO and async pools a thread each first, which leaves a
+/// two-core machine one compute thread).
+fn compute_threads(threads: usize) -> TaskPoolOptions {
+    let none = || bevy::app::TaskPoolThreadAssignmentPolicy {
+        min_threads: 0,
+        max_threads: 0,
+        percent: 0.0,
+        on_thread_spawn: None,
+        on_thread_destroy: None,
+    };
+    TaskPoolOptions {
+        min_total_threads: threads,
+        max_total_threads: threads,
+        io: none(),
+        async_compute: none(),
+        compute: bevy::app::TaskPoolThreadAssignmentPolicy {
+            min_threads: threads,
+            max_threads: threads,
+            percent: 1.0,
+            on_thread_spawn: None,
+            on_thread_destroy: None,
+        },
+    }
+}
+
 /// Mean seconds per `update()` (one physics step) over `steps`, after `warmup`.
 pub fn time_steps(mut step: impl FnMut(), warmup: usize, steps: usize) -> f64 {
     for _ in 0..warmup {

@@ -42,7 +42,7 @@ pub fn solve_spin(
         (j_over_dt * (w - omega) - drive + radius * f, j_over_dt + radius * df)
     };
     let scale = j_over_dt * (1.0 + omega.abs()) + drive.abs() + coulomb + radius * max_force;
-    let tol = 1e-10 * scale;
+    let tol = 1e-8 * scale;
     // Fast path: a spinning wheel usually keeps its direction. Newton from the previous
     // spin, with the friction's sign fixed to it; a root found on that side solves the
     // inclusion exactly (sgn(w) is single-valued there), so the locking test is not
@@ -50,7 +50,7 @@ pub fn solve_spin(
     if omega != 0.0 {
         let c = coulomb.copysign(omega);
         let mut w = omega;
-        for _ in 0..3 {
+        for _ in 0..4 {
             let (g, dg) = residual(w);
             let h = g + c;
             if h.abs() <= tol {

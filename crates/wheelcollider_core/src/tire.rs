@@ -124,17 +124,20 @@ impl MagicFormula {
         f.copysign(s)
     }
 
-    /// `(MF(s), dMF/ds)` for `s ≥ 0`, in f64.
+    /// `(MF(s), dMF/ds)` for `s ≥ 0`. The transcendental functions run in f32 (the
+    /// curve's own precision; twice as fast as f64 here), the result is returned in f64
+    /// for the solver.
     #[inline]
     pub(crate) fn eval_with_slope(&self, s: f64) -> (f64, f64) {
-        let (b, c, d, e) = (self.b as f64, self.c as f64, self.d as f64, self.e as f64);
+        let s = s.min(1.0e6) as f32;
+        let (b, c, d, e) = (self.b, self.c, self.d, self.e);
         let x = b * s;
         let atan_x = x.atan();
         let y = x - e * (x - atan_x);
         let phi = c * y.atan();
         let (sin_phi, cos_phi) = phi.sin_cos();
         let dy_ds = b * (1.0 - e + e / (1.0 + x * x));
-        (d * sin_phi, d * cos_phi * c / (1.0 + y * y) * dy_ds)
+        ((d * sin_phi) as f64, (d * cos_phi * c / (1.0 + y * y) * dy_ds) as f64)
     }
 
     /// Solves the peak once: `C·atan(y) = π/2` with `y = B·s − E·(B·s − atan(B·s))`,
@@ -194,6 +197,9 @@ pub(crate) struct TireForces {
 pub(crate) fn combined(mf: &MagicFormula, load: f64, grip: f64, kappa: f64, sigma: f64) -> TireForces {
     let slip = (kappa * kappa + sigma * sigma).sqrt();
     let scale = load * grip;
+    if scale == 0.0 {
+        return TireForces { slip, ..Default::default() };
+    }
     if slip < 1e-9 {
         let k = scale * mf.stiffness() as f64;
         return TireForces {
