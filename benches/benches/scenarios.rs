@@ -10,6 +10,26 @@ const SWEEPS: [SweepType; 3] = [SweepType::Ray, SweepType::Sphere, SweepType::Cy
 
 fn main() {
     let quick = std::env::args().any(|a| a == "--quick");
+    // Bevy's task pools are process-wide and set once, so each thread count is measured in
+    // its own process: `-- --threads-only N` prints "step base" in seconds.
+    if let Some(i) = std::env::args().position(|a| a == "--threads-only") {
+        let threads: usize = std::env::args().nth(i + 1).and_then(|t| t.parse().ok()).unwrap_or(1);
+        let (warmup, steps) = if quick { (10, 20) } else { (30, 90) };
+        let mut base_app = avian_app(1000, Ground::Flat, None, threads);
+        let base = time_steps(|| base_app.update(), warmup, steps);
+        drop(base_app);
+        let mut app = avian_app(1000, Ground::Flat, Some(SweepType::Ray), threads);
+        let t = time_steps(|| app.update(), warmup, steps);
+        println!("{t} {base}");
+        eprintln!(
+            "compute threads: {}, io {}, async {}, available {}",
+            bevy::tasks::ComputeTaskPool::get().thread_num(),
+            bevy::tasks::IoTaskPool::get().thread_num(),
+            bevy::tasks::AsyncComputeTaskPool::get().thread_num(),
+            bevy::tasks::available_parallelism()
+        );
+        return;
+    }
     if let Some(i) = std::env::args().position(|a| a == "--profile") {
         // Just run one scenario for a profiler: `-- --profile ray|sphere|cylinder`.
         let sweep = match std::env::args().nth(i + 1).as_deref() {
@@ -119,11 +139,15 @@ fn main() {
     println!("| --- | --- | --- | --- | --- |");
     let mut single = 0.0;
     for threads in [1, 2] {
-        let mut base_app = avian_app(1000, Ground::Flat, None, threads);
-        let base = time_steps(|| base_app.update(), warmup, steps);
-        drop(base_app);
-        let mut app = avian_app(1000, Ground::Flat, Some(SweepType::Ray), threads);
-        let t = time_steps(|| app.update(), warmup, steps);
+        let exe = std::env::current_exe().expect("own path");
+        let mut cmd = std::process::Command::new(exe);
+        cmd.args(["--threads-only", &threads.to_string()]);
+        if quick {
+            cmd.arg("--quick");
+        }
+        let out = String::from_utf8(cmd.output().expect("runs").stdout).expect("utf-8");
+        let v: Vec<f64> = out.split_whitespace().filter_map(|x| x.parse().ok()).collect();
+        let (t, base) = (v[0], v[1]);
         let marginal = (t - base) / 4000.0;
         if threads == 1 {
             single = marginal;

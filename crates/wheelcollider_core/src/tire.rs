@@ -198,7 +198,10 @@ pub(crate) fn combined(mf: &MagicFormula, load: f64, grip: f64, kappa: f64, sigm
     let slip = (kappa * kappa + sigma * sigma).sqrt();
     let scale = load * grip;
     if scale == 0.0 {
-        return TireForces { slip, ..Default::default() };
+        return TireForces {
+            slip,
+            ..Default::default()
+        };
     }
     if slip < 1e-9 {
         let k = scale * mf.stiffness() as f64;
