@@ -4,7 +4,7 @@
 use crate::components::*;
 use avian3d::prelude::*;
 use bevy::prelude::*;
-use wheelcollider_core::{Contact, StepInput, SweepType, step};
+use wheelcollider_core::{Contact, STICK_SPEED, StepInput, SweepType, step};
 
 /// Suspension force and tyre forces are applied here; a body this light or lighter (kg)
 /// is treated as having no usable mass for the effective-mass terms.
@@ -228,7 +228,6 @@ pub(crate) fn sense_and_solve(
 
             // Contact in the wheel's frame.
             let inverse_mass = if mass.value() > MIN_MASS { mass.inverse() } else { 0.0 };
-            let inverse_inertia = inertia.rotated(rot.0).inverse();
             let com_world = pos.0 + rot.0 * com.0;
             let share = bookkeeping.map_or(1, |b| b.grounded_wheels.max(1)) as f32;
             let mut contact = None;
@@ -252,7 +251,22 @@ pub(crate) fn sense_and_solve(
                 {
                     velocity -= glin.0 + gang.0.cross(point - (gpos.0 + grot.0 * gcom.0));
                 }
+                // Effective masses only where the core uses them: the bump stop (the tyre
+                // centre above the mount) and static friction (below STICK_SPEED).
                 let r_contact = contact_position - com_world;
+                let near_stop = distance < radius + settings.bump_amplitude();
+                let slow = velocity.length_squared() < STICK_SPEED * STICK_SPEED;
+                let (suspension_mass, forward_mass, sideways_mass) = if near_stop || slow {
+                    let inverse_inertia = inertia.rotated(rot.0).inverse();
+                    let m = |u: Vec3| effective_mass(inverse_mass, &inverse_inertia, r_contact, u) / share;
+                    (
+                        m(up),
+                        if slow { m(forward) } else { 0.0 },
+                        if slow { m(sideways) } else { 0.0 },
+                    )
+                } else {
+                    (0.0, 0.0, 0.0)
+                };
                 contact = Some(Contact {
                     hit_distance: distance,
                     forward_velocity: velocity.dot(forward),
@@ -261,9 +275,9 @@ pub(crate) fn sense_and_solve(
                     hit_x: point.x,
                     hit_z: point.z,
                     grip: 1.0,
-                    suspension_mass: effective_mass(inverse_mass, &inverse_inertia, r_contact, up) / share,
-                    forward_mass: effective_mass(inverse_mass, &inverse_inertia, r_contact, forward) / share,
-                    sideways_mass: effective_mass(inverse_mass, &inverse_inertia, r_contact, sideways) / share,
+                    suspension_mass,
+                    forward_mass,
+                    sideways_mass,
                 });
                 wheel_hit = Some(WheelHit {
                     entity: hit_entity,
