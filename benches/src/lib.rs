@@ -122,7 +122,7 @@ pub fn avian_app(n: usize, ground: Ground, sweep: Option<SweepType>, threads: us
     let dt = Duration::from_secs_f64(1.0 / HZ);
     app.add_plugins((
         MinimalPlugins.set(TaskPoolPlugin {
-            task_pool_options: TaskPoolOptions::with_num_threads(threads),
+            task_pool_options: compute_threads(threads),
         }),
         TransformPlugin,
         bevy::asset::AssetPlugin::default(),
@@ -184,21 +184,22 @@ pub fn avian_app(n: usize, ground: Ground, sweep: Option<SweepType>, threads: us
 }
 
 /// Task pools with exactly `threads` compute threads (the systems' `par_iter`s run
-/// there; Bevy's default gives IO and async pools a thread each first, which leaves a
-/// two-core machine one compute thread).
+/// there) plus one IO and one async thread, which idle here (with none, asset loading
+/// waits forever). Bevy's default gives IO and async a thread each first, which leaves a
+/// two-core machine one compute thread, and `par_iter` runs sequentially on one.
 fn compute_threads(threads: usize) -> TaskPoolOptions {
-    let none = || bevy::app::TaskPoolThreadAssignmentPolicy {
-        min_threads: 0,
-        max_threads: 0,
+    let one = || bevy::app::TaskPoolThreadAssignmentPolicy {
+        min_threads: 1,
+        max_threads: 1,
         percent: 0.0,
         on_thread_spawn: None,
         on_thread_destroy: None,
     };
     TaskPoolOptions {
-        min_total_threads: threads,
-        max_total_threads: threads,
-        io: none(),
-        async_compute: none(),
+        min_total_threads: threads + 2,
+        max_total_threads: threads + 2,
+        io: one(),
+        async_compute: one(),
         compute: bevy::app::TaskPoolThreadAssignmentPolicy {
             min_threads: threads,
             max_threads: threads,

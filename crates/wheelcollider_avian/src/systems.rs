@@ -254,15 +254,25 @@ pub(crate) fn sense_and_solve(
                 // Effective masses only where the core uses them: the bump stop (the tyre
                 // centre above the mount) and static friction (below STICK_SPEED).
                 let r_contact = contact_position - com_world;
-                let near_stop = distance < radius + settings.bump_amplitude();
+                let approach = -velocity.dot(up);
+                let near_stop = distance - approach.max(0.0) * dt < radius + settings.bump_amplitude();
                 let slow = velocity.length_squared() < STICK_SPEED * STICK_SPEED;
+                // Effective masses at the contact. Static friction takes a strict share
+                // (over the grounded wheels, which all see much of the same motion); the
+                // bump stop may take up to the body's mass per grounded wheel (an even
+                // landing needs exactly that).
                 let (suspension_mass, forward_mass, sideways_mass) = if near_stop || slow {
                     let inverse_inertia = inertia.rotated(rot.0).inverse();
-                    let m = |u: Vec3| effective_mass(inverse_mass, &inverse_inertia, r_contact, u) / share;
+                    let m = |u: Vec3| effective_mass(inverse_mass, &inverse_inertia, r_contact, u);
+                    let per_wheel = if inverse_mass > 0.0 {
+                        1.0 / inverse_mass / share
+                    } else {
+                        0.0
+                    };
                     (
-                        m(up),
-                        if slow { m(forward) } else { 0.0 },
-                        if slow { m(sideways) } else { 0.0 },
+                        if near_stop { m(up).min(per_wheel) } else { 0.0 },
+                        if slow { m(forward) / share } else { 0.0 },
+                        if slow { m(sideways) / share } else { 0.0 },
                     )
                 } else {
                     (0.0, 0.0, 0.0)
@@ -278,6 +288,7 @@ pub(crate) fn sense_and_solve(
                     suspension_mass,
                     forward_mass,
                     sideways_mass,
+                    approach_speed: approach,
                 });
                 wheel_hit = Some(WheelHit {
                     entity: hit_entity,

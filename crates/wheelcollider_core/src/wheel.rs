@@ -70,6 +70,12 @@ pub struct Contact {
     pub forward_mass: f32,
     /// The same along sideways (kg).
     pub sideways_mass: f32,
+    /// How fast the mount approaches the ground along the suspension axis, measured from
+    /// the bodies' velocities (m/s, positive compressing). With a `suspension_mass`, the
+    /// bump stop uses this instead of the finite-difference compression speed, which
+    /// lags: it sees only part of the travel on the first step of a landing, and the
+    /// step before's speed once the stop has acted.
+    pub approach_speed: f32,
 }
 
 impl Default for Contact {
@@ -85,6 +91,7 @@ impl Default for Contact {
             suspension_mass: 0.0,
             forward_mass: 0.0,
             sideways_mass: 0.0,
+            approach_speed: 0.0,
         }
     }
 }
@@ -102,6 +109,7 @@ impl Contact {
             self.suspension_mass,
             self.forward_mass,
             self.sideways_mass,
+            self.approach_speed,
         ]
         .iter()
         .all(|v| v.is_finite())
@@ -330,6 +338,7 @@ pub fn step(settings: &WheelSettings, state: &mut StepState, input: StepInput, d
     let (mut vx, mut vy, mut grip, mut camber_deg) = (0.0, 0.0, 0.0, settings.camber_angle() as f64);
     let (mut forward_mass, mut sideways_mass) = (0.0, 0.0);
     let mut load = 0.0;
+    let mut bump_stop_force = 0.0;
     let mut compression = 0.0;
     if let Some(c) = contact {
         out.grounded = true;
@@ -345,8 +354,20 @@ pub fn step(settings: &WheelSettings, state: &mut StepState, input: StepInput, d
             settings.suspension_rebound()
         };
         let damper = speed * damping as f64;
+        // Bump stop, speculative: act in the step that would carry the compression past
+        // full travel, not the step after.
         let overshoot = compression - length;
-        let bump_stop = if overshoot > 0.0 {
+        let allowed_speed = if overshoot > 0.0 {
+            -BUMP_STOP_BAUMGARTE * overshoot / dt64
+        } else {
+            -overshoot / dt64
+        };
+        let stop_speed = if c.suspension_mass > 0.0 {
+            (c.approach_speed as f64).clamp(-(MAX_VALUE as f64), MAX_VALUE as f64)
+        } else {
+            speed
+        };
+        let bump_stop = if stop_speed > allowed_speed {
             // Unknown mass: assume the corner carries what the spring holds at full
             // compression, k·length/g; springs are sized not to bottom out at rest.
             let m = match c.suspension_mass {
@@ -354,9 +375,9 @@ pub fn step(settings: &WheelSettings, state: &mut StepState, input: StepInput, d
                 _ => (settings.suspension_spring() as f64 * length / 9.81).max(1.0),
             };
             // A velocity-level contact, stable at any dt: together with the spring and
-            // damper, stop the compression speed in this step and push out a fraction of
-            // the overshoot.
-            let needed = m * (speed.max(0.0) / dt64 + BUMP_STOP_BAUMGARTE * overshoot / (dt64 * dt64));
+            // damper, bring the compression speed down to what reaches full travel at the
+            // end of this step (past it: push out a fraction of the overshoot).
+            let needed = m * (stop_speed - allowed_speed) / dt64;
             (needed - spring - damper).max(0.0)
         } else {
             0.0
@@ -366,6 +387,7 @@ pub fn step(settings: &WheelSettings, state: &mut StepState, input: StepInput, d
         out.spring_force = out32(spring);
         out.damper_force = out32(damper);
         out.bump_stop_force = out32(bump_stop);
+        bump_stop_force = bump_stop;
         vx = c.forward_velocity as f64;
         vy = c.sideways_velocity as f64;
         grip = (c.grip as f64).clamp(0.0, MAX_VALUE as f64);
@@ -394,6 +416,11 @@ pub fn step(settings: &WheelSettings, state: &mut StepState, input: StepInput, d
     let den = vx.abs().max(MIN_DENOMINATOR as f64);
     let sigma = vy / den + camber_slip;
     let inertia = settings.inertia() as f64 + dt_inertia;
+    // The tyre grips with the suspension's load, not with the bump stop's impulse: that
+    // force exists to stop the travel within a step and can be many times the weight,
+    // and friction that strong, explicit in the chassis velocity, would throw the body
+    // (measured: a 3 m drop onto bumps flipped the car).
+    let load = (load - bump_stop_force).max(0.0);
     let rolling_torque = settings.rolling_resistance() as f64 * load * radius;
     let coulomb = brake + dt_friction + rolling_torque;
     let max_force = mf.d() as f64 * grip * load;

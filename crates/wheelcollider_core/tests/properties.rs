@@ -33,7 +33,7 @@ fn settings() -> impl Strategy<Value = WheelSettings> {
 }
 
 fn input() -> impl Strategy<Value = StepInput> {
-    (prop::collection::vec(finite(), 15), any::<bool>()).prop_map(|(v, grounded)| StepInput {
+    (prop::collection::vec(finite(), 16), any::<bool>()).prop_map(|(v, grounded)| StepInput {
         drive_torque: v[0],
         brake_torque: v[1],
         drivetrain_inertia: v[2],
@@ -50,6 +50,7 @@ fn input() -> impl Strategy<Value = StepInput> {
             suspension_mass: v[12],
             forward_mass: v[13],
             sideways_mass: v[14],
+            approach_speed: v[15],
         }),
     })
 }

@@ -70,6 +70,7 @@ impl QuarterCar {
         let contact = (self.height <= reach).then(|| Contact {
             hit_distance: self.height.max(0.0) as f32,
             suspension_mass: if self.tell_mass { self.mass as f32 } else { 0.0 },
+            approach_speed: (-self.velocity) as f32,
             ..Default::default()
         });
         let out = step(

@@ -1,0 +1,256 @@
+//! Stress: hard drops on every ground and sweep, 300 km/h, a long random drive over
+//! bumps, and a frame hitch. Everything finite, nothing through the ground, no launch.
+mod common;
+use avian3d::prelude::*;
+use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use common::*;
+use std::time::Duration;
+use wheelcollider_avian::prelude::*;
+
+const SWEEPS: [SweepType; 3] = [SweepType::Ray, SweepType::Sphere, SweepType::Cylinder];
+
+fn bumps(x: f32, z: f32) -> f32 {
+    0.05 * (0.5 * x).sin() * (0.4 * z).cos()
+}
+
+/// A 60 m heightfield or trimesh of ±5 cm bumps, or the flat box.
+fn spawn_terrain(app: &mut App, kind: usize) {
+    let (side, cells) = (60.0f32, 30usize);
+    let step = side / cells as f32;
+    let h: Vec<Vec<f32>> = (0..=cells)
+        .map(|i| {
+            (0..=cells)
+                .map(|j| bumps(-side / 2.0 + i as f32 * step, -side / 2.0 + j as f32 * step))
+                .collect()
+        })
+        .collect();
+    let collider = match kind {
+        0 => {
+            spawn_ground(app, Quat::IDENTITY);
+            return;
+        }
+        1 => Collider::heightfield(h, Vec3::new(side, 1.0, side)),
+        _ => {
+            let n = cells + 1;
+            let mut vertices = Vec::new();
+            for (i, row) in h.iter().enumerate() {
+                for (j, y) in row.iter().enumerate() {
+                    vertices.push(Vec3::new(
+                        -side / 2.0 + i as f32 * step,
+                        *y,
+                        -side / 2.0 + j as f32 * step,
+                    ));
+                }
+            }
+            let mut indices = Vec::new();
+            for i in 0..cells {
+                for j in 0..cells {
+                    let a = (i * n + j) as u32;
+                    let b = a + n as u32;
+                    indices.push([a, a + 1, b]);
+                    indices.push([b, a + 1, b + 1]);
+                }
+            }
+            Collider::trimesh(vertices, indices)
+        }
+    };
+    app.world_mut().spawn((RigidBody::Static, collider));
+}
+
+/// Dropped from 3 m onto each ground with each sweep: the wheels' bump stops keep the
+/// chassis off the ground (its underside at the mounts stays above the terrain), and
+/// the car comes to rest.
+#[test]
+fn drop_from_three_metres_on_every_ground_and_sweep() {
+    let mut failures = Vec::new();
+    for kind in 0..3 {
+        for sweep in SWEEPS {
+            let hz = 60.0;
+            let mut app = app(hz);
+            spawn_terrain(&mut app, kind);
+            let mut wheel = WheelCollider::default();
+            wheel.set_sweep_type(sweep);
+            let (chassis, wheels) = spawn_car(&mut app, Transform::from_xyz(0.0, TOUCH_HEIGHT + 3.0, 0.0), wheel);
+            set_input(
+                &mut app,
+                &wheels,
+                WheelInput {
+                    brake_torque: 2000.0,
+                    ..Default::default()
+                },
+            );
+            // Clearance of the chassis underside at the wheel mounts above the terrain
+            // right below them.
+            let mut lowest = f32::MAX;
+            for _ in 0..steps(6.0, hz) {
+                app.update();
+                for &w in &wheels {
+                    let m = state(&app, w).mount_position;
+                    let terrain = if kind == 0 { 0.0 } else { bumps(m.x, m.z) };
+                    lowest = lowest.min(m.y - terrain);
+                }
+            }
+            if lowest <= 0.0 {
+                failures.push(format!(
+                    "ground {kind}, {sweep:?}: chassis underside {lowest} m into the ground"
+                ));
+            }
+            eprintln!("measured: ground {kind}, {sweep:?}: lowest underside clearance {lowest:.3} m");
+            let v = velocity(&app, chassis).length();
+            if v >= 0.01 {
+                failures.push(format!("ground {kind}, {sweep:?}: still moving at {v} m/s"));
+            }
+            for &w in &wheels {
+                let s = state(&app, w);
+                if !s.grounded() {
+                    failures.push(format!(
+                        "ground {kind}, {sweep:?}: wheel at {} not grounded",
+                        s.mount_position
+                    ));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// 300 km/h on the flat, straight and then a lane change: no divergence, the wheels stay
+/// on the ground on the straight, the car stays upright.
+#[test]
+fn three_hundred_km_h_straight_and_lane_change() {
+    let hz = 120.0;
+    let mut app = app(hz);
+    app.world_mut()
+        .spawn((RigidBody::Static, Collider::half_space(Vec3::Y)));
+    let v = 300.0 / 3.6;
+    let (chassis, wheels) = spawn_car(
+        &mut app,
+        Transform::from_xyz(0.0, TOUCH_HEIGHT - 0.0736, 0.0),
+        WheelCollider::default(),
+    );
+    app.world_mut().get_mut::<LinearVelocity>(chassis).unwrap().0 = Vec3::new(0.0, 0.0, -v);
+    for w in wheels {
+        app.world_mut()
+            .get_mut::<WheelState>(w)
+            .unwrap()
+            .memory
+            .angular_velocity = v / 0.3;
+    }
+    // Straight for 2 s, holding speed against rolling resistance.
+    set_input(
+        &mut app,
+        &wheels[2..],
+        WheelInput {
+            drive_torque: 150.0,
+            ..Default::default()
+        },
+    );
+    for i in 0..steps(2.0, hz) {
+        app.update();
+        for w in wheels {
+            assert!(state(&app, w).grounded(), "wheel left the ground at step {i}");
+        }
+    }
+    let speed = velocity(&app, chassis).length();
+    assert!((speed - v).abs() < 0.05 * v, "speed {speed} m/s");
+    // Lane change: 0.15° left for 0.6 s, right for 0.6 s, straight (≈ 6 m/s² at this
+    // speed; the test car's rollover threshold g·track/(2·h) is ≈ 13.5 m/s²).
+    for steer in [0.15f32, -0.15, 0.0] {
+        set_input(
+            &mut app,
+            &wheels[..2],
+            WheelInput {
+                steer_angle: steer,
+                ..Default::default()
+            },
+        );
+        for _ in 0..steps(0.6, hz) {
+            app.update();
+            let p = position(&app, chassis);
+            assert!(p.is_finite() && velocity(&app, chassis).is_finite());
+            let up = rotation(&app, chassis) * Vec3::Y;
+            assert!(up.y > 0.97, "rolled {:.1}°", up.y.acos().to_degrees());
+            assert!(p.y < 1.0, "airborne at {}", p.y);
+        }
+    }
+    assert!(
+        position(&app, chassis).x < -0.5,
+        "changed lane to the left: {}",
+        position(&app, chassis).x
+    );
+}
+
+/// A deterministic pseudo-random drive of 10 000 steps over the bump field with a rough
+/// road: all outputs finite, speed and height bounded.
+#[test]
+fn ten_thousand_random_steps_over_bumps() {
+    let hz = 60.0;
+    let mut app = app(hz);
+    spawn_terrain(&mut app, 1);
+    let mut wheel = WheelCollider::default();
+    wheel.set_sweep_type(SweepType::Cylinder);
+    wheel.set_bump_amplitude(0.03).unwrap();
+    wheel.set_bump_period(1.0).unwrap();
+    let (chassis, wheels) = spawn_car(&mut app, Transform::from_xyz(0.0, TOUCH_HEIGHT, 0.0), wheel);
+    let mut seed = 0x2545F4914F6CDD1Du64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed >> 11) as f32 / (1u64 << 53) as f32
+    };
+    for i in 0..10_000 {
+        if i % 30 == 0 {
+            let (throttle, brake, steer) = (next(), next(), next() * 2.0 - 1.0);
+            let p = position(&app, chassis);
+            // Steer back towards the middle of the 60 m field.
+            let home = if p.length() > 20.0 { 25.0 } else { 25.0 * steer };
+            for (k, &w) in wheels.iter().enumerate() {
+                let mut input = WheelInput {
+                    brake_torque: if brake > 0.8 { 1500.0 } else { 0.0 },
+                    ..Default::default()
+                };
+                if k < 2 {
+                    input.steer_angle = home;
+                } else {
+                    input.drive_torque = 500.0 * (throttle - 0.3);
+                }
+                *app.world_mut().get_mut::<WheelInput>(w).unwrap() = input;
+            }
+        }
+        app.update();
+        let p = position(&app, chassis);
+        let v = velocity(&app, chassis);
+        assert!(p.is_finite() && v.is_finite(), "step {i}");
+        assert!(v.length() < 40.0, "step {i}: {v}");
+        assert!(p.y > 0.2 && p.y < 3.0, "step {i}: height {}", p.y);
+        for &w in &wheels {
+            assert!(state(&app, w).output.is_finite(), "step {i}: wheel output not finite");
+        }
+    }
+}
+
+/// A 250 ms frame (15 physics steps at once) does not launch a parked car.
+#[test]
+fn a_long_frame_does_not_launch_the_car() {
+    let hz = 60.0;
+    let mut app = app(hz);
+    spawn_ground(&mut app, Quat::IDENTITY);
+    let (chassis, _) = spawn_car(
+        &mut app,
+        Transform::from_xyz(0.0, TOUCH_HEIGHT, 0.0),
+        WheelCollider::default(),
+    );
+    run(&mut app, steps(3.0, hz));
+    let rest = position(&app, chassis);
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(250)));
+    app.update();
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(1.0 / hz)));
+    let mut highest = 0.0f32;
+    for _ in 0..steps(2.0, hz) {
+        app.update();
+        highest = highest.max((position(&app, chassis) - rest).length());
+    }
+    assert!(highest < 1e-3, "moved {highest} m after the hitch");
+}
