@@ -77,6 +77,30 @@ fn heights(side: f32) -> (usize, Vec<Vec<f32>>) {
     (cells, h)
 }
 
+/// The bump surface as a triangle mesh: vertices (x, y, z) and triangles, the same
+/// grid as [`heights`].
+fn bump_mesh(side: f32) -> (Vec<[f32; 3]>, Vec<[u32; 3]>) {
+    let (cells, h) = heights(side);
+    let n = cells + 1;
+    let step = side / cells as f32;
+    let mut vertices = Vec::with_capacity(n * n);
+    for (i, row) in h.iter().enumerate() {
+        for (j, y) in row.iter().enumerate() {
+            vertices.push([-side / 2.0 + i as f32 * step, *y, -side / 2.0 + j as f32 * step]);
+        }
+    }
+    let mut indices = Vec::with_capacity(cells * cells * 2);
+    for i in 0..cells {
+        for j in 0..cells {
+            let a = (i * n + j) as u32;
+            let b = a + n as u32;
+            indices.push([a, a + 1, b]);
+            indices.push([b, a + 1, b + 1]);
+        }
+    }
+    (vertices, indices)
+}
+
 fn avian_ground(ground: Ground, side: f32) -> (Collider, Transform) {
     match ground {
         Ground::Flat => (Collider::cuboid(side, 2.0, side), Transform::from_xyz(0.0, -1.0, 0.0)),
@@ -88,28 +112,8 @@ fn avian_ground(ground: Ground, side: f32) -> (Collider, Transform) {
             )
         }
         Ground::Trimesh => {
-            let (cells, h) = heights(side);
-            let n = cells + 1;
-            let mut vertices = Vec::with_capacity(n * n);
-            for (i, row) in h.iter().enumerate() {
-                for (j, y) in row.iter().enumerate() {
-                    let step = side / cells as f32;
-                    vertices.push(Vec3::new(
-                        -side / 2.0 + i as f32 * step,
-                        *y,
-                        -side / 2.0 + j as f32 * step,
-                    ));
-                }
-            }
-            let mut indices = Vec::with_capacity(cells * cells * 2);
-            for i in 0..cells {
-                for j in 0..cells {
-                    let a = (i * n + j) as u32;
-                    let b = a + n as u32;
-                    indices.push([a, a + 1, b]);
-                    indices.push([b, a + 1, b + 1]);
-                }
-            }
+            let (vertices, indices) = bump_mesh(side);
+            let vertices = vertices.into_iter().map(Vec3::from).collect();
             (Collider::trimesh(vertices, indices), Transform::IDENTITY)
         }
     }
@@ -320,28 +324,8 @@ pub mod rapier {
                     ColliderBuilder::heightfield(Array2::new(n, n, data), RVec::new(side, 1.0, side))
                 }
                 Ground::Trimesh => {
-                    let (cells, h) = heights(side);
-                    let n = cells + 1;
-                    let step = side / cells as f32;
-                    let mut vertices = Vec::new();
-                    for (i, row) in h.iter().enumerate() {
-                        for (j, y) in row.iter().enumerate() {
-                            vertices.push(RVec::new(
-                                -side / 2.0 + i as f32 * step,
-                                *y,
-                                -side / 2.0 + j as f32 * step,
-                            ));
-                        }
-                    }
-                    let mut indices = Vec::new();
-                    for i in 0..cells {
-                        for j in 0..cells {
-                            let a = (i * n + j) as u32;
-                            let b = a + n as u32;
-                            indices.push([a, a + 1, b]);
-                            indices.push([b, a + 1, b + 1]);
-                        }
-                    }
+                    let (vertices, indices) = bump_mesh(side);
+                    let vertices = vertices.into_iter().map(|[x, y, z]| RVec::new(x, y, z)).collect();
                     ColliderBuilder::trimesh(vertices, indices).expect("valid mesh")
                 }
             };

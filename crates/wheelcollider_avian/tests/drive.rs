@@ -12,13 +12,7 @@ fn heading(app: &bevy::prelude::App, e: Entity) -> f32 {
 #[test]
 fn equal_torque_drives_straight() {
     let hz = 60.0;
-    let mut app = app(hz);
-    spawn_ground(&mut app, Quat::IDENTITY);
-    let (chassis, wheels) = spawn_car(
-        &mut app,
-        Transform::from_xyz(0.0, TOUCH_HEIGHT, 0.0),
-        WheelCollider::default(),
-    );
+    let (mut app, chassis, wheels) = car_on_flat(hz);
     run(&mut app, steps(1.0, hz));
     set_input(
         &mut app,
@@ -45,13 +39,7 @@ fn equal_torque_drives_straight() {
 #[test]
 fn steering_left_turns_left() {
     let hz = 60.0;
-    let mut app = app(hz);
-    spawn_ground(&mut app, Quat::IDENTITY);
-    let (chassis, wheels) = spawn_car(
-        &mut app,
-        Transform::from_xyz(0.0, TOUCH_HEIGHT, 0.0),
-        WheelCollider::default(),
-    );
+    let (mut app, chassis, wheels) = car_on_flat(hz);
     set_input(
         &mut app,
         &wheels[2..],

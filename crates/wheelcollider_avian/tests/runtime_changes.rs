@@ -57,13 +57,7 @@ fn changing_any_parameter_while_driving_keeps_the_car_stable() {
         }),
     ];
     let hz = 60.0;
-    let mut app = app(hz);
-    spawn_ground(&mut app, Quat::IDENTITY);
-    let (chassis, wheels) = spawn_car(
-        &mut app,
-        Transform::from_xyz(0.0, TOUCH_HEIGHT, 0.0),
-        WheelCollider::default(),
-    );
+    let (mut app, chassis, wheels) = car_on_flat(hz);
     run(&mut app, steps(1.0, hz));
     set_input(
         &mut app,
@@ -106,13 +100,7 @@ fn changing_any_parameter_while_driving_keeps_the_car_stable() {
 fn non_finite_setting_by_reflection_is_reset() {
     use bevy::reflect::{GetPath, ReflectMut};
     let hz = 60.0;
-    let mut app = app(hz);
-    spawn_ground(&mut app, Quat::IDENTITY);
-    let (chassis, wheels) = spawn_car(
-        &mut app,
-        Transform::from_xyz(0.0, TOUCH_HEIGHT, 0.0),
-        WheelCollider::default(),
-    );
+    let (mut app, chassis, wheels) = car_on_flat(hz);
     run(&mut app, 10);
     {
         let mut w = app.world_mut().get_mut::<WheelCollider>(wheels[0]).unwrap();

@@ -235,13 +235,7 @@ fn ten_thousand_random_steps_over_bumps() {
 #[test]
 fn a_long_frame_does_not_launch_the_car() {
     let hz = 60.0;
-    let mut app = app(hz);
-    spawn_ground(&mut app, Quat::IDENTITY);
-    let (chassis, _) = spawn_car(
-        &mut app,
-        Transform::from_xyz(0.0, TOUCH_HEIGHT, 0.0),
-        WheelCollider::default(),
-    );
+    let (mut app, chassis, _) = car_on_flat(hz);
     run(&mut app, steps(3.0, hz));
     let rest = position(&app, chassis);
     app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(250)));

@@ -87,13 +87,7 @@ fn heave_overshoot_and_peak_time_match_the_damping_ratio() {
 #[test]
 fn parked_car_does_not_creep_or_jitter() {
     let hz = 60.0;
-    let mut app = app(hz);
-    spawn_ground(&mut app, Quat::IDENTITY);
-    let (chassis, wheels) = spawn_car(
-        &mut app,
-        Transform::from_xyz(0.0, TOUCH_HEIGHT, 0.0),
-        WheelCollider::default(),
-    );
+    let (mut app, chassis, wheels) = car_on_flat(hz);
     run(&mut app, steps(3.0, hz));
     let start = position(&app, chassis);
     let mut loads = Vec::new();

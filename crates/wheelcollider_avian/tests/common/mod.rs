@@ -117,3 +117,16 @@ pub fn set_input(app: &mut App, wheels: &[Entity], input: WheelInput) {
         *app.world_mut().get_mut::<WheelInput>(w).unwrap() = input;
     }
 }
+
+/// The usual test scene: an app at `hz` with the flat ground and the default car resting
+/// with its tyres just touching. Returns (app, chassis, wheels).
+pub fn car_on_flat(hz: f64) -> (App, Entity, [Entity; 4]) {
+    let mut app = app(hz);
+    spawn_ground(&mut app, Quat::IDENTITY);
+    let (chassis, wheels) = spawn_car(
+        &mut app,
+        Transform::from_xyz(0.0, TOUCH_HEIGHT, 0.0),
+        WheelCollider::default(),
+    );
+    (app, chassis, wheels)
+}
