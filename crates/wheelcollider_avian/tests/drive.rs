@@ -13,6 +13,13 @@ fn heading(app: &bevy::prelude::App, e: Entity) -> f32 {
 fn equal_torque_drives_straight() {
     let hz = 60.0;
     let (mut app, chassis, wheels) = car_on_flat(hz);
+    // A rough road (±5 mm Perlin bumps), so that the left and right wheels see different
+    // ground and the test is not settled by symmetry alone.
+    for &w in &wheels {
+        let mut wheel = app.world_mut().get_mut::<WheelCollider>(w).unwrap();
+        wheel.set_bump_amplitude(0.01).unwrap();
+        wheel.set_bump_period(0.7).unwrap();
+    }
     run(&mut app, steps(1.0, hz));
     set_input(
         &mut app,
