@@ -177,6 +177,7 @@ pub(crate) fn sense_and_solve(
             let yaw = Quat::from_axis_angle(Vec3::Y, yaw_deg.to_radians());
             let camber_rot = Quat::from_axis_angle(Vec3::Z, settings.camber_angle().to_radians());
             let steered = mount_rot * yaw;
+            let wheel_rot = steered * camber_rot;
             let forward0 = steered * Vec3::NEG_Z;
             let right0 = steered * Vec3::X;
 
@@ -196,7 +197,7 @@ pub(crate) fn sense_and_solve(
                     .map(|h| (h.entity, mount_pos - up * h.distance, h.normal, h.distance)),
                 sweep => {
                     // Axis along the axle after steer, toe and camber.
-                    let axle = (sweep == SweepType::Cylinder).then(|| steered * camber_rot * Vec3::X);
+                    let axle = (sweep == SweepType::Cylinder).then(|| wheel_rot * Vec3::X);
                     let width = settings.width();
                     let cache = &mut cache.shape;
                     if !matches!(cache, Some((_, s, r, w)) if *s == sweep && *r == radius && *w == width) {
@@ -209,14 +210,14 @@ pub(crate) fn sense_and_solve(
                     let shape = &cache.as_ref().expect("built above").0;
                     let shape_rot = match axle {
                         None => Quat::IDENTITY,
-                        Some(_) => steered * camber_rot * Quat::from_rotation_z(-core::f32::consts::FRAC_PI_2),
+                        Some(_) => wheel_rot * Quat::from_rotation_z(-core::f32::consts::FRAC_PI_2),
                     };
                     let config = ShapeCastConfig {
                         max_distance: reach,
                         ..ShapeCastConfig::DEFAULT
                     };
                     let start = mount_pos + up * radius;
-                    let cylinder = axle.map(|a| (a, settings.width() * 0.5));
+                    let cylinder = axle.map(|a| (a, width * 0.5));
                     spatial
                         .cast_shape_predicate(shape, start, shape_rot, down, &config, &filter, &not_own)
                         .map(|h| {
@@ -342,7 +343,7 @@ pub(crate) fn sense_and_solve(
             state.mount_position = mount_pos;
             state.center = mount_pos - up * out.current_suspension_length;
             state.yaw = yaw_deg;
-            state.rotation = steered * camber_rot * Quat::from_rotation_x(-out.angle);
+            state.rotation = wheel_rot * Quat::from_rotation_x(-out.angle);
         },
     );
 }
@@ -352,11 +353,20 @@ pub(crate) fn sense_and_solve(
 pub(crate) fn apply_forces(
     wheels: Query<(&WheelState, &WheelOf)>,
     mut bodies: Query<Forces>,
-    mut chassis: Query<(&ChassisWheels, &mut WheelChassis)>,
+    mut chassis: Query<&mut WheelChassis>,
     kinds: Query<&RigidBody>,
 ) {
+    for mut bookkeeping in &mut chassis {
+        bookkeeping.bypass_change_detection().grounded_wheels = 0;
+    }
     for (state, wheel_of) in &wheels {
-        if !state.output.grounded || state.force == Vec3::ZERO {
+        if !state.output.grounded {
+            continue;
+        }
+        if let Ok(mut bookkeeping) = chassis.get_mut(wheel_of.0) {
+            bookkeeping.grounded_wheels += 1;
+        }
+        if state.force == Vec3::ZERO {
             continue;
         }
         if let Ok(mut forces) = bodies.get_mut(wheel_of.0) {
@@ -369,16 +379,6 @@ pub(crate) fn apply_forces(
             && let Ok(mut forces) = bodies.get_mut(body)
         {
             forces.apply_force_at_point(-state.force, hit.point);
-        }
-    }
-    for (list, mut bookkeeping) in &mut chassis {
-        let grounded = list
-            .wheels()
-            .iter()
-            .filter(|w| wheels.get(**w).is_ok_and(|(s, _)| s.output.grounded))
-            .count() as u32;
-        if bookkeeping.grounded_wheels != grounded {
-            bookkeeping.grounded_wheels = grounded;
         }
     }
 }

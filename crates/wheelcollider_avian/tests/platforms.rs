@@ -28,14 +28,7 @@ fn moving_platform_carries_the_car() {
         Transform::from_xyz(0.0, TOUCH_HEIGHT, 0.0),
         WheelCollider::default(),
     );
-    set_input(
-        &mut app,
-        &wheels,
-        WheelInput {
-            brake_torque: 2000.0,
-            ..Default::default()
-        },
-    );
+    brake(&mut app, &wheels, 2000.0);
     run(&mut app, steps(2.0, hz));
     let offset = |app: &App| (position(app, chassis) - position(app, platform)) * Vec3::new(1.0, 0.0, 1.0);
     let caught_up = offset(&app);

@@ -11,14 +11,7 @@ fn drift_on(slope: Quat, hz: f64) -> f32 {
     spawn_ground(&mut app, slope);
     let start = Transform::from_rotation(slope) * Transform::from_xyz(0.0, TOUCH_HEIGHT, 0.0);
     let (chassis, wheels) = spawn_car(&mut app, start, WheelCollider::default());
-    set_input(
-        &mut app,
-        &wheels,
-        WheelInput {
-            brake_torque: 2000.0,
-            ..Default::default()
-        },
-    );
+    brake(&mut app, &wheels, 2000.0);
     run(&mut app, steps(3.0, hz));
     let settled = position(&app, chassis);
     run(&mut app, steps(10.0, hz));

@@ -72,14 +72,7 @@ fn drop_from_three_metres_on_every_ground_and_sweep() {
             let mut wheel = WheelCollider::default();
             wheel.set_sweep_type(sweep);
             let (chassis, wheels) = spawn_car(&mut app, Transform::from_xyz(0.0, TOUCH_HEIGHT + 3.0, 0.0), wheel);
-            set_input(
-                &mut app,
-                &wheels,
-                WheelInput {
-                    brake_torque: 2000.0,
-                    ..Default::default()
-                },
-            );
+            brake(&mut app, &wheels, 2000.0);
             // Clearance of the chassis underside at the wheel mounts above the terrain
             // right below them.
             let mut lowest = f32::MAX;

@@ -187,6 +187,8 @@ pub(crate) struct TireForces {
     pub fy: f64,
     /// ∂fx/∂κ (N per unit longitudinal slip).
     pub dfx_dkappa: f64,
+    /// The friction coefficient used: MF(slip) · grip (0 without load).
+    pub mu: f64,
 }
 
 /// Combined slip by the friction circle: the total force `MF(|s|)·grip·load` acts
@@ -210,6 +212,7 @@ pub(crate) fn combined(mf: &MagicFormula, load: f64, grip: f64, kappa: f64, sigm
             fx: k * kappa,
             fy: -k * sigma,
             dfx_dkappa: k,
+            mu: 0.0,
         };
     }
     let (mu, dmu) = mf.eval_with_slope(slip);
@@ -221,5 +224,6 @@ pub(crate) fn combined(mf: &MagicFormula, load: f64, grip: f64, kappa: f64, sigm
         fy: -scale * mu * uy,
         // d/dκ (μ(s)·κ/s) = μ'·κ²/s² + μ·σ²/s³
         dfx_dkappa: scale * (dmu * ux * ux + mu * uy * uy * inv),
+        mu: mu * grip,
     }
 }

@@ -199,7 +199,8 @@ pub struct StepOutput {
     /// Rolling resistance (N), the part of the forward force it accounts for
     /// (coefficient · load while the wheel turns, 0 while it is locked).
     pub rolling_resistance_force: f32,
-    /// Friction coefficient used this step (the curve at the combined slip × grip).
+    /// Friction coefficient used this step: the curve at the combined slip × grip (0
+    /// without load or slip).
     pub friction: f32,
     /// The tyre curve's peak slip.
     pub peak_slip: f32,
@@ -493,11 +494,7 @@ pub fn step(settings: &WheelSettings, state: &mut StepState, input: StepInput, d
     out.forward_slip = out32(kappa);
     out.sideways_slip = out32(vy / den);
     out.slip_magnitude = out32(forces.slip);
-    out.friction = if forces.slip < 1e-9 {
-        0.0
-    } else {
-        out32(mf.eval_f64(forces.slip) * grip)
-    };
+    out.friction = out32(forces.mu);
     out.forward_force = out32(fx);
     out.sideways_force = out32(fy);
     out.static_friction = stick as f32;

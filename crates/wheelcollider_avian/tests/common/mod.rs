@@ -112,6 +112,18 @@ pub fn state(app: &App, e: Entity) -> WheelState {
     app.world().get::<WheelState>(e).unwrap().clone()
 }
 
+/// Puts `torque` (N·m) of brake on every one of `wheels`.
+pub fn brake(app: &mut App, wheels: &[Entity], torque: f32) {
+    set_input(
+        app,
+        wheels,
+        WheelInput {
+            brake_torque: torque,
+            ..Default::default()
+        },
+    );
+}
+
 pub fn set_input(app: &mut App, wheels: &[Entity], input: WheelInput) {
     for &w in wheels {
         *app.world_mut().get_mut::<WheelInput>(w).unwrap() = input;
