@@ -1,12 +1,25 @@
-//! The smallest car: a 1 200 kg box on four wheels, on a plane, driven by a script.
-//! Headless (no window): prints telemetry once a second.
+//! The smallest drive: a car from a preset on a plane, driven by a script, headless (no
+//! window). Prints the telemetry once a second.
 //!
-//! `cargo run --release --example minimal`
+//! `cargo run --release --example minimal [-- assets/presets/kart.ron]`
 use avian3d::prelude::*;
 use bevy::prelude::*;
 use wheelcollider::prelude::*;
 
 fn main() {
+    let path = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| "assets/presets/road.ron".into());
+    let spec = match std::fs::read_to_string(&path)
+        .map_err(|e| e.to_string())
+        .and_then(|t| VehicleSpec::from_ron(&t).map_err(|e| e.to_string()))
+    {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("{path}: {e}");
+            std::process::exit(1);
+        }
+    };
     let mut app = App::new();
     app.add_plugins((
         MinimalPlugins,
@@ -15,79 +28,66 @@ fn main() {
         PhysicsPlugins::default(),
         WheelColliderPlugin,
     ))
+    .insert_resource(Spec(spec))
     .add_systems(Startup, setup)
     .add_systems(FixedUpdate, (drive, report).chain());
-    // Simulate 12 s of game time as fast as the machine goes, 60 physics steps a second.
+    // Simulate 16 s of game time as fast as the machine goes, 60 physics steps a second.
     app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
         std::time::Duration::from_secs_f64(1.0 / 60.0),
     ));
     app.finish();
     app.cleanup();
-    for _ in 0..(12 * 60) {
+    for _ in 0..(16 * 60) {
         app.update();
     }
 }
 
-#[derive(Component)]
-struct Car;
+#[derive(Resource)]
+struct Spec(VehicleSpec);
 
-fn setup(mut commands: Commands) {
-    commands.spawn((RigidBody::Static, Collider::half_space(Vec3::Y)));
-    let wheel = || {
-        let mut w = WheelCollider::default();
-        w.set_sweep_type(SweepType::Cylinder);
-        w
-    };
-    commands.spawn((
-        Car,
-        RigidBody::Dynamic,
-        Collider::cuboid(1.6, 0.5, 4.0),
-        Mass(1200.0),
-        AngularInertia::new(Vec3::new(1625.0, 1856.0, 281.0)),
-        CenterOfMass::ZERO,
-        Transform::from_xyz(0.0, 1.0, 0.0),
-        children![
-            (Name::new("front left"), wheel(), Transform::from_xyz(-0.8, -0.25, -1.4)),
-            (Name::new("front right"), wheel(), Transform::from_xyz(0.8, -0.25, -1.4)),
-            (Name::new("rear left"), wheel(), Transform::from_xyz(-0.8, -0.25, 1.4)),
-            (Name::new("rear right"), wheel(), Transform::from_xyz(0.8, -0.25, 1.4)),
-        ],
-    ));
+fn setup(mut commands: Commands, spec: Res<Spec>) {
+    commands.spawn((RigidBody::Static, Collider::half_space(Vec3::Y), WheelSurface::ASPHALT));
+    let y = spec.0.touch_height() + 0.02;
+    spawn_vehicle(&mut commands, &spec.0, Transform::from_xyz(0.0, y, 0.0)).expect("validated");
 }
 
-/// Accelerate for 6 s with a gentle left turn from 3 s, then brake.
-fn drive(time: Res<Time>, mut wheels: Query<(&Transform, &mut WheelInput)>) {
+/// Flat out for 8 s with a gentle left turn from 5 s, then brake to a stop and hold
+/// (past half a second, held brake selects reverse: released at 13 s it rolls free).
+fn drive(time: Res<Time>, mut car: Single<&mut VehicleInput>) {
     let t = time.elapsed_secs();
-    for (mount, mut input) in &mut wheels {
-        let front = mount.translation.z < 0.0;
-        input.drive_torque = if !front && t < 6.0 { 350.0 } else { 0.0 };
-        input.steer_angle = if front && (3.0..6.0).contains(&t) { 8.0 } else { 0.0 };
-        input.brake_torque = if t >= 6.0 { 1500.0 } else { 0.0 };
-    }
+    car.throttle = if (0.5..8.0).contains(&t) { 1.0 } else { 0.0 };
+    car.steer = if (5.0..8.0).contains(&t) { 0.1 } else { 0.0 };
+    car.brake = if (8.0..13.0).contains(&t) { 1.0 } else { 0.0 };
 }
 
-fn report(time: Res<Time>, car: Single<(&Position, &LinearVelocity), With<Car>>, wheels: Query<(&Name, &WheelState)>) {
+fn report(
+    time: Res<Time>,
+    car: Single<(&Position, &VehicleTelemetry)>,
+    wheels: Query<(&Name, &WheelState), With<VehicleWheel>>,
+) {
     let t = time.elapsed_secs();
     if !((t * 60.0).round() as u32).is_multiple_of(60) {
         return;
     }
-    let (p, v) = *car;
+    let (p, tel) = *car;
+    let pt = &tel.powertrain;
     println!(
-        "t = {t:4.1} s  position ({:7.2}, {:5.2}, {:7.2}) m  speed {:5.2} m/s",
+        "t = {t:4.1} s  ({:7.1}, {:7.1}) m  {:6.1} km/h  gear {:2}  {:5.0} rpm  lat {:+.2} g",
         p.x,
-        p.y,
         p.z,
-        v.length()
+        tel.speed_kmh,
+        pt.gear,
+        pt.engine_rpm,
+        tel.lateral_acceleration / 9.81
     );
     for (name, w) in &wheels {
         println!(
-            "    {name:<12} load {:6.0} N  slip {:+.3} / {:+.3}  force {:+6.0} / {:+6.0} N  {:6.0} rpm",
+            "    {name:<13} load {:6.0} N  slip {:+.3} / {:+.3}  force {:+6.0} / {:+6.0} N",
             w.load(),
             w.forward_slip(),
             w.sideways_slip(),
             w.forward_force(),
             w.sideways_force(),
-            w.rpm()
         );
     }
 }

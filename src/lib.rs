@@ -11,3 +11,7 @@ pub use wheelcollider_core as core;
 pub mod prelude {
     pub use wheelcollider_avian::prelude::*;
 }
+
+/// The egui inspector (feature `inspector`).
+#[cfg(feature = "inspector")]
+pub use wheelcollider_inspector as inspector;

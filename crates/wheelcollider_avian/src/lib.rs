@@ -55,7 +55,10 @@
 pub mod components;
 #[cfg(feature = "debug")]
 pub mod debug;
+#[cfg(feature = "input")]
+pub mod input;
 mod systems;
+pub mod vehicle;
 
 use avian3d::prelude::*;
 use bevy::prelude::*;
@@ -71,6 +74,12 @@ pub mod prelude {
     };
     #[cfg(feature = "debug")]
     pub use crate::debug::{WheelDebugPlugin, WheelGizmos};
+    #[cfg(feature = "input")]
+    pub use crate::input::{PlayerVehicle, VehicleInputPlugin, VehicleInputSystems};
+    pub use crate::vehicle::{
+        AeroSpec, AxleSpec, BrakeSpec, ChassisSpec, ClutchSpec, DifferentialKind, EngineSpec, GearboxSpec, SpecError,
+        SteeringSpec, Vehicle, VehicleInput, VehicleSpec, VehicleTelemetry, VehicleWheel, WheelSurface, spawn_vehicle,
+    };
     pub use crate::{WheelColliderPlugin, WheelSystems};
     pub use wheelcollider_core::{MagicFormula, SettingsError, SweepType, WheelSettings};
 }
@@ -101,6 +110,12 @@ impl Plugin for WheelColliderPlugin {
             .register_type::<WheelChassis>()
             .register_type::<WheelModel>()
             .register_type::<WheelSweepLayers>()
+            .register_type::<vehicle::Vehicle>()
+            .register_type::<vehicle::VehicleInput>()
+            .register_type::<vehicle::VehicleWheel>()
+            .register_type::<vehicle::VehicleTelemetry>()
+            .register_type::<vehicle::VehicleRuntime>()
+            .register_type::<vehicle::WheelSurface>()
             .add_observer(systems::attach_wheel)
             .configure_sets(
                 PhysicsSchedule,
@@ -112,9 +127,17 @@ impl Plugin for WheelColliderPlugin {
             .add_systems(
                 PhysicsSchedule,
                 (
-                    systems::validate_settings.in_set(WheelSystems::Prepare),
+                    (
+                        vehicle::sync_vehicles,
+                        systems::validate_settings,
+                        vehicle::drive_vehicles,
+                    )
+                        .chain()
+                        .in_set(WheelSystems::Prepare),
                     systems::sense_and_solve.in_set(WheelSystems::SenseAndSolve),
-                    systems::apply_forces.in_set(WheelSystems::Apply),
+                    (systems::apply_forces, vehicle::apply_aero)
+                        .chain()
+                        .in_set(WheelSystems::Apply),
                 ),
             )
             .add_systems(PostUpdate, systems::place_models.before(TransformSystems::Propagate));

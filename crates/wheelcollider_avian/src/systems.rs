@@ -142,6 +142,7 @@ pub(crate) fn sense_and_solve(
     chassis: ChassisQuery,
     ground: GroundQuery,
     collider_of: Query<&ColliderOf>,
+    surfaces: Query<&crate::vehicle::WheelSurface>,
     mut wheels: Query<(
         Entity,
         &WheelCollider,
@@ -278,6 +279,11 @@ pub(crate) fn sense_and_solve(
                 } else {
                     (0.0, 0.0, 0.0)
                 };
+                let surface = surfaces
+                    .get(hit_entity)
+                    .ok()
+                    .or_else(|| body.and_then(|b| surfaces.get(b).ok()))
+                    .map(|s| s.sanitized());
                 contact = Some(Contact {
                     hit_distance: distance,
                     forward_velocity: velocity.dot(forward),
@@ -285,7 +291,9 @@ pub(crate) fn sense_and_solve(
                     ground_camber: finite_or_zero(ground_camber),
                     hit_x: point.x,
                     hit_z: point.z,
-                    grip: 1.0,
+                    grip: surface.map_or(1.0, |s| s.grip),
+                    surface_rolling_resistance: surface.map_or(0.0, |s| s.rolling_resistance),
+                    surface_bump: surface.map_or(0.0, |s| s.bump(point.x, point.z)),
                     suspension_mass,
                     forward_mass,
                     sideways_mass,

@@ -12,6 +12,7 @@
 //! | [`spin`] | the implicit wheel-spin integrator (why it is stable) |
 //! | [`bumps`] | Perlin road bumps |
 //! | [`wheel`] | [`step`]: one physics step of one wheel |
+//! | [`vehicle`] | engine, clutch, gearbox, differentials, brakes, steering, aero; presets |
 //!
 //! Units are SI (m, s, kg, N, N·m, rad/s); angles a user types (camber, toe, steer) are
 //! degrees. See `docs/wheel-model.md` for the formulas and sign conventions.
@@ -32,6 +33,7 @@ pub mod bumps;
 pub mod settings;
 pub mod spin;
 pub mod tire;
+pub mod vehicle;
 pub mod wheel;
 
 pub use settings::{MAX_VALUE, SettingsError, SweepType, WheelSettings, WheelSettingsDef};

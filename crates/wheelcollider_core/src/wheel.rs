@@ -76,6 +76,12 @@ pub struct Contact {
     /// lags: it sees only part of the travel on the first step of a landing, and the
     /// step before's speed once the stop has acted.
     pub approach_speed: f32,
+    /// Rolling-resistance coefficient the ground surface adds to the tyre's own, ≥ 0
+    /// (grass ≈ 0.05, gravel ≈ 0.02).
+    pub surface_rolling_resistance: f32,
+    /// Height of the ground surface's own roughness under the tyre (m), added to the
+    /// wheel's Perlin bump (the plugin samples it from the surface).
+    pub surface_bump: f32,
 }
 
 impl Default for Contact {
@@ -92,6 +98,8 @@ impl Default for Contact {
             forward_mass: 0.0,
             sideways_mass: 0.0,
             approach_speed: 0.0,
+            surface_rolling_resistance: 0.0,
+            surface_bump: 0.0,
         }
     }
 }
@@ -110,6 +118,8 @@ impl Contact {
             self.forward_mass,
             self.sideways_mass,
             self.approach_speed,
+            self.surface_rolling_resistance,
+            self.surface_bump,
         ]
         .iter()
         .all(|v| v.is_finite())
@@ -204,6 +214,9 @@ pub struct StepOutput {
     pub friction: f32,
     /// The tyre curve's peak slip.
     pub peak_slip: f32,
+    /// The most force the tyre can give now (N): the curve's peak × grip × load. What
+    /// ABS and traction control aim just below.
+    pub max_friction_force: f32,
     /// How much static friction holds the patch (0 = the slip model alone, 1 = fully
     /// stuck), from the ground speed below [`STICK_SPEED`].
     pub static_friction: f32,
@@ -236,6 +249,7 @@ impl StepOutput {
             self.rolling_resistance_force,
             self.friction,
             self.peak_slip,
+            self.max_friction_force,
             self.static_friction,
         ]
         .iter()
@@ -338,12 +352,14 @@ pub fn step(settings: &WheelSettings, state: &mut StepState, input: StepInput, d
     // --- Suspension (MODEL.md §1 steps 2–3) -------------------------------------------
     let (mut vx, mut vy, mut grip, mut camber_deg) = (0.0, 0.0, 0.0, settings.camber_angle() as f64);
     let (mut forward_mass, mut sideways_mass) = (0.0, 0.0);
+    let mut surface_rr = 0.0;
     let mut load = 0.0;
     let mut bump_stop_force = 0.0;
     let mut compression = 0.0;
     if let Some(c) = contact {
         out.grounded = true;
-        let bump = perlin_bump(c.hit_x, c.hit_z, settings.bump_period(), settings.bump_amplitude());
+        let bump = perlin_bump(c.hit_x, c.hit_z, settings.bump_period(), settings.bump_amplitude())
+            + (c.surface_bump as f64).clamp(-1.0, 1.0);
         out.bump = out32(bump);
         let d = (c.hit_distance as f64).clamp(0.0, length + radius);
         compression = length - (d + bump - radius);
@@ -395,6 +411,7 @@ pub fn step(settings: &WheelSettings, state: &mut StepState, input: StepInput, d
         camber_deg += c.ground_camber as f64;
         forward_mass = (c.forward_mass as f64).clamp(0.0, MAX_VALUE as f64);
         sideways_mass = (c.sideways_mass as f64).clamp(0.0, MAX_VALUE as f64);
+        surface_rr = (c.surface_rolling_resistance as f64).clamp(0.0, 10.0);
     }
     out.compression = out32(compression);
     out.current_suspension_length = (length - compression).clamp(0.0, length) as f32;
@@ -422,9 +439,10 @@ pub fn step(settings: &WheelSettings, state: &mut StepState, input: StepInput, d
     // and friction that strong, explicit in the chassis velocity, would throw the body
     // (measured: a 3 m drop onto bumps flipped the car).
     let load = (load - bump_stop_force).max(0.0);
-    let rolling_torque = settings.rolling_resistance() as f64 * load * radius;
+    let rolling_torque = (settings.rolling_resistance() as f64 + surface_rr) * load * radius;
     let coulomb = brake + dt_friction + rolling_torque;
     let max_force = mf.d() as f64 * grip * load;
+    out.max_friction_force = out32(mf.peak_value() as f64 * grip * load);
     // The solver's last evaluation is usually at its answer: keep it for the forces.
     let last = core::cell::Cell::new((f64::NAN, crate::tire::TireForces::default()));
     let omega = solve_spin(

@@ -33,7 +33,7 @@ fn settings() -> impl Strategy<Value = WheelSettings> {
 }
 
 fn input() -> impl Strategy<Value = StepInput> {
-    (prop::collection::vec(finite(), 16), any::<bool>()).prop_map(|(v, grounded)| StepInput {
+    (prop::collection::vec(finite(), 18), any::<bool>()).prop_map(|(v, grounded)| StepInput {
         drive_torque: v[0],
         brake_torque: v[1],
         drivetrain_inertia: v[2],
@@ -51,6 +51,8 @@ fn input() -> impl Strategy<Value = StepInput> {
             forward_mass: v[13],
             sideways_mass: v[14],
             approach_speed: v[15],
+            surface_rolling_resistance: v[16],
+            surface_bump: v[17],
         }),
     })
 }

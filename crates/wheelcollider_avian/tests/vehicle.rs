@@ -1,0 +1,529 @@
+//! The vehicle layer against closed-form answers (MODEL.md §3): top speed, braking
+//! distance, skid-pad lateral acceleration, Ackermann, differentials, surfaces, idle
+//! and rev limiter. Every run uses a shipped preset from `assets/presets/`.
+mod common;
+
+use avian3d::prelude::*;
+use bevy::prelude::*;
+use common::*;
+use wheelcollider_avian::prelude::*;
+use wheelcollider_avian::vehicle::VehicleRuntime;
+use wheelcollider_core::vehicle::RAD_PER_S_TO_RPM;
+
+const HZ: f64 = 60.0;
+
+fn preset(name: &str) -> VehicleSpec {
+    let path = format!("{}/../../assets/presets/{name}.ron", env!("CARGO_MANIFEST_DIR"));
+    VehicleSpec::from_ron(&std::fs::read_to_string(&path).expect("preset file")).expect("preset parses")
+}
+
+fn flat(app: &mut App, surface: Option<WheelSurface>) -> Entity {
+    let e = app
+        .world_mut()
+        .spawn((RigidBody::Static, Collider::half_space(Vec3::Y)))
+        .id();
+    if let Some(s) = surface {
+        app.world_mut().entity_mut(e).insert(s);
+    }
+    e
+}
+
+fn spawn(app: &mut App, spec: &VehicleSpec, transform: Transform) -> Entity {
+    let world = app.world_mut();
+    let mut commands = world.commands();
+    let e = spawn_vehicle(&mut commands, spec, transform).expect("valid spec");
+    world.flush();
+    e
+}
+
+/// Spawns `spec` on the ground and lets it settle for a second.
+fn settled(app: &mut App, spec: &VehicleSpec) -> Entity {
+    let car = spawn(app, spec, Transform::from_xyz(0.0, 0.75, 0.0));
+    run(app, steps(1.0, HZ));
+    car
+}
+
+fn input(app: &mut App, car: Entity, f: impl FnOnce(&mut VehicleInput)) {
+    let mut e = app.world_mut().entity_mut(car);
+    let mut i = e.get_mut::<VehicleInput>().unwrap();
+    f(&mut i);
+}
+
+fn telemetry(app: &App, car: Entity) -> VehicleTelemetry {
+    *app.world().get::<VehicleTelemetry>(car).unwrap()
+}
+
+fn wheels(app: &App, car: Entity) -> Vec<Entity> {
+    app.world().get::<ChassisWheels>(car).unwrap().wheels().to_vec()
+}
+
+/// Launches the car forward at `v` (m/s), wheels rolling.
+fn launch(app: &mut App, car: Entity, v: f32) {
+    let rot = rotation(app, car);
+    app.world_mut().get_mut::<LinearVelocity>(car).unwrap().0 = rot * Vec3::NEG_Z * v;
+    for w in wheels(app, car) {
+        let r = app.world().get::<WheelCollider>(w).unwrap().radius();
+        app.world_mut()
+            .get_mut::<WheelState>(w)
+            .unwrap()
+            .memory
+            .angular_velocity = v / r;
+    }
+}
+
+/// Distance (m) and time (s) to stop from the current speed with `brake`; the car must
+/// stop within `max_s` seconds.
+fn stop(app: &mut App, car: Entity, brake: f32, max_s: f64, hz: f64) -> (f32, f32) {
+    input(app, car, |i| {
+        i.throttle = 0.0;
+        i.brake = brake;
+    });
+    let start = position(app, car);
+    for n in 0..steps(max_s, hz) {
+        app.update();
+        if velocity(app, car).length() < 0.05 {
+            return ((position(app, car) - start).length(), (n + 1) as f32 / hz as f32);
+        }
+    }
+    panic!("did not stop in {max_s} s");
+}
+
+/// Stopping distance from `v0` of a car whose wheels lock, integrated from the tyre
+/// curve at the slip a locked wheel has (κ = −v / max(v, 10)), with aerodynamic drag.
+fn locked_stop_distance(spec: &VehicleSpec, grip: f32, v0: f32) -> f32 {
+    let mf = spec.axles[0].wheel.tire();
+    let k = spec.aero.drag_factor() / spec.chassis.mass;
+    let n = 20_000;
+    let mut d = 0.0;
+    for i in 0..n {
+        let v = v0 * (i as f32 + 0.5) / n as f32;
+        let kappa = v / v.max(10.0);
+        let mu = mf.eval(kappa) * grip;
+        d += v / (mu * G + k * v * v) * (v0 / n as f32);
+    }
+    d
+}
+
+#[test]
+fn presets_parse_and_predict_their_published_top_speed() {
+    // Published: Golf GTI Mk7 246 km/h; the kart is geared for ≈ 115 km/h.
+    for (name, published_kmh, tol) in [("road", 246.0, 0.05), ("rally", 255.0, 0.10), ("kart", 115.0, 0.10)] {
+        let spec = preset(name);
+        let (v, gear) = spec.predicted_top_speed();
+        let kmh = v * 3.6;
+        println!("measured: {name} predicted top speed {kmh:.1} km/h in gear {gear} (published {published_kmh})");
+        assert!(
+            (kmh - published_kmh).abs() < tol * published_kmh,
+            "{name}: {kmh} km/h vs {published_kmh}"
+        );
+    }
+}
+
+#[test]
+fn top_speed_where_drive_force_meets_drag_and_rolling_resistance() {
+    let spec = preset("road");
+    let (predicted, top_gear) = spec.predicted_top_speed();
+    let mut app = app(HZ);
+    flat(&mut app, None);
+    let car = settled(&mut app, &spec);
+    input(&mut app, car, |i| i.throttle = 1.0);
+    let mut gears = vec![];
+    let mut v = 0.0;
+    for _ in 0..steps(150.0, HZ) {
+        app.update();
+        let t = telemetry(&app, car);
+        if gears.last() != Some(&t.powertrain.gear) {
+            gears.push(t.powertrain.gear);
+        }
+        v = t.forward_speed;
+    }
+    println!(
+        "measured: road top speed {:.2} km/h vs predicted {:.2} km/h (gear {top_gear}); gears {gears:?}",
+        v * 3.6,
+        predicted * 3.6
+    );
+    assert!((v - predicted).abs() < 0.03 * predicted, "{v} vs {predicted}");
+    assert_eq!(
+        gears,
+        (1..=top_gear).collect::<Vec<_>>(),
+        "shifts up through every gear in order"
+    );
+}
+
+#[test]
+fn braking_distance_from_100_kmh_matches_the_tyre_curve() {
+    let mut spec = preset("road");
+    spec.gearbox.auto_reverse = false;
+    let v0 = 100.0 / 3.6;
+    for hz in [60.0, 120.0] {
+        let mut app = app(hz);
+        flat(&mut app, None);
+        let car = spawn(&mut app, &spec, Transform::from_xyz(0.0, 0.75, 0.0));
+        run(&mut app, steps(1.0, hz));
+        launch(&mut app, car, v0);
+        let (d, t) = stop(&mut app, car, 1.0, 20.0, hz);
+        let expected = locked_stop_distance(&spec, 1.0, v0);
+        println!("measured: 100-0 km/h at {hz} Hz: {d:.2} m in {t:.2} s, tyre curve predicts {expected:.2} m");
+        assert!((d - expected).abs() < 0.05 * expected, "{d} vs {expected}");
+    }
+}
+
+#[test]
+fn abs_shortens_the_stop_on_ice() {
+    let v0 = 15.0;
+    let mut d = [0.0; 2];
+    for (k, abs) in [false, true].into_iter().enumerate() {
+        let mut spec = preset("road");
+        spec.gearbox.auto_reverse = false;
+        spec.brakes.abs = abs;
+        let mut app = app(HZ);
+        flat(&mut app, Some(WheelSurface::ICE));
+        let car = settled(&mut app, &spec);
+        launch(&mut app, car, v0);
+        d[k] = stop(&mut app, car, 1.0, 60.0, HZ).0;
+    }
+    let spec = preset("road");
+    let locked = locked_stop_distance(&spec, WheelSurface::ICE.grip, v0);
+    let peak = v0 * v0 / (2.0 * spec.axles[0].wheel.tire().peak_value() * WheelSurface::ICE.grip * G);
+    println!(
+        "measured: 15 m/s on ice: locked {:.1} m (curve {locked:.1}), ABS {:.1} m (peak-μ bound {peak:.1})",
+        d[0], d[1]
+    );
+    assert!(d[1] < 0.9 * d[0], "ABS {} vs locked {}", d[1], d[0]);
+    assert!(
+        d[1] > peak * 0.98,
+        "ABS cannot beat the peak of the curve: {} vs {peak}",
+        d[1]
+    );
+}
+
+#[test]
+fn handbrake_makes_the_car_yaw() {
+    let mut yaw = [0.0; 2];
+    for (k, hand) in [0.0, 1.0].into_iter().enumerate() {
+        let spec = preset("road");
+        let mut app = app(HZ);
+        flat(&mut app, None);
+        let car = settled(&mut app, &spec);
+        launch(&mut app, car, 20.0);
+        input(&mut app, car, |i| {
+            i.steer = 0.15;
+            i.handbrake = hand;
+        });
+        let r0 = rotation(&app, car);
+        run(&mut app, steps(1.5, HZ));
+        yaw[k] = (rotation(&app, car) * r0.inverse())
+            .to_euler(EulerRot::YXZ)
+            .0
+            .to_degrees();
+    }
+    println!(
+        "measured: yaw after 1.5 s at 20 m/s, steer 0.15: {:.1}° without, {:.1}° with handbrake",
+        yaw[0], yaw[1]
+    );
+    assert!(yaw[1] > 2.0 * yaw[0] && yaw[1] > 20.0, "{yaw:?}");
+}
+
+/// Best lateral acceleration (m/s²) a driver robot holds on a 40 m circle.
+fn skid_pad(spec: &VehicleSpec) -> f32 {
+    // A driver robot holds a 40 m circle (counter-clockwise, turning left) and raises
+    // the speed slowly; the best lateral acceleration it can hold on the circle is the
+    // car's limit.
+    let radius = 40.0;
+    let mut app = app(HZ);
+    flat(&mut app, None);
+    let car = settled(&mut app, spec);
+    // Start on the circle: centre to the left of the car.
+    let centre = position(&app, car) + Vec3::new(-radius, 0.0, 0.0);
+    launch(&mut app, car, 15.0);
+    let lock = spec.steering.max_angle;
+    let wheelbase = spec.wheelbase_for(0);
+    let mut best: f32 = 0.0;
+    let mut window: Vec<f32> = vec![];
+    let mut target: f32 = 15.0;
+    let mut integral = 0.0;
+    for _ in 0..steps(150.0, HZ) {
+        let p = position(&app, car);
+        let rot = rotation(&app, car);
+        let v = velocity(&app, car);
+        let to_car = (p - centre).with_y(0.0);
+        let r = to_car.length();
+        let error = r - radius;
+        let tangent = Vec3::Y.cross(to_car / r); // counter-clockwise seen from above
+        let forward = (rot * Vec3::NEG_Z).with_y(0.0).normalize();
+        let heading_error = forward.cross(tangent).y.asin().to_degrees();
+        let speed = v.length();
+        let t = telemetry(&app, car);
+        let lock_now =
+            lock * (1.0 + (spec.steering.high_speed_lock - 1.0) * (speed / spec.steering.high_speed).min(1.0));
+        let ff = (wheelbase / radius).atan().to_degrees();
+        integral += error / HZ as f32;
+        let angle = ff + 3.0 * error + 2.0 * heading_error + 2.0 * integral;
+        target += 0.05 / HZ as f32;
+        let steer = (angle / lock_now).clamp(-1.0, 1.0);
+        input(&mut app, car, |i| {
+            i.steer = steer;
+            i.throttle = ((target - speed) * 0.5).clamp(0.0, 1.0);
+            i.brake = 0.0;
+        });
+        app.update();
+        let _ = t;
+        if error.abs() < 1.0 {
+            window.push(speed * t.yaw_rate.abs());
+            if window.len() > 60 {
+                window.remove(0);
+                best = best.max(window.iter().sum::<f32>() / window.len() as f32);
+            }
+        } else {
+            window.clear();
+        }
+        if std::env::var("DEBUG_PAD").is_ok() && (error > 1.0 || (speed * 10.0) as i32 % 10 == 0) {
+            let ws: Vec<String> = wheels(&app, car)
+                .iter()
+                .map(|w| {
+                    let s = state(&app, *w).output;
+                    format!(
+                        "N{:.0} bs{:.0} a{:.3} k{:.3} Fy{:.0} Fx{:.0} mu{:.2}",
+                        s.load,
+                        s.bump_stop_force,
+                        s.sideways_slip,
+                        s.forward_slip,
+                        s.sideways_force,
+                        s.forward_force,
+                        s.friction
+                    )
+                })
+                .collect();
+            println!("v {speed:.2} e {error:.2} steer {steer:.2} {ws:?}");
+        }
+        if error > 4.0 {
+            break;
+        }
+    }
+    best
+}
+
+#[test]
+fn skid_pad_lateral_acceleration_reaches_the_tyre_limit() {
+    // MODEL.md §3 says "tops out near μ·g". Measured here: about 0.90 μ·g for every car,
+    // because holding speed on the circle takes a drive force of ≈ 11 % of the weight
+    // (the tyres' lateral forces tilted by their slip angles, ≈ 0.1 rad at the limit, plus
+    // drag and rolling resistance), and that comes out of the driven tyres' friction
+    // circle. Real cars show the same: Car and Driver measured 0.93 g for the Golf GTI
+    // Mk7 on a 300 ft skid pad. The band asserts 85–100 % of μ·g.
+    let mut neutral = preset("road");
+    neutral.name = "road, 50/50, rear drive".into();
+    neutral.chassis.center_of_mass[2] = 0.5 * (neutral.axles[0].z + neutral.axles[1].z);
+    neutral.axles[0].driven = false;
+    neutral.axles[1].driven = true;
+    for (name, spec, band) in [
+        ("neutral", neutral, (0.85, 1.0)),
+        ("road", preset("road"), (0.85, 1.0)),
+        ("rally", preset("rally"), (0.85, 1.0)),
+    ] {
+        let best = skid_pad(&spec);
+        let mu = spec.axles[0].wheel.tire().peak_value();
+        println!(
+            "measured: skid pad R = 40 m, {name}: {best:.2} m/s² = {:.3} g vs tyre peak μ = {mu:.3}",
+            best / G
+        );
+        let ratio = best / G / mu;
+        assert!(ratio > band.0 && ratio < band.1, "{name}: {ratio} of μ·g");
+    }
+}
+
+#[test]
+fn ackermann_turns_the_inner_wheel_more() {
+    let spec = preset("road");
+    let mut app = app(HZ);
+    flat(&mut app, None);
+    let car = settled(&mut app, &spec);
+    input(&mut app, car, |i| i.steer = 1.0);
+    run(&mut app, steps(1.0, HZ));
+    let mut angles = [0.0f32; 2];
+    for w in wheels(&app, car) {
+        let id = *app.world().get::<VehicleWheel>(w).unwrap();
+        if id.axle == 0 {
+            angles[id.right as usize] = app.world().get::<WheelInput>(w).unwrap().steer_angle;
+        }
+    }
+    // Full Ackermann: both wheels turn about one point on the rear axle line.
+    let (l, t) = (spec.wheelbase_for(0), spec.axles[0].half_track);
+    let r_inner = l / angles[0].to_radians().tan();
+    let r_outer = l / angles[1].to_radians().tan();
+    println!(
+        "measured: full left lock: inner {:.2}°, outer {:.2}°; turn centres {:.3} / {:.3} m",
+        angles[0],
+        angles[1],
+        r_inner + t,
+        r_outer - t
+    );
+    assert!(angles[0] > angles[1] && angles[1] > 0.0, "{angles:?}");
+    assert!(
+        ((r_inner + t) - (r_outer - t)).abs() < 1e-3 * r_inner,
+        "one turn centre"
+    );
+}
+
+#[test]
+fn limited_slip_moves_the_car_with_one_side_on_ice() {
+    let mut speed = [0.0; 2];
+    for (k, diff) in [
+        DifferentialKind::Open,
+        DifferentialKind::LimitedSlip {
+            preload: 100.0,
+            locking: 1.0,
+        },
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut spec = preset("road");
+        spec.axles[0].differential = diff;
+        let mut app = app(HZ);
+        // Left half ice, right half asphalt.
+        for (x, surface) in [(-100.0, WheelSurface::ICE), (100.0, WheelSurface::ASPHALT)] {
+            app.world_mut().spawn((
+                RigidBody::Static,
+                Collider::cuboid(200.0, 2.0, 400.0),
+                Transform::from_xyz(x, -1.0, 0.0),
+                surface,
+            ));
+        }
+        let car = settled(&mut app, &spec);
+        input(&mut app, car, |i| i.throttle = 1.0);
+        for n in 0..steps(4.0, HZ) {
+            // The driver keeps it straight and on the split line (a locked axle on split
+            // μ yaws the car towards the ice).
+            let forward = rotation(&app, car) * Vec3::NEG_Z;
+            let x = position(&app, car).x;
+            let yaw_rate = app.world().get::<AngularVelocity>(car).unwrap().0.y;
+            input(&mut app, car, |i| {
+                i.steer = (6.0 * forward.x + 0.3 * x - 0.5 * yaw_rate).clamp(-1.0, 1.0)
+            });
+            app.update();
+            if std::env::var("DEBUG_LSD").is_ok() && n % 20 == 0 {
+                let t = telemetry(&app, car);
+                let ws: Vec<String> = wheels(&app, car)
+                    .iter()
+                    .map(|w| {
+                        let s = state(&app, *w);
+                        let i = app.world().get::<WheelInput>(*w).unwrap();
+                        format!(
+                            "{:.1}/{:.0}/{:.0}",
+                            s.output.angular_velocity, i.drive_torque, s.output.forward_force
+                        )
+                    })
+                    .collect();
+                println!(
+                    "{k} v {:.2} rpm {:.0} clutch {:.2} {:.0} {ws:?}",
+                    t.forward_speed,
+                    t.powertrain.engine_rpm,
+                    t.powertrain.clutch_engagement,
+                    t.powertrain.clutch_torque
+                );
+            }
+        }
+        speed[k] = velocity(&app, car).length();
+    }
+    println!(
+        "measured: split-μ launch, 4 s full throttle: open {:.2} m/s, limited-slip {:.2} m/s",
+        speed[0], speed[1]
+    );
+    assert!(
+        speed[0] < 3.0,
+        "the open differential gives the grippy wheel only what the ice wheel holds"
+    );
+    assert!(speed[1] > 3.0 * speed[0], "{speed:?}");
+}
+
+#[test]
+fn gravel_has_less_grip_by_its_multiplier() {
+    let v0 = 15.0;
+    let mut d = [0.0; 2];
+    for (k, surface) in [WheelSurface::ASPHALT, WheelSurface::GRAVEL].into_iter().enumerate() {
+        let mut spec = preset("road");
+        spec.gearbox.auto_reverse = false;
+        let mut app = app(HZ);
+        flat(&mut app, Some(surface));
+        let car = settled(&mut app, &spec);
+        launch(&mut app, car, v0);
+        d[k] = stop(&mut app, car, 1.0, 20.0, HZ).0;
+    }
+    let ratio = d[0] / d[1];
+    println!(
+        "measured: locked stop from 15 m/s: asphalt {:.2} m, gravel {:.2} m, ratio {ratio:.3} (grip 0.7)",
+        d[0], d[1]
+    );
+    assert!(
+        (ratio - WheelSurface::GRAVEL.grip).abs() < 0.05 * WheelSurface::GRAVEL.grip,
+        "{ratio}"
+    );
+}
+
+#[test]
+fn idle_control_holds_idle_and_the_limiter_holds_the_redline() {
+    let mut spec = preset("road");
+    spec.gearbox.automatic = false;
+    let mut app = app(HZ);
+    flat(&mut app, None);
+    let car = settled(&mut app, &spec);
+    run(&mut app, steps(3.0, HZ));
+    let idle = telemetry(&app, car).powertrain.engine_rpm;
+    // Neutral, then flat out.
+    input(&mut app, car, |i| i.gear_down = true);
+    run(&mut app, steps(0.5, HZ));
+    assert_eq!(telemetry(&app, car).powertrain.gear, 0);
+    input(&mut app, car, |i| i.throttle = 1.0);
+    run(&mut app, steps(2.0, HZ));
+    let (mut lo, mut hi) = (f32::MAX, 0.0f32);
+    for _ in 0..steps(3.0, HZ) {
+        app.update();
+        let rpm = telemetry(&app, car).powertrain.engine_rpm;
+        lo = lo.min(rpm);
+        hi = hi.max(rpm);
+    }
+    let state = app.world().get::<VehicleRuntime>(car).unwrap().state.clone().unwrap();
+    println!(
+        "measured: idle {idle:.1} rpm (set {}), limiter {lo:.0}..{hi:.0} rpm (redline {}), engine {:.0} rpm",
+        spec.engine.idle_rpm,
+        spec.engine.redline_rpm,
+        state.engine_speed * RAD_PER_S_TO_RPM
+    );
+    assert!(
+        (idle - spec.engine.idle_rpm).abs() < 0.01 * spec.engine.idle_rpm,
+        "{idle}"
+    );
+    assert!(
+        hi <= spec.engine.redline_rpm && lo > spec.engine.redline_rpm - 200.0,
+        "{lo}..{hi}"
+    );
+}
+
+#[test]
+fn a_bad_preset_names_the_place_and_spawns_nothing() {
+    let text =
+        std::fs::read_to_string(format!("{}/../../assets/presets/road.ron", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let typo = text.replace("idle_rpm:", "idle_rmp:");
+    let e = VehicleSpec::from_ron(&typo).unwrap_err();
+    println!("measured: typo error: {e}");
+    assert!(
+        e.to_string().contains("idle_rmp") && e.field.starts_with("line "),
+        "{e}"
+    );
+    let wrong_type = text.replace("mass: 1350.0", "mass: \"heavy\"");
+    let e = VehicleSpec::from_ron(&wrong_type).unwrap_err();
+    assert!(e.field.starts_with("line "), "{e}");
+    let truncated = &text[..text.len() / 2];
+    assert!(VehicleSpec::from_ron(truncated).is_err());
+    let mut nan = VehicleSpec::from_ron(&text).unwrap();
+    nan.engine.inertia = f32::NAN;
+    let mut app = app(HZ);
+    let before = app.world().entities().len();
+    let world = app.world_mut();
+    let mut commands = world.commands();
+    let e = spawn_vehicle(&mut commands, &nan, Transform::IDENTITY).unwrap_err();
+    world.flush();
+    assert_eq!(e.field, "engine.inertia");
+    assert_eq!(app.world().entities().len(), before, "nothing spawned");
+}

@@ -1,0 +1,579 @@
+//! The vehicle's description: what a preset file holds.
+//!
+//! Every struct here is plain data with public fields, serde defaults (a field missing
+//! in a file takes the default below) and `deny_unknown_fields` (a typo is an error that
+//! names the field). [`VehicleSpec::validate`] clamps every number into its documented
+//! range and refuses non-finite ones, naming the field's path.
+//!
+//! Frames: the chassis' local frame is Bevy's: −Z forward, +X right, +Y up. Axles are
+//! listed front to back.
+
+use crate::settings::{MAX_VALUE, WheelSettings};
+
+/// An error in a vehicle description: the field's path and what is wrong.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SpecError {
+    /// Path of the field, e.g. `axles[1].wheel.radius` or `engine.torque_curve`.
+    pub field: String,
+    /// What is wrong with it.
+    pub message: String,
+}
+
+impl core::fmt::Display for SpecError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{}: {}", self.field, self.message)
+    }
+}
+
+impl std::error::Error for SpecError {}
+
+/// How a differential shares torque between its two outputs.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+pub enum DifferentialKind {
+    /// Equal torque to both sides, whatever their speeds: a wheel on ice spins and the
+    /// other gets no more than it.
+    #[default]
+    Open,
+    /// Both sides turn at the same speed, with whatever torque that takes.
+    Locked,
+    /// A clutch-type limited-slip differential: it moves torque from the faster side to
+    /// the slower one, up to `preload + locking · |input torque|` (N·m).
+    LimitedSlip {
+        /// Locking torque with no input torque (N·m), ≥ 0.
+        preload: f32,
+        /// Extra locking torque per N·m of input torque, ≥ 0 (0.3–1 typical).
+        locking: f32,
+    },
+}
+
+/// The engine: a torque curve, idle control, rev limiter and engine braking.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(default, deny_unknown_fields))]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+pub struct EngineSpec {
+    /// Full-throttle torque (N·m) against engine speed (rpm): `[rpm, torque]` points in
+    /// increasing rpm, linearly interpolated, held flat beyond the ends. At least one
+    /// point; rpm ≥ 0, torque ≥ 0.
+    pub torque_curve: Vec<[f32; 2]>,
+    /// Idle speed (rpm) that the idle control holds, ≥ 100.
+    pub idle_rpm: f32,
+    /// The rev limiter's speed (rpm), > idle.
+    pub redline_rpm: f32,
+    /// Rotating inertia of the engine and flywheel (kg·m²), ≥ 0.01.
+    pub inertia: f32,
+    /// Engine braking torque at the redline with the throttle closed (N·m), ≥ 0; it
+    /// scales with rpm and with (1 − throttle)².
+    pub braking_torque: f32,
+}
+
+impl Default for EngineSpec {
+    fn default() -> Self {
+        Self {
+            torque_curve: vec![[1000.0, 250.0], [4000.0, 320.0], [6500.0, 260.0]],
+            idle_rpm: 850.0,
+            redline_rpm: 6800.0,
+            inertia: 0.2,
+            braking_torque: 60.0,
+        }
+    }
+}
+
+/// The clutch between engine and gearbox.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(default, deny_unknown_fields))]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+pub struct ClutchSpec {
+    /// Torque the fully engaged clutch transmits before it slips (N·m), ≥ 0; about 1.5×
+    /// the engine's peak torque.
+    pub max_torque: f32,
+    /// Engage automatically with engine speed (for pulling away). Off: the input's
+    /// clutch pedal decides.
+    pub automatic: bool,
+    /// Engine speed (rpm) at which the automatic clutch is fully engaged; it starts to
+    /// bite halfway between idle and this.
+    pub engage_rpm: f32,
+}
+
+impl Default for ClutchSpec {
+    fn default() -> Self {
+        Self {
+            max_torque: 500.0,
+            automatic: true,
+            engage_rpm: 2000.0,
+        }
+    }
+}
+
+/// The gearbox and its shifting.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(default, deny_unknown_fields))]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+pub struct GearboxSpec {
+    /// Forward ratios, first gear first (engine turns / output turns), each > 0. At least
+    /// one.
+    pub forward: Vec<f32>,
+    /// Reverse ratio (> 0; the sign is applied for you).
+    pub reverse: f32,
+    /// Final drive ratio, > 0.
+    pub final_drive: f32,
+    /// Fraction of the torque that reaches the wheels, in 0.5..=1.
+    pub efficiency: f32,
+    /// Time a shift takes (s), in 0..=2: the clutch is open and the throttle cut.
+    pub shift_time: f32,
+    /// Shift by itself; otherwise only on the input's gear-up / gear-down.
+    pub automatic: bool,
+    /// With `automatic`: stopped, the brake input selects reverse and then drives
+    /// backwards (and the throttle brakes), as in most driving games.
+    pub auto_reverse: bool,
+    /// Automatic upshift above this engine speed (rpm).
+    pub shift_up_rpm: f32,
+    /// Automatic downshift below this engine speed (rpm).
+    pub shift_down_rpm: f32,
+}
+
+impl Default for GearboxSpec {
+    fn default() -> Self {
+        Self {
+            forward: vec![3.6, 2.1, 1.45, 1.1, 0.88, 0.73],
+            reverse: 3.4,
+            final_drive: 3.6,
+            efficiency: 0.9,
+            shift_time: 0.25,
+            automatic: true,
+            auto_reverse: true,
+            shift_up_rpm: 6300.0,
+            shift_down_rpm: 2600.0,
+        }
+    }
+}
+
+/// Service brakes, handbrake and the driver aids.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(default, deny_unknown_fields))]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+pub struct BrakeSpec {
+    /// Brake torque of the whole car at full pedal (N·m), ≥ 0, shared by the axles.
+    pub max_torque: f32,
+    /// Share of `max_torque` on the first (front) axle, 0..=1; the rest is shared
+    /// equally by the other axles.
+    pub front_bias: f32,
+    /// Handbrake torque per wheel on the axles marked `handbrake` (N·m), ≥ 0.
+    pub handbrake_torque: f32,
+    /// Anti-lock brakes: keep each braked wheel just short of its peak slip (above
+    /// 2 m/s). Off by default.
+    pub abs: bool,
+    /// Traction control: cut the throttle while a driven wheel slips past its peak. Off
+    /// by default.
+    pub traction_control: bool,
+}
+
+impl Default for BrakeSpec {
+    fn default() -> Self {
+        Self {
+            max_torque: 8000.0,
+            front_bias: 0.65,
+            handbrake_torque: 2500.0,
+            abs: false,
+            traction_control: false,
+        }
+    }
+}
+
+/// Steering: lock, Ackermann geometry, rate and speed sensitivity.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(default, deny_unknown_fields))]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+pub struct SteeringSpec {
+    /// Steer angle at full lock (deg) of the equivalent centre wheel, in 0..=60.
+    pub max_angle: f32,
+    /// How much Ackermann geometry, 0 (parallel steer) ..= 1 (full: the inner wheel
+    /// turns about the rear axle's centre line).
+    pub ackermann: f32,
+    /// Time to turn from full left to full right (s), 0..=5; 0 follows the input at once.
+    /// This also smooths digital (keyboard) input.
+    pub lock_to_lock_time: f32,
+    /// Fraction of the lock left at `high_speed` and above, 0..=1 (1: no reduction).
+    pub high_speed_lock: f32,
+    /// Speed at which the lock has fallen to `high_speed_lock` (m/s), > 0.
+    pub high_speed: f32,
+}
+
+impl Default for SteeringSpec {
+    fn default() -> Self {
+        Self {
+            max_angle: 35.0,
+            ackermann: 1.0,
+            lock_to_lock_time: 0.6,
+            high_speed_lock: 0.3,
+            high_speed: 40.0,
+        }
+    }
+}
+
+/// Aerodynamic drag and downforce.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(default, deny_unknown_fields))]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+pub struct AeroSpec {
+    /// Air density ρ (kg/m³), ≥ 0; 1.225 at sea level.
+    pub air_density: f32,
+    /// Drag coefficient Cd, ≥ 0.
+    pub drag_coefficient: f32,
+    /// Frontal area A (m²), ≥ 0.
+    pub frontal_area: f32,
+    /// Downforce on the first axle as lift coefficient × area (m²), ≥ 0:
+    /// F = ½·ρ·value·v².
+    pub downforce_front: f32,
+    /// The same on the last axle (m²), ≥ 0.
+    pub downforce_rear: f32,
+}
+
+impl Default for AeroSpec {
+    fn default() -> Self {
+        Self {
+            air_density: 1.225,
+            drag_coefficient: 0.32,
+            frontal_area: 2.2,
+            downforce_front: 0.0,
+            downforce_rear: 0.0,
+        }
+    }
+}
+
+impl AeroSpec {
+    /// ½·ρ·Cd·A (kg/m): drag = this · v².
+    pub fn drag_factor(&self) -> f32 {
+        0.5 * self.air_density * self.drag_coefficient * self.frontal_area
+    }
+}
+
+/// One axle: where its two wheels sit and what they do.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(default, deny_unknown_fields))]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+pub struct AxleSpec {
+    /// Position along the chassis (m, local Z; front axles are negative).
+    pub z: f32,
+    /// Half the track: the wheels' mounts sit at x = ±half_track (m), > 0.
+    pub half_track: f32,
+    /// Height of the suspension mounts in the chassis frame (m, local Y).
+    pub mount_height: f32,
+    /// The wheel and tyre. Camber and toe are written for the left wheel in the usual
+    /// automotive sense (negative camber: top leans in; positive toe: toe-in) and
+    /// mirrored for the right one.
+    pub wheel: WheelSettings,
+    /// Turned by the steering.
+    pub steered: bool,
+    /// Driven by the engine.
+    pub driven: bool,
+    /// Braked by the handbrake.
+    pub handbrake: bool,
+    /// Anti-roll bar stiffness (N/m of compression difference), ≥ 0.
+    pub anti_roll_stiffness: f32,
+    /// The axle's differential (used when `driven`).
+    pub differential: DifferentialKind,
+}
+
+impl Default for AxleSpec {
+    fn default() -> Self {
+        Self {
+            z: 0.0,
+            half_track: 0.78,
+            mount_height: -0.2,
+            wheel: WheelSettings::default(),
+            steered: false,
+            driven: false,
+            handbrake: false,
+            anti_roll_stiffness: 0.0,
+            differential: DifferentialKind::Open,
+        }
+    }
+}
+
+/// The rigid body: a box collider with a mass.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(default, deny_unknown_fields))]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+pub struct ChassisSpec {
+    /// Mass (kg), > 0.
+    pub mass: f32,
+    /// Full size of the box collider (m): width, height, length; each > 0.
+    pub size: [f32; 3],
+    /// Centre of mass in the chassis frame (m).
+    pub center_of_mass: [f32; 3],
+    /// Principal moments of inertia about X (pitch), Y (yaw), Z (roll) (kg·m²); `None`
+    /// takes the box's: m·(b² + c²)/12.
+    pub inertia: Option<[f32; 3]>,
+}
+
+impl Default for ChassisSpec {
+    fn default() -> Self {
+        Self {
+            mass: 1300.0,
+            size: [1.7, 0.5, 4.2],
+            center_of_mass: [0.0, -0.1, 0.0],
+            inertia: None,
+        }
+    }
+}
+
+impl ChassisSpec {
+    /// The principal inertia: the given one, or the box's.
+    pub fn principal_inertia(&self) -> [f32; 3] {
+        self.inertia.unwrap_or_else(|| {
+            let [a, b, c] = self.size;
+            let m = self.mass / 12.0;
+            [m * (b * b + c * c), m * (a * a + c * c), m * (a * a + b * b)]
+        })
+    }
+}
+
+/// A whole vehicle: what a preset file describes.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(default, deny_unknown_fields))]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+pub struct VehicleSpec {
+    /// A name for menus and logs.
+    pub name: String,
+    /// The rigid body.
+    pub chassis: ChassisSpec,
+    /// The axles, front to back; at least one.
+    pub axles: Vec<AxleSpec>,
+    /// The engine.
+    pub engine: EngineSpec,
+    /// The clutch.
+    pub clutch: ClutchSpec,
+    /// The gearbox.
+    pub gearbox: GearboxSpec,
+    /// Between the first two driven axles, when there are two or more.
+    pub centre_differential: DifferentialKind,
+    /// Share of the drive torque sent to the first driven axle by the centre
+    /// differential, 0..=1 (0.5: equal; 0.3: rear-biased).
+    pub front_torque_share: f32,
+    /// Brakes and driver aids.
+    pub brakes: BrakeSpec,
+    /// Steering.
+    pub steering: SteeringSpec,
+    /// Aerodynamics.
+    pub aero: AeroSpec,
+}
+
+impl Default for VehicleSpec {
+    fn default() -> Self {
+        let wheel = WheelSettings::default();
+        Self {
+            name: "car".into(),
+            chassis: ChassisSpec::default(),
+            axles: vec![
+                AxleSpec {
+                    z: -1.35,
+                    steered: true,
+                    wheel: wheel.clone(),
+                    ..Default::default()
+                },
+                AxleSpec {
+                    z: 1.3,
+                    driven: true,
+                    handbrake: true,
+                    wheel,
+                    ..Default::default()
+                },
+            ],
+            engine: EngineSpec::default(),
+            clutch: ClutchSpec::default(),
+            gearbox: GearboxSpec::default(),
+            centre_differential: DifferentialKind::Open,
+            front_torque_share: 0.5,
+            brakes: BrakeSpec::default(),
+            steering: SteeringSpec::default(),
+            aero: AeroSpec::default(),
+        }
+    }
+}
+
+fn clamp_field(path: &dyn Fn() -> String, v: &mut f32, lo: f32, hi: f32) -> Result<(), SpecError> {
+    if !v.is_finite() {
+        return Err(SpecError {
+            field: path(),
+            message: format!("must be a finite number, got {v}"),
+        });
+    }
+    *v = v.clamp(lo, hi);
+    Ok(())
+}
+
+macro_rules! field {
+    ($path:expr, $v:expr, $lo:expr, $hi:expr) => {
+        clamp_field(&|| $path.to_string(), &mut $v, $lo, $hi)?
+    };
+}
+
+impl VehicleSpec {
+    /// Checks every field: a non-finite number or a missing part is an error naming the
+    /// field; everything else is clamped into the range its documentation gives.
+    /// Wheel settings are validated when they are read (see [`WheelSettings`]).
+    pub fn validate(&mut self) -> Result<(), SpecError> {
+        const M: f32 = MAX_VALUE;
+        let c = &mut self.chassis;
+        field!("chassis.mass", c.mass, 1.0, M);
+        for (i, v) in c.size.iter_mut().enumerate() {
+            field!(format!("chassis.size[{i}]"), *v, 0.01, 1000.0);
+        }
+        for (i, v) in c.center_of_mass.iter_mut().enumerate() {
+            field!(format!("chassis.center_of_mass[{i}]"), *v, -1000.0, 1000.0);
+        }
+        if let Some(inertia) = c.inertia.as_mut() {
+            for (i, v) in inertia.iter_mut().enumerate() {
+                field!(format!("chassis.inertia[{i}]"), *v, 1e-3, M);
+            }
+        }
+        if self.axles.is_empty() {
+            return Err(SpecError {
+                field: "axles".into(),
+                message: "a vehicle needs at least one axle".into(),
+            });
+        }
+        for (i, a) in self.axles.iter_mut().enumerate() {
+            field!(format!("axles[{i}].z"), a.z, -1000.0, 1000.0);
+            field!(format!("axles[{i}].half_track"), a.half_track, 0.01, 100.0);
+            field!(format!("axles[{i}].mount_height"), a.mount_height, -1000.0, 1000.0);
+            field!(format!("axles[{i}].anti_roll_stiffness"), a.anti_roll_stiffness, 0.0, M);
+            if let DifferentialKind::LimitedSlip { preload, locking } = &mut a.differential {
+                field!(format!("axles[{i}].differential.preload"), *preload, 0.0, M);
+                field!(format!("axles[{i}].differential.locking"), *locking, 0.0, 100.0);
+            }
+            let (clean, err) = a.wheel.sanitized();
+            if let Some(e) = err {
+                return Err(SpecError {
+                    field: format!("axles[{i}].wheel"),
+                    message: e.to_string(),
+                });
+            }
+            a.wheel = clean;
+        }
+        if let DifferentialKind::LimitedSlip { preload, locking } = &mut self.centre_differential {
+            field!("centre_differential.preload", *preload, 0.0, M);
+            field!("centre_differential.locking", *locking, 0.0, 100.0);
+        }
+        field!("front_torque_share", self.front_torque_share, 0.0, 1.0);
+
+        let e = &mut self.engine;
+        if e.torque_curve.is_empty() {
+            return Err(SpecError {
+                field: "engine.torque_curve".into(),
+                message: "needs at least one [rpm, torque] point".into(),
+            });
+        }
+        for (i, p) in e.torque_curve.iter_mut().enumerate() {
+            field!(format!("engine.torque_curve[{i}][0] (rpm)"), p[0], 0.0, 100_000.0);
+            field!(format!("engine.torque_curve[{i}][1] (N·m)"), p[1], 0.0, M);
+        }
+        if e.torque_curve.windows(2).any(|w| w[1][0] <= w[0][0]) {
+            return Err(SpecError {
+                field: "engine.torque_curve".into(),
+                message: "rpm values must increase from point to point".into(),
+            });
+        }
+        field!("engine.idle_rpm", e.idle_rpm, 100.0, 50_000.0);
+        field!("engine.redline_rpm", e.redline_rpm, e.idle_rpm + 100.0, 100_000.0);
+        field!("engine.inertia", e.inertia, 0.01, M);
+        field!("engine.braking_torque", e.braking_torque, 0.0, M);
+
+        let cl = &mut self.clutch;
+        field!("clutch.max_torque", cl.max_torque, 0.0, M);
+        field!("clutch.engage_rpm", cl.engage_rpm, e.idle_rpm + 50.0, e.redline_rpm);
+
+        let g = &mut self.gearbox;
+        if g.forward.is_empty() {
+            return Err(SpecError {
+                field: "gearbox.forward".into(),
+                message: "needs at least one forward ratio".into(),
+            });
+        }
+        for (i, r) in g.forward.iter_mut().enumerate() {
+            field!(format!("gearbox.forward[{i}]"), *r, 0.01, 100.0);
+        }
+        field!("gearbox.reverse", g.reverse, 0.01, 100.0);
+        field!("gearbox.final_drive", g.final_drive, 0.01, 100.0);
+        field!("gearbox.efficiency", g.efficiency, 0.5, 1.0);
+        field!("gearbox.shift_time", g.shift_time, 0.0, 2.0);
+        field!("gearbox.shift_up_rpm", g.shift_up_rpm, e.idle_rpm, e.redline_rpm);
+        field!("gearbox.shift_down_rpm", g.shift_down_rpm, e.idle_rpm, g.shift_up_rpm);
+
+        let b = &mut self.brakes;
+        field!("brakes.max_torque", b.max_torque, 0.0, M);
+        field!("brakes.front_bias", b.front_bias, 0.0, 1.0);
+        field!("brakes.handbrake_torque", b.handbrake_torque, 0.0, M);
+
+        let s = &mut self.steering;
+        field!("steering.max_angle", s.max_angle, 0.0, 60.0);
+        field!("steering.ackermann", s.ackermann, 0.0, 1.0);
+        field!("steering.lock_to_lock_time", s.lock_to_lock_time, 0.0, 5.0);
+        field!("steering.high_speed_lock", s.high_speed_lock, 0.0, 1.0);
+        field!("steering.high_speed", s.high_speed, 0.1, 1000.0);
+
+        let a = &mut self.aero;
+        field!("aero.air_density", a.air_density, 0.0, 100.0);
+        field!("aero.drag_coefficient", a.drag_coefficient, 0.0, 100.0);
+        field!("aero.frontal_area", a.frontal_area, 0.0, 1000.0);
+        field!("aero.downforce_front", a.downforce_front, 0.0, 1000.0);
+        field!("aero.downforce_rear", a.downforce_rear, 0.0, 1000.0);
+        Ok(())
+    }
+
+    /// Parses a RON preset and validates it. The error names the line, column and
+    /// field (for syntax and type errors) or the field's path (for values).
+    #[cfg(feature = "serde")]
+    pub fn from_ron(text: &str) -> Result<VehicleSpec, SpecError> {
+        let mut spec: VehicleSpec = ron::from_str(text).map_err(|e| SpecError {
+            field: format!("line {}, column {}", e.span.start.line, e.span.start.col),
+            message: e.code.to_string(),
+        })?;
+        spec.validate()?;
+        Ok(spec)
+    }
+
+    /// Writes the preset as pretty RON (every field, so a saved tuning is complete).
+    #[cfg(feature = "serde")]
+    pub fn to_ron(&self) -> String {
+        ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::new().depth_limit(4))
+            .unwrap_or_else(|e| format!("// could not write the preset: {e}"))
+    }
+
+    /// Wheel index of the left wheel of `axle`: wheels are numbered axle by axle, left
+    /// then right.
+    pub fn wheel_index(axle: usize, right: bool) -> usize {
+        2 * axle + right as usize
+    }
+
+    /// Number of wheels (two per axle).
+    pub fn wheel_count(&self) -> usize {
+        2 * self.axles.len()
+    }
+
+    /// The wheel settings of one wheel, with camber and toe mirrored for the right side
+    /// and converted to the wheel model's convention (see
+    /// [`crate::wheel`]: camber > 0 tilts the top towards −X; toe turns like steer,
+    /// positive to the left).
+    pub fn wheel_settings(&self, axle: usize, right: bool) -> WheelSettings {
+        let a = &self.axles[axle];
+        let mut w = a.wheel.clone();
+        // Automotive: negative camber = top leans inwards; toe-in = front points inwards.
+        let (camber, toe) = (a.wheel.camber_angle(), a.wheel.toe_angle());
+        let (camber, toe) = if right { (-camber, toe) } else { (camber, -toe) };
+        let _ = w.set_camber_angle(camber);
+        let _ = w.set_toe_angle(toe);
+        w
+    }
+}

@@ -1,0 +1,375 @@
+//! # wheelcollider_inspector
+//!
+//! An egui inspector for wheelcollider vehicles, added by a game as one plugin:
+//!
+//! ```no_run
+//! use bevy::prelude::*;
+//! use wheelcollider_inspector::WheelInspectorPlugin;
+//! App::new().add_plugins(WheelInspectorPlugin::default());
+//! ```
+//!
+//! It needs bevy_egui's `EguiPlugin` (added for you when missing) and inspects the
+//! vehicle marked [`InspectorTarget`], or else the first [`Vehicle`].
+//!
+//! | tab | what |
+//! | --- | --- |
+//! | Tune | every wheel parameter per axle (mirrored left/right) or per wheel, sweep type, chassis, engine, clutch, gearbox, differentials, brakes, steering, aero, ground surfaces |
+//! | Plots | tyre curve with each wheel's operating point and the peak; friction circle; rolling history of compression, load and slip; engine torque curve at the current rpm |
+//! | Telemetry | speed, rpm, gear, per-wheel grounded / load / slips / forces |
+//! | Presets | save and load RON presets (also by drag and drop), hot reload |
+//! | Sim | gizmos per sweep shape, pause / single step, slow motion, reset car |
+//!
+//! F1 hides and shows the inspector. Edits go through the same validation as a preset
+//! file: an entry the model cannot take is refused, never applied.
+#![warn(missing_docs)]
+
+mod panels;
+
+use std::collections::VecDeque;
+use std::path::PathBuf;
+use std::time::SystemTime;
+
+use avian3d::prelude::*;
+use bevy::prelude::*;
+pub use bevy_egui;
+use bevy_egui::{EguiPlugin, EguiPrimaryContextPass};
+pub use egui_plot;
+use wheelcollider_avian::debug::{WheelDebugPlugin, WheelGizmos};
+use wheelcollider_avian::prelude::*;
+use wheelcollider_avian::vehicle::{VehicleRuntime, VehicleState};
+
+/// Samples kept in the rolling history (at the frame rate: about 10 s at 60 fps).
+pub const HISTORY_LEN: usize = 600;
+
+/// Adds the inspector: panels, plots, preset loading, pause and slow motion.
+#[derive(Default)]
+pub struct WheelInspectorPlugin {
+    /// Start hidden (F1 shows it).
+    pub start_hidden: bool,
+}
+
+impl Plugin for WheelInspectorPlugin {
+    fn build(&self, app: &mut App) {
+        if !app.is_plugin_added::<EguiPlugin>() {
+            app.add_plugins(EguiPlugin::default());
+        }
+        // Gizmos only where Bevy's gizmo plugin is (a game with `DefaultPlugins`); add
+        // this plugin after it.
+        if app.is_plugin_added::<bevy::gizmos::GizmoPlugin>() && !app.is_plugin_added::<WheelDebugPlugin>() {
+            app.add_plugins(WheelDebugPlugin);
+        }
+        app.insert_resource(InspectorState {
+            visible: !self.start_hidden,
+            ..Default::default()
+        })
+        .register_type::<InspectorTarget>()
+        .add_systems(
+            Update,
+            (
+                toggle_visibility,
+                pick_target,
+                record_history,
+                hot_reload,
+                dropped_files,
+                apply_requests,
+            )
+                .chain(),
+        )
+        .add_systems(EguiPrimaryContextPass, panels::inspector_ui)
+        .add_systems(PhysicsSchedule, single_step.in_set(PhysicsStepSystems::Last));
+    }
+}
+
+/// Marks the vehicle the inspector shows. Without one, it shows the first vehicle.
+#[derive(Component, Reflect, Clone, Copy, Debug, Default)]
+#[reflect(Component)]
+pub struct InspectorTarget;
+
+/// The tabs of the panel.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Tab {
+    /// Parameters.
+    #[default]
+    Tune,
+    /// Plots.
+    Plots,
+    /// Numbers.
+    Telemetry,
+    /// Save and load.
+    Presets,
+    /// Gizmos, pause, slow motion, reset.
+    Sim,
+}
+
+/// One sample of one wheel in the rolling history.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct WheelSample {
+    /// Suspension compression (m).
+    pub compression: f32,
+    /// Tyre load (N).
+    pub load: f32,
+    /// Longitudinal slip.
+    pub forward_slip: f32,
+    /// Lateral slip.
+    pub sideways_slip: f32,
+}
+
+/// The inspector's state: what it shows, its history and its messages.
+#[derive(Resource, Debug)]
+pub struct InspectorState {
+    /// Whether the panel is shown (F1 toggles).
+    pub visible: bool,
+    /// The tab shown.
+    pub tab: Tab,
+    /// The vehicle shown.
+    pub target: Option<Entity>,
+    /// Edit wheels one by one instead of per axle.
+    pub per_wheel: bool,
+    /// Time (s) of each history sample.
+    pub times: VecDeque<f32>,
+    /// History per wheel (index as in `VehicleSpec::wheel_index`).
+    pub history: Vec<VecDeque<WheelSample>>,
+    /// The preset file the Presets tab saves to and loads from.
+    pub preset_path: String,
+    /// Reload the preset when its file changes.
+    pub hot_reload: bool,
+    /// Last message (text, is an error).
+    pub message: Option<(String, bool)>,
+    /// Physics speed relative to real time (slow motion < 1).
+    pub time_scale: f32,
+    /// Where the vehicle started, for "reset car".
+    pub home: Option<Transform>,
+    /// Requests from the panel, carried out in `Update`.
+    pub requests: Vec<Request>,
+    /// Pause physics after the next step.
+    pub pause_after_step: bool,
+    loaded_mtime: Option<SystemTime>,
+    last_poll: f32,
+}
+
+impl Default for InspectorState {
+    fn default() -> Self {
+        Self {
+            visible: true,
+            tab: Tab::Tune,
+            target: None,
+            per_wheel: false,
+            times: VecDeque::with_capacity(HISTORY_LEN),
+            history: vec![],
+            preset_path: "assets/presets/road.ron".into(),
+            hot_reload: true,
+            message: None,
+            time_scale: 1.0,
+            home: None,
+            requests: vec![],
+            pause_after_step: false,
+            loaded_mtime: None,
+            last_poll: 0.0,
+        }
+    }
+}
+
+/// Something the panel asks for that needs more than the panel's own queries.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Request {
+    /// Load the preset at this path into the target vehicle.
+    Load(PathBuf),
+    /// Save the target vehicle's spec to this path.
+    Save(PathBuf),
+    /// Put the vehicle back where it started, at rest.
+    Reset,
+}
+
+fn toggle_visibility(keys: Option<Res<ButtonInput<KeyCode>>>, mut state: ResMut<InspectorState>) {
+    if keys.is_some_and(|k| k.just_pressed(KeyCode::F1)) {
+        state.visible = !state.visible;
+    }
+}
+
+#[allow(clippy::type_complexity)]
+fn pick_target(
+    mut state: ResMut<InspectorState>,
+    marked: Query<(Entity, &Transform), (With<Vehicle>, With<InspectorTarget>)>,
+    any: Query<(Entity, &Transform), With<Vehicle>>,
+) {
+    if state.target.is_some_and(|t| any.contains(t)) {
+        return;
+    }
+    let pick = marked.iter().next().or_else(|| any.iter().next());
+    state.target = pick.map(|p| p.0);
+    state.home = pick.map(|p| *p.1);
+    state.times.clear();
+    state.history.clear();
+}
+
+fn record_history(
+    time: Res<Time>,
+    mut state: ResMut<InspectorState>,
+    vehicles: Query<&ChassisWheels, With<Vehicle>>,
+    wheels: Query<(&VehicleWheel, &WheelState)>,
+    physics: Res<Time<Physics>>,
+) {
+    if physics.is_paused() {
+        return;
+    }
+    let Some(children) = state.target.and_then(|t| vehicles.get(t).ok()) else {
+        return;
+    };
+    let n = children.wheels().len();
+    if state.history.len() != n {
+        state.history = vec![VecDeque::with_capacity(HISTORY_LEN); n];
+        state.times.clear();
+    }
+    if state.times.len() == HISTORY_LEN {
+        state.times.pop_front();
+        state.history.iter_mut().for_each(|h| {
+            h.pop_front();
+        });
+    }
+    state.times.push_back(time.elapsed_secs());
+    let mut samples = vec![WheelSample::default(); n];
+    for &w in children.wheels() {
+        if let Ok((id, s)) = wheels.get(w) {
+            let i = VehicleSpec::wheel_index(id.axle, id.right);
+            if let Some(slot) = samples.get_mut(i) {
+                *slot = WheelSample {
+                    compression: s.output.compression,
+                    load: s.output.load,
+                    forward_slip: s.output.forward_slip,
+                    sideways_slip: s.output.sideways_slip,
+                };
+            }
+        }
+    }
+    for (h, s) in state.history.iter_mut().zip(samples) {
+        h.push_back(s);
+    }
+}
+
+fn hot_reload(time: Res<Time<Real>>, mut state: ResMut<InspectorState>) {
+    let now = time.elapsed_secs();
+    if !state.hot_reload || now - state.last_poll < 0.5 {
+        return;
+    }
+    state.last_poll = now;
+    let path = PathBuf::from(&state.preset_path);
+    let Ok(mtime) = std::fs::metadata(&path).and_then(|m| m.modified()) else {
+        return;
+    };
+    match state.loaded_mtime {
+        Some(t) if t != mtime => {
+            state.loaded_mtime = Some(mtime);
+            state.requests.push(Request::Load(path));
+        }
+        None => state.loaded_mtime = Some(mtime),
+        _ => {}
+    }
+}
+
+fn dropped_files(mut drops: MessageReader<bevy::window::FileDragAndDrop>, mut state: ResMut<InspectorState>) {
+    for d in drops.read() {
+        if let bevy::window::FileDragAndDrop::DroppedFile { path_buf, .. } = d {
+            state.preset_path = path_buf.display().to_string();
+            state.loaded_mtime = None;
+            state.requests.push(Request::Load(path_buf.clone()));
+        }
+    }
+}
+
+/// Loads a preset file: the spec, or a message naming the file and the place.
+pub fn load_preset(path: &std::path::Path) -> Result<VehicleSpec, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    VehicleSpec::from_ron(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+#[allow(clippy::type_complexity)]
+fn apply_requests(
+    mut commands: Commands,
+    mut state: ResMut<InspectorState>,
+    mut vehicles: Query<(
+        &mut Vehicle,
+        &mut VehicleRuntime,
+        &mut Transform,
+        &mut LinearVelocity,
+        &mut AngularVelocity,
+        &ChassisWheels,
+    )>,
+    mut wheels: Query<&mut WheelState>,
+) {
+    let requests = std::mem::take(&mut state.requests);
+    for r in requests {
+        let Some(target) = state.target else {
+            state.message = Some(("no vehicle to apply it to".into(), true));
+            continue;
+        };
+        let Ok((mut vehicle, mut runtime, mut transform, mut lin, mut ang, children)) = vehicles.get_mut(target) else {
+            continue;
+        };
+        match r {
+            Request::Load(path) => match load_preset(&path) {
+                Ok(spec) if spec.axles.len() == vehicle.0.axles.len() => {
+                    vehicle.0 = spec;
+                    state.message = Some((format!("loaded {}", path.display()), false));
+                }
+                Ok(spec) => {
+                    // A different number of axles: a new vehicle in its place.
+                    let at = *transform;
+                    match spawn_vehicle(&mut commands, &spec, at) {
+                        Ok(new) => {
+                            commands.entity(target).despawn();
+                            commands.entity(new).insert((PlayerVehicle, InspectorTarget));
+                            state.target = None;
+                            state.message = Some((format!("loaded {} (new layout)", path.display()), false));
+                        }
+                        Err(e) => state.message = Some((e.to_string(), true)),
+                    }
+                }
+                Err(e) => state.message = Some((format!("not loaded, the car is unchanged: {e}"), true)),
+            },
+            Request::Save(path) => {
+                let text = vehicle.0.to_ron();
+                state.message = Some(match std::fs::write(&path, text) {
+                    Ok(()) => {
+                        state.loaded_mtime = std::fs::metadata(&path).and_then(|m| m.modified()).ok();
+                        (format!("saved {}", path.display()), false)
+                    }
+                    Err(e) => (format!("could not save {}: {e}", path.display()), true),
+                });
+            }
+            Request::Reset => {
+                if let Some(home) = state.home {
+                    *transform = home;
+                }
+                lin.0 = Vec3::ZERO;
+                ang.0 = Vec3::ZERO;
+                if let Some(spec) = runtime.spec.clone() {
+                    runtime.state = Some(VehicleState::new(&spec));
+                }
+                for &w in children.wheels() {
+                    if let Ok(mut s) = wheels.get_mut(w) {
+                        s.memory = Default::default();
+                    }
+                }
+                state.message = Some(("car reset".into(), false));
+            }
+        }
+    }
+}
+
+fn single_step(mut state: ResMut<InspectorState>, mut time: ResMut<Time<Physics>>) {
+    if state.pause_after_step {
+        state.pause_after_step = false;
+        time.pause();
+    }
+}
+
+/// Toggles the gizmos of one sweep shape (used by the Sim tab).
+pub fn gizmo_toggles(g: &mut WheelGizmos) -> [(&'static str, &mut bool); 5] {
+    [
+        ("gizmos", &mut g.enabled),
+        ("ray", &mut g.ray),
+        ("sphere", &mut g.sphere),
+        ("cylinder", &mut g.cylinder),
+        ("forces", &mut g.forces),
+    ]
+}
