@@ -10,7 +10,7 @@
 //!
 //! `--script DIR` drives a fixed input sequence, saves screenshots into DIR and exits:
 //! that is how the pictures in the README are made (see docs/inspector.md).
-use std::f32::consts::{FRAC_PI_2, PI};
+use std::f32::consts::FRAC_PI_2;
 
 use avian3d::prelude::*;
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
@@ -272,7 +272,6 @@ fn track(mut commands: Commands, mut meshes: ResMut<Assets<Mesh>>, mut materials
         bevy::core_pipeline::tonemapping::Tonemapping::AcesFitted,
         Transform::from_xyz(0.0, 4.0, 10.0).looking_at(Vec3::ZERO, Vec3::Y),
     ));
-    let _ = ice;
 }
 
 fn spawn_car(
@@ -418,7 +417,6 @@ fn camera(
             cam.look_at(target, Vec3::Y);
         }
     }
-    let _ = PI;
 }
 
 fn hud(mut contexts: EguiContexts, car: Query<&VehicleTelemetry, With<PlayerVehicle>>, inspector: Res<InspectorState>) {

@@ -30,7 +30,7 @@ pub use wheelcollider_core::vehicle::{
     AeroSpec, AxleSpec, BrakeSpec, ChassisSpec, ClutchSpec, DifferentialKind, EngineSpec, GearboxSpec,
     PowertrainReport, SpecError, SteeringSpec, VehicleSpec, VehicleState,
 };
-use wheelcollider_core::vehicle::{RAD_PER_S_TO_RPM, WheelCommand, WheelFeedback, step_vehicle};
+use wheelcollider_core::vehicle::{WheelCommand, WheelFeedback, step_vehicle};
 
 use crate::components::{ChassisWheels, WheelCollider, WheelInput, WheelState};
 
@@ -391,9 +391,4 @@ pub(crate) fn apply_aero(mut vehicles: Query<(&VehicleRuntime, &VehicleTelemetry
             }
         }
     }
-}
-
-/// Engine speed in rpm for a state (for UIs that hold a [`VehicleState`]).
-pub fn engine_rpm(state: &VehicleState) -> f32 {
-    state.engine_speed * RAD_PER_S_TO_RPM
 }

@@ -267,7 +267,6 @@ fn skid_pad(spec: &VehicleSpec) -> f32 {
             i.brake = 0.0;
         });
         app.update();
-        let _ = t;
         if error.abs() < 1.0 {
             window.push(speed * t.yaw_rate.abs());
             if window.len() > 60 {
@@ -276,25 +275,6 @@ fn skid_pad(spec: &VehicleSpec) -> f32 {
             }
         } else {
             window.clear();
-        }
-        if std::env::var("DEBUG_PAD").is_ok() && (error > 1.0 || (speed * 10.0) as i32 % 10 == 0) {
-            let ws: Vec<String> = wheels(&app, car)
-                .iter()
-                .map(|w| {
-                    let s = state(&app, *w).output;
-                    format!(
-                        "N{:.0} bs{:.0} a{:.3} k{:.3} Fy{:.0} Fx{:.0} mu{:.2}",
-                        s.load,
-                        s.bump_stop_force,
-                        s.sideways_slip,
-                        s.forward_slip,
-                        s.sideways_force,
-                        s.forward_force,
-                        s.friction
-                    )
-                })
-                .collect();
-            println!("v {speed:.2} e {error:.2} steer {steer:.2} {ws:?}");
         }
         if error > 4.0 {
             break;
@@ -392,7 +372,7 @@ fn limited_slip_moves_the_car_with_one_side_on_ice() {
         }
         let car = settled(&mut app, &spec);
         input(&mut app, car, |i| i.throttle = 1.0);
-        for n in 0..steps(4.0, HZ) {
+        for _ in 0..steps(4.0, HZ) {
             // The driver keeps it straight and on the split line (a locked axle on split
             // μ yaws the car towards the ice).
             let forward = rotation(&app, car) * Vec3::NEG_Z;
@@ -402,27 +382,6 @@ fn limited_slip_moves_the_car_with_one_side_on_ice() {
                 i.steer = (6.0 * forward.x + 0.3 * x - 0.5 * yaw_rate).clamp(-1.0, 1.0)
             });
             app.update();
-            if std::env::var("DEBUG_LSD").is_ok() && n % 20 == 0 {
-                let t = telemetry(&app, car);
-                let ws: Vec<String> = wheels(&app, car)
-                    .iter()
-                    .map(|w| {
-                        let s = state(&app, *w);
-                        let i = app.world().get::<WheelInput>(*w).unwrap();
-                        format!(
-                            "{:.1}/{:.0}/{:.0}",
-                            s.output.angular_velocity, i.drive_torque, s.output.forward_force
-                        )
-                    })
-                    .collect();
-                println!(
-                    "{k} v {:.2} rpm {:.0} clutch {:.2} {:.0} {ws:?}",
-                    t.forward_speed,
-                    t.powertrain.engine_rpm,
-                    t.powertrain.clutch_engagement,
-                    t.powertrain.clutch_torque
-                );
-            }
         }
         speed[k] = velocity(&app, car).length();
     }

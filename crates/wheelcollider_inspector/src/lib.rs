@@ -227,22 +227,22 @@ fn record_history(
         });
     }
     state.times.push_back(time.elapsed_secs());
-    let mut samples = vec![WheelSample::default(); n];
+    // One sample per wheel slot; a wheel not found this frame repeats a zero sample.
+    let len = state.times.len();
     for &w in children.wheels() {
-        if let Ok((id, s)) = wheels.get(w) {
-            let i = VehicleSpec::wheel_index(id.axle, id.right);
-            if let Some(slot) = samples.get_mut(i) {
-                *slot = WheelSample {
-                    compression: s.output.compression,
-                    load: s.output.load,
-                    forward_slip: s.output.forward_slip,
-                    sideways_slip: s.output.sideways_slip,
-                };
-            }
+        if let Ok((id, s)) = wheels.get(w)
+            && let Some(h) = state.history.get_mut(VehicleSpec::wheel_index(id.axle, id.right))
+        {
+            h.push_back(WheelSample {
+                compression: s.output.compression,
+                load: s.output.load,
+                forward_slip: s.output.forward_slip,
+                sideways_slip: s.output.sideways_slip,
+            });
         }
     }
-    for (h, s) in state.history.iter_mut().zip(samples) {
-        h.push_back(s);
+    for h in &mut state.history {
+        h.resize(len, WheelSample::default());
     }
 }
 

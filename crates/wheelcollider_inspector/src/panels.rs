@@ -7,7 +7,6 @@ use egui_plot::{HLine, Legend, Line, Plot, PlotPoints, Points, VLine};
 use wheelcollider_avian::debug::WheelGizmos;
 use wheelcollider_avian::prelude::*;
 use wheelcollider_avian::vehicle::VehicleRuntime;
-use wheelcollider_core::vehicle::RAD_PER_S_TO_RPM;
 
 use crate::{InspectorState, Request, Tab, gizmo_toggles};
 
@@ -774,7 +773,6 @@ fn telemetry_ui(
             if let Some(s) = &runtime.state {
                 row("engine speed", format!("{:.1} rad/s", s.engine_speed));
             }
-            let _ = RAD_PER_S_TO_RPM;
         });
     ui.separator();
     egui::Grid::new("wheels").num_columns(8).striped(true).show(ui, |ui| {

@@ -140,11 +140,6 @@ pub struct VehicleState {
     pub since_shift: f32,
     /// The clutch's torque last step (N·m), engine side.
     pub clutch_torque: f32,
-    /// Torque each axle differential moved from left to right last step (N·m).
-    pub axle_transfer: Vec<f32>,
-    /// Torque the centre differential moved from the first driven axle to the second
-    /// last step (N·m).
-    pub centre_transfer: f32,
     /// Steering position, −1..=1, after the steering rate.
     pub steer: f32,
     /// Traction control's throttle factor, 0..=1.
@@ -164,8 +159,6 @@ impl VehicleState {
             shift_timer: 0.0,
             since_shift: 10.0,
             clutch_torque: 0.0,
-            axle_transfer: vec![0.0; spec.axles.len()],
-            centre_transfer: 0.0,
             steer: 0.0,
             traction_factor: 1.0,
             stopped_braking: 0.0,
@@ -199,6 +192,9 @@ pub struct PowertrainReport {
     pub steer: f32,
     /// The brake input after auto-reverse swapped the pedals, 0..=1.
     pub brake: f32,
+    /// Torque the centre differential moved from the first driven axle to the second
+    /// (N·m); what each axle differential moved shows in the wheels' drive torques.
+    pub centre_transfer: f32,
 }
 
 impl EngineSpec {
@@ -486,31 +482,21 @@ pub fn step_vehicle(
     input.gear_up = false;
     input.gear_down = false;
     let n_axles = spec.axles.len().min(out.len() / 2);
-    if state.axle_transfer.len() < spec.axles.len() {
-        state.axle_transfer.resize(spec.axles.len(), 0.0);
-    }
-    for (i, s) in [
+    for s in [
         &mut state.engine_speed,
         &mut state.shift_timer,
         &mut state.since_shift,
         &mut state.clutch_torque,
-        &mut state.centre_transfer,
         &mut state.steer,
-        &mut state.traction_factor,
         &mut state.stopped_braking,
-    ]
-    .into_iter()
-    .enumerate()
-    {
+    ] {
         if !s.is_finite() {
-            *s = if i == 6 { 1.0 } else { 0.0 };
+            *s = 0.0;
         }
     }
-    state
-        .axle_transfer
-        .iter_mut()
-        .filter(|t| !t.is_finite())
-        .for_each(|t| *t = 0.0);
+    if !state.traction_factor.is_finite() {
+        state.traction_factor = 1.0;
+    }
     let wheel = |i: usize| -> WheelFeedback {
         wheels.get(i).copied().unwrap_or(WheelFeedback {
             inertia: 1.0,
@@ -741,17 +727,15 @@ pub fn step_vehicle(
             }
         };
         let cap = capacity_of(spec.centre_differential, axle_torque[f] + axle_torque[r]);
-        state.centre_transfer = couple(side(f), side(r), cap, dt);
-        axle_torque[f] -= state.centre_transfer;
-        axle_torque[r] += state.centre_transfer;
-    } else {
-        state.centre_transfer = 0.0;
+        let t = couple(side(f), side(r), cap, dt);
+        axle_torque[f] -= t;
+        axle_torque[r] += t;
+        report.centre_transfer = t;
     }
     #[allow(clippy::needless_range_loop)]
     for a in 0..n_axles {
         let (l, r) = (2 * a, 2 * a + 1);
         if shares.get(a).copied().unwrap_or(0.0) <= 0.0 {
-            state.axle_transfer[a] = 0.0;
             continue;
         }
         let cap = capacity_of(spec.axles[a].differential, axle_torque[a]);
@@ -762,7 +746,6 @@ pub fn step_vehicle(
             drive: 0.5 * axle_torque[a],
         };
         let t = couple(side(wheel(l)), side(wheel(r)), cap, dt);
-        state.axle_transfer[a] = t;
         out[l].drive_torque = finite(0.5 * axle_torque[a] - t);
         out[r].drive_torque = finite(0.5 * axle_torque[a] + t);
     }

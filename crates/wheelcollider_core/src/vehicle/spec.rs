@@ -419,6 +419,14 @@ macro_rules! field {
     };
 }
 
+fn check_differential(path: &str, d: &mut DifferentialKind) -> Result<(), SpecError> {
+    if let DifferentialKind::LimitedSlip { preload, locking } = d {
+        field!(format!("{path}.preload"), *preload, 0.0, MAX_VALUE);
+        field!(format!("{path}.locking"), *locking, 0.0, 100.0);
+    }
+    Ok(())
+}
+
 impl VehicleSpec {
     /// Checks every field: a non-finite number or a missing part is an error naming the
     /// field; everything else is clamped into the range its documentation gives.
@@ -449,10 +457,7 @@ impl VehicleSpec {
             field!(format!("axles[{i}].half_track"), a.half_track, 0.01, 100.0);
             field!(format!("axles[{i}].mount_height"), a.mount_height, -1000.0, 1000.0);
             field!(format!("axles[{i}].anti_roll_stiffness"), a.anti_roll_stiffness, 0.0, M);
-            if let DifferentialKind::LimitedSlip { preload, locking } = &mut a.differential {
-                field!(format!("axles[{i}].differential.preload"), *preload, 0.0, M);
-                field!(format!("axles[{i}].differential.locking"), *locking, 0.0, 100.0);
-            }
+            check_differential(&format!("axles[{i}].differential"), &mut a.differential)?;
             let (clean, err) = a.wheel.sanitized();
             if let Some(e) = err {
                 return Err(SpecError {
@@ -462,10 +467,7 @@ impl VehicleSpec {
             }
             a.wheel = clean;
         }
-        if let DifferentialKind::LimitedSlip { preload, locking } = &mut self.centre_differential {
-            field!("centre_differential.preload", *preload, 0.0, M);
-            field!("centre_differential.locking", *locking, 0.0, 100.0);
-        }
+        check_differential("centre_differential", &mut self.centre_differential)?;
         field!("front_torque_share", self.front_torque_share, 0.0, 1.0);
 
         let e = &mut self.engine;
