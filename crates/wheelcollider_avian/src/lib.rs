@@ -47,9 +47,11 @@
 //! | [`WheelSystems::Apply`] (serial) | forces to chassis and ground body | several wheels write one body |
 //! | `PostUpdate`, before transform propagation | place [`WheelModel`]s | interpolated between steps |
 //!
-//! The sets are chained after avian's `PhysicsStepSystems::First` and before its broad
-//! phase, so the forces act in the same step's solver; avian does not run the schedule
-//! while physics is paused, so neither do the wheels.
+//! The sets are chained after avian's broad phase and before its narrow phase: the
+//! collider trees the sweeps query are up to date by then (a collider spawned or moved
+//! this frame is where its `Transform` says, not at the origin), and the forces still act
+//! in the same step's solver. Avian does not run the schedule while physics is paused,
+//! so neither do the wheels.
 #![warn(missing_docs)]
 
 pub mod components;
@@ -57,6 +59,7 @@ pub mod components;
 pub mod debug;
 #[cfg(feature = "input")]
 pub mod input;
+pub mod maneuvers;
 mod systems;
 pub mod vehicle;
 
@@ -121,8 +124,8 @@ impl Plugin for WheelColliderPlugin {
                 PhysicsSchedule,
                 (WheelSystems::Prepare, WheelSystems::SenseAndSolve, WheelSystems::Apply)
                     .chain()
-                    .after(PhysicsStepSystems::First)
-                    .before(PhysicsStepSystems::BroadPhase),
+                    .after(PhysicsStepSystems::BroadPhase)
+                    .before(PhysicsStepSystems::NarrowPhase),
             )
             .add_systems(
                 PhysicsSchedule,

@@ -98,7 +98,10 @@ fn effective_mass(inverse_mass: f32, inverse_inertia: &avian3d::math::SymmetricM
 /// cylinder 4.7 cm (0.3 mm over a 40 m box). The hit point and normal it returns are
 /// accurate, so the distance is recomputed exactly: how far the shape's support point
 /// towards the surface travels along −`up` to reach the plane through the hit point.
-/// Kept only when the plane faces the sweep (`up·n > 0.1`) and the correction is small.
+/// Used when the plane faces the sweep (`up·n > 0.1`) and the correction moves the hit
+/// later (the cast's error is always an early stop: 7.8 cm for a 0.14 m kart wheel over
+/// a 400 m box), or earlier by less than a quarter of the radius. A refined distance
+/// beyond the sweep's reach means the wheel does not touch: the caller drops the hit.
 #[inline]
 fn refine_distance(
     start: Vec3,
@@ -127,7 +130,7 @@ fn refine_distance(
     };
     // (start − up·t + support − point)·n = 0
     let t = (start + support - point).dot(n) / facing;
-    if t.is_finite() && (t - distance).abs() < 0.25 * radius.max(0.05) {
+    if t.is_finite() && t - distance > -0.25 * radius.max(0.05) {
         t.max(0.0)
     } else {
         distance
@@ -221,9 +224,9 @@ pub(crate) fn sense_and_solve(
                     let cylinder = axle.map(|a| (a, width * 0.5));
                     spatial
                         .cast_shape_predicate(shape, start, shape_rot, down, &config, &filter, &not_own)
-                        .map(|h| {
+                        .and_then(|h| {
                             let d = refine_distance(start, up, radius, cylinder, h.point1, h.normal1, h.distance);
-                            (h.entity, h.point1, h.normal1, d.clamp(0.0, reach))
+                            (d <= reach).then_some((h.entity, h.point1, h.normal1, d.max(0.0)))
                         })
                 }
             };

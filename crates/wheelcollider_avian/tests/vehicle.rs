@@ -6,6 +6,7 @@ mod common;
 use avian3d::prelude::*;
 use bevy::prelude::*;
 use common::*;
+use wheelcollider_avian::maneuvers::expected_stop_distance;
 use wheelcollider_avian::prelude::*;
 use wheelcollider_avian::vehicle::VehicleRuntime;
 use wheelcollider_core::vehicle::RAD_PER_S_TO_RPM;
@@ -88,22 +89,6 @@ fn stop(app: &mut App, car: Entity, brake: f32, max_s: f64, hz: f64) -> (f32, f3
     panic!("did not stop in {max_s} s");
 }
 
-/// Stopping distance from `v0` of a car whose wheels lock, integrated from the tyre
-/// curve at the slip a locked wheel has (κ = −v / max(v, 10)), with aerodynamic drag.
-fn locked_stop_distance(spec: &VehicleSpec, grip: f32, v0: f32) -> f32 {
-    let mf = spec.axles[0].wheel.tire();
-    let k = spec.aero.drag_factor() / spec.chassis.mass;
-    let n = 20_000;
-    let mut d = 0.0;
-    for i in 0..n {
-        let v = v0 * (i as f32 + 0.5) / n as f32;
-        let kappa = v / v.max(10.0);
-        let mu = mf.eval(kappa) * grip;
-        d += v / (mu * G + k * v * v) * (v0 / n as f32);
-    }
-    d
-}
-
 #[test]
 fn presets_parse_and_predict_their_published_top_speed() {
     // Published: Golf GTI Mk7 246 km/h; the kart is geared for ≈ 115 km/h.
@@ -162,7 +147,7 @@ fn braking_distance_from_100_kmh_matches_the_tyre_curve() {
         run(&mut app, steps(1.0, hz));
         launch(&mut app, car, v0);
         let (d, t) = stop(&mut app, car, 1.0, 20.0, hz);
-        let expected = locked_stop_distance(&spec, 1.0, v0);
+        let expected = expected_stop_distance(&spec, 1.0, v0);
         println!("measured: 100-0 km/h at {hz} Hz: {d:.2} m in {t:.2} s, tyre curve predicts {expected:.2} m");
         assert!((d - expected).abs() < 0.05 * expected, "{d} vs {expected}");
     }
@@ -183,7 +168,7 @@ fn abs_shortens_the_stop_on_ice() {
         d[k] = stop(&mut app, car, 1.0, 60.0, HZ).0;
     }
     let spec = preset("road");
-    let locked = locked_stop_distance(&spec, WheelSurface::ICE.grip, v0);
+    let locked = expected_stop_distance(&spec, WheelSurface::ICE.grip, v0);
     let peak = v0 * v0 / (2.0 * spec.axles[0].wheel.tire().peak_value() * WheelSurface::ICE.grip * G);
     println!(
         "measured: 15 m/s on ice: locked {:.1} m (curve {locked:.1}), ABS {:.1} m (peak-μ bound {peak:.1})",

@@ -526,7 +526,9 @@ pub fn step_vehicle(
     } else if gb.automatic {
         let rpm = state.engine_speed * RAD_PER_S_TO_RPM;
         let settled = state.shift_timer <= 0.0 && state.since_shift > gb.shift_time + 0.4;
-        let holding = v.abs() < 0.5 && state.gear >= 0 && brake > 0.1 && throttle < 0.05;
+        // The handbrake says "stay here": no auto-reverse while it is pulled (a car held
+        // on a hill with both brakes must not reverse down it).
+        let holding = v.abs() < 0.5 && state.gear >= 0 && brake > 0.1 && throttle < 0.05 && raw.handbrake < 0.1;
         state.stopped_braking = if holding { state.stopped_braking + dt } else { 0.0 };
         if gb.auto_reverse && holding && state.stopped_braking >= AUTO_REVERSE_DELAY {
             request(state, -1);
@@ -579,9 +581,7 @@ pub fn step_vehicle(
     };
     state.steer += (raw.steer - state.steer).clamp(-rate, rate);
     state.steer = state.steer.clamp(-1.0, 1.0);
-    let speed_factor = (v.abs() / st.high_speed).clamp(0.0, 1.0);
-    let lock = st.max_angle * (1.0 + (st.high_speed_lock - 1.0) * speed_factor);
-    let delta = state.steer * lock;
+    let delta = state.steer * st.lock_at(v);
 
     // --- Brakes, anti-roll bars ---------------------------------------------------------
     let abs_on = spec.brakes.abs && v.abs() > ABS_MIN_SPEED;

@@ -128,7 +128,8 @@ pub struct GearboxSpec {
     /// Shift by itself; otherwise only on the input's gear-up / gear-down.
     pub automatic: bool,
     /// With `automatic`: stopped, the brake input selects reverse and then drives
-    /// backwards (and the throttle brakes), as in most driving games.
+    /// backwards (and the throttle brakes), as in most driving games. Not while the
+    /// handbrake is pulled, so brake + handbrake holds the car on a hill.
     pub auto_reverse: bool,
     /// Automatic upshift above this engine speed (rpm).
     pub shift_up_rpm: f32,
@@ -214,6 +215,19 @@ impl Default for SteeringSpec {
             high_speed_lock: 0.3,
             high_speed: 40.0,
         }
+    }
+}
+
+impl SteeringSpec {
+    /// Steer angle at full lock (deg) at `speed` (m/s): `max_angle` at rest, falling
+    /// linearly to `max_angle · high_speed_lock` at `high_speed`.
+    pub fn lock_at(&self, speed: f32) -> f32 {
+        let f = if self.high_speed > 0.0 {
+            (speed.abs() / self.high_speed).clamp(0.0, 1.0)
+        } else {
+            1.0
+        };
+        self.max_angle * (1.0 + (self.high_speed_lock - 1.0) * f)
     }
 }
 

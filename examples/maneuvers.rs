@@ -1,0 +1,373 @@
+//! The headless test track: runs standard manoeuvres on a preset and prints the numbers;
+//! writes JSON, CSV time series and PNG plots on request. No window.
+//!
+//! ```text
+//! cargo run --release --example maneuvers -- --preset assets/presets/road.ron
+//!     [--preset more.ron …] [--maneuver NAME|all] [--json out.json] [--csv DIR]
+//!     [--plots DIR] [--hz 60] [--quick]
+//! cargo run --release --example maneuvers -- --compare a.ron b.ron [--maneuver …]
+//! ```
+//!
+//! Manoeuvres: settle, acceleration, braking, circle, step-steer, slalom, slope-hold,
+//! bump-run (`docs/maneuvers.md` says what each measures and how).
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use plotters::prelude::*;
+use wheelcollider::avian::maneuvers::{HZ_RANGE, Maneuver, ManeuverOptions, ManeuverReport, run_maneuver};
+use wheelcollider::prelude::VehicleSpec;
+
+const USAGE: &str = "usage: maneuvers --preset FILE.ron [--preset FILE.ron …] [--maneuver NAME|all]
+                 [--json FILE] [--csv DIR] [--plots DIR] [--hz RATE] [--quick]
+       maneuvers --compare A.ron B.ron [same options]
+manoeuvres: settle, acceleration, braking, circle, step-steer, slalom, slope-hold, bump-run, all";
+
+struct Args {
+    presets: Vec<PathBuf>,
+    compare: bool,
+    maneuvers: Vec<Maneuver>,
+    json: Option<PathBuf>,
+    csv: Option<PathBuf>,
+    plots: Option<PathBuf>,
+    options: ManeuverOptions,
+}
+
+fn parse(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
+    let mut a = Args {
+        presets: vec![],
+        compare: false,
+        maneuvers: Maneuver::ALL.to_vec(),
+        json: None,
+        csv: None,
+        plots: None,
+        options: ManeuverOptions::default(),
+    };
+    let value =
+        |it: &mut dyn Iterator<Item = String>, flag: &str| it.next().ok_or_else(|| format!("{flag} needs a value"));
+    while let Some(flag) = it.next() {
+        match flag.as_str() {
+            "--preset" => a.presets.push(value(&mut it, "--preset")?.into()),
+            "--compare" => {
+                a.compare = true;
+                a.presets.push(value(&mut it, "--compare")?.into());
+                a.presets.push(value(&mut it, "--compare (second preset)")?.into());
+            }
+            "--maneuver" | "--manoeuvre" => {
+                let name = value(&mut it, "--maneuver")?;
+                a.maneuvers = if name == "all" {
+                    Maneuver::ALL.to_vec()
+                } else {
+                    name.split(',')
+                        .map(|n| n.trim().parse::<Maneuver>().map_err(|e| e.to_string()))
+                        .collect::<Result<_, _>>()?
+                };
+            }
+            "--json" => a.json = Some(value(&mut it, "--json")?.into()),
+            "--csv" => a.csv = Some(value(&mut it, "--csv")?.into()),
+            "--plots" => a.plots = Some(value(&mut it, "--plots")?.into()),
+            "--hz" => {
+                let v = value(&mut it, "--hz")?;
+                let hz: f64 = v.parse().map_err(|_| format!("--hz: `{v}` is not a number"))?;
+                if !hz.is_finite() || !HZ_RANGE.contains(&hz) {
+                    return Err(format!(
+                        "--hz: {hz} Hz is out of range {}..={} Hz",
+                        HZ_RANGE.start(),
+                        HZ_RANGE.end()
+                    ));
+                }
+                a.options.hz = hz;
+            }
+            "--quick" => a.options.quick = true,
+            "-h" | "--help" => return Err(String::new()),
+            other => return Err(format!("unknown argument `{other}`")),
+        }
+    }
+    if a.presets.is_empty() {
+        return Err("no preset: pass --preset FILE.ron (or --compare A.ron B.ron)".into());
+    }
+    Ok(a)
+}
+
+fn load(path: &Path) -> Result<VehicleSpec, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    VehicleSpec::from_ron(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn stem(path: &Path) -> String {
+    path.file_stem()
+        .map_or("preset".into(), |s| s.to_string_lossy().into_owned())
+}
+
+fn main() -> ExitCode {
+    let args = match parse(std::env::args().skip(1)) {
+        Ok(a) => a,
+        Err(e) => {
+            if !e.is_empty() {
+                eprintln!("error: {e}");
+            }
+            eprintln!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    // Every preset is read and validated before anything runs.
+    let mut specs = vec![];
+    for p in &args.presets {
+        match load(p) {
+            Ok(s) => specs.push((stem(p), s)),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let mut runs: Vec<(String, ManeuverReport)> = vec![];
+    for &m in &args.maneuvers {
+        let mut row = vec![];
+        for (name, spec) in &specs {
+            let started = std::time::Instant::now();
+            match run_maneuver(spec, m, &args.options) {
+                Ok(r) => {
+                    eprintln!("{name}: {m} done in {:.1} s", started.elapsed().as_secs_f32());
+                    row.push((name.clone(), r));
+                }
+                Err(e) => {
+                    eprintln!("error: {name}: {e}");
+                    return ExitCode::from(2);
+                }
+            }
+        }
+        print_table(m, &row, args.compare, args.options.hz);
+        if let Some(dir) = &args.plots
+            && let Err(e) = plot(dir, m, &row)
+        {
+            eprintln!("error: plots: {e}");
+            return ExitCode::FAILURE;
+        }
+        runs.extend(row);
+    }
+    if let Some(dir) = &args.csv
+        && let Err(e) = write_csv(dir, &runs)
+    {
+        eprintln!("error: csv: {e}");
+        return ExitCode::FAILURE;
+    }
+    if let Some(path) = &args.json {
+        let doc = serde_json::json!({
+            "hz": args.options.hz,
+            "quick": args.options.quick,
+            "runs": runs.iter().map(|(preset, r)| serde_json::json!({
+                "preset": preset,
+                "vehicle": r.vehicle,
+                "maneuver": r.maneuver,
+                "metrics": r.metrics,
+            })).collect::<Vec<_>>(),
+        });
+        let text = serde_json::to_string_pretty(&doc).expect("plain data");
+        if let Err(e) = std::fs::write(path, text + "\n") {
+            eprintln!("error: {}: {e}", path.display());
+            return ExitCode::FAILURE;
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn fmt(v: f64) -> String {
+    if !v.is_finite() {
+        return "–".into();
+    }
+    let a = v.abs();
+    if a >= 1000.0 {
+        format!("{v:.0}")
+    } else if a >= 100.0 {
+        format!("{v:.1}")
+    } else if a >= 1.0 {
+        format!("{v:.2}")
+    } else {
+        format!("{v:.3}")
+    }
+}
+
+/// A Markdown table: one row per metric, one column per preset (expected values in
+/// parentheses); with `--compare`, the change from the first to the second.
+fn print_table(m: Maneuver, row: &[(String, ManeuverReport)], compare: bool, hz: f64) {
+    println!("\n### {m} ({hz} Hz)\n");
+    let mut head = "| metric | unit |".to_string();
+    let mut rule = "| --- | --- |".to_string();
+    for (name, _) in row {
+        head += &format!(" {name} |");
+        rule += " ---: |";
+    }
+    if compare {
+        head += " change |";
+        rule += " ---: |";
+    }
+    println!("{head}\n{rule}");
+    // Metric names in first-seen order over all presets (shift points differ per car).
+    let mut names: Vec<(&str, &str)> = vec![];
+    for (_, r) in row {
+        for x in &r.metrics {
+            if !names.iter().any(|(n, _)| *n == x.name) {
+                names.push((&x.name, x.unit));
+            }
+        }
+    }
+    for (name, unit) in names {
+        let mut line = format!("| {name} | {unit} |");
+        for (_, r) in row {
+            line += &match r.metric(name) {
+                Some(x) => match x.expected {
+                    Some(e) => format!(" {} ({}) |", fmt(x.value), fmt(e)),
+                    None => format!(" {} |", fmt(x.value)),
+                },
+                None => " |".into(),
+            };
+        }
+        if compare && row.len() == 2 {
+            let (a, b) = (row[0].1.value(name), row[1].1.value(name));
+            line += &if a.is_finite() && b.is_finite() && a.abs() > 1e-9 {
+                format!(" {:+.1} % |", (b - a) / a.abs() * 100.0)
+            } else {
+                " |".into()
+            };
+        }
+        println!("{line}");
+    }
+}
+
+fn write_csv(dir: &Path, runs: &[(String, ManeuverReport)]) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    for (preset, r) in runs {
+        let is_wheel = |name: &str, w: &str| name.starts_with(&format!("{w}."));
+        let chassis: Vec<_> = r
+            .channels
+            .iter()
+            .filter(|c| !r.wheels.iter().any(|w| is_wheel(&c.name, w)))
+            .collect();
+        let mut files = vec![(format!("{preset}_{}.csv", r.maneuver), chassis)];
+        for w in &r.wheels {
+            let cols: Vec<_> = r.channels.iter().filter(|c| is_wheel(&c.name, w)).collect();
+            files.push((format!("{preset}_{}_{w}.csv", r.maneuver), cols));
+        }
+        for (file, cols) in files {
+            let mut text = String::from("time_s");
+            for c in &cols {
+                text += &format!(",{}_{}", c.name, unit_tag(c.unit));
+            }
+            text.push('\n');
+            for (i, t) in r.time.iter().enumerate() {
+                text += &format!("{t:.5}");
+                for c in &cols {
+                    text += &format!(",{}", c.values.get(i).copied().unwrap_or(f32::NAN));
+                }
+                text.push('\n');
+            }
+            std::fs::write(dir.join(file), text)?;
+        }
+    }
+    Ok(())
+}
+
+/// A unit as a column-name suffix (`m/s²` → `m_s2`).
+fn unit_tag(unit: &str) -> String {
+    unit.replace("/", "_").replace('²', "2").replace('%', "pct")
+}
+
+/// A labelled line: (legend, colour, points).
+type Series = (String, HSLColor, Vec<(f32, f32)>);
+
+/// One PNG per manoeuvre: a panel per suggested plot, every preset overlaid.
+fn plot(dir: &Path, m: Maneuver, row: &[(String, ManeuverReport)]) -> Result<(), Box<dyn std::error::Error>> {
+    static FONT: std::sync::Once = std::sync::Once::new();
+    FONT.call_once(|| {
+        plotters::style::register_font("sans-serif", FontStyle::Normal, epaint_default_fonts::HACK_REGULAR)
+            .map_err(|_| ())
+            .expect("the bundled font parses");
+    });
+    std::fs::create_dir_all(dir)?;
+    let Some((_, first)) = row.first() else { return Ok(()) };
+    let panels = first.plots.len().max(1);
+    let (w, h) = (1000u32, 280 * panels as u32);
+    let mut buffer = vec![0u8; (w * h * 3) as usize];
+    {
+        let root = BitMapBackend::with_buffer(&mut buffer, (w, h)).into_drawing_area();
+        root.fill(&WHITE)?;
+        for (area, spec) in root.split_evenly((panels, 1)).iter().zip(&first.plots) {
+            // Ranges over every preset's data.
+            let mut series: Vec<Series> = vec![];
+            for (k, (preset, r)) in row.iter().enumerate() {
+                let Some((_, xs)) = r.channel(&spec.x) else { continue };
+                for (j, y) in spec.ys.iter().enumerate() {
+                    let Some((_, ys)) = r.channel(y) else { continue };
+                    let pts: Vec<(f32, f32)> = xs
+                        .iter()
+                        .zip(ys)
+                        .filter(|(x, y)| x.is_finite() && y.is_finite())
+                        .map(|(&x, &y)| (x, y))
+                        .collect();
+                    let hue = [0.58, 0.02, 0.33, 0.8][k % 4];
+                    let light = 0.35 + 0.35 * j as f64 / spec.ys.len().max(1) as f64;
+                    let label = if row.len() > 1 {
+                        format!("{preset} {y}")
+                    } else {
+                        y.clone()
+                    };
+                    series.push((label, HSLColor(hue, 0.75, light), pts));
+                }
+            }
+            let (mut x0, mut x1, mut y0, mut y1) = (f32::MAX, f32::MIN, f32::MAX, f32::MIN);
+            for (_, _, pts) in &series {
+                for &(x, y) in pts {
+                    x0 = x0.min(x);
+                    x1 = x1.max(x);
+                    y0 = y0.min(y);
+                    y1 = y1.max(y);
+                }
+            }
+            if x0 > x1 {
+                continue;
+            }
+            let pad = ((y1 - y0) * 0.08).max(1e-3);
+            let x_unit = first.channel(&spec.x).map_or("", |c| c.0);
+            let mut chart = ChartBuilder::on(area)
+                .caption(format!("{} — {}", m, spec.title), ("sans-serif", 18))
+                .margin(8)
+                .x_label_area_size(30)
+                .y_label_area_size(60)
+                .build_cartesian_2d(x0..x1.max(x0 + 1e-3), (y0 - pad)..(y1 + pad))?;
+            chart
+                .configure_mesh()
+                .x_desc(format!("{} ({x_unit})", spec.x))
+                .light_line_style(RGBColor(236, 236, 236))
+                .bold_line_style(RGBColor(200, 200, 200))
+                .label_style(("sans-serif", 13))
+                .draw()?;
+            for (label, color, pts) in series {
+                let scatter = spec.x != "time";
+                let style = color.stroke_width(if scatter { 1 } else { 2 });
+                chart
+                    .draw_series(LineSeries::new(pts, style))?
+                    .label(label)
+                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2)));
+            }
+            chart
+                .configure_series_labels()
+                .background_style(WHITE.mix(0.85))
+                .border_style(BLACK)
+                .label_font(("sans-serif", 12))
+                .position(SeriesLabelPosition::UpperRight)
+                .draw()?;
+        }
+        root.present()?;
+    }
+    let name = if row.len() == 1 {
+        format!("{}_{m}.png", row[0].0)
+    } else {
+        format!("{m}.png")
+    };
+    let file = std::fs::File::create(dir.join(name))?;
+    let mut enc = png::Encoder::new(std::io::BufWriter::new(file), w, h);
+    enc.set_color(png::ColorType::Rgb);
+    enc.set_depth(png::BitDepth::Eight);
+    enc.write_header()?.write_image_data(&buffer)?;
+    Ok(())
+}
