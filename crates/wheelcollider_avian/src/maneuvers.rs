@@ -838,7 +838,9 @@ fn settle(spec: &VehicleSpec, o: &ManeuverOptions, out: &mut Out) -> Sim {
     let compressions: Vec<String> = sim.labels.iter().map(|l| format!("{l}.compression")).collect();
     let refs: Vec<&str> = compressions.iter().map(String::as_str).collect();
     out.plot("Suspension compression (m)", "time", &refs);
-    out.plot("Body height (m)", "time", &["height"]);
+    let heave: Vec<String> = out.extra.iter().map(|c| c.name.clone()).collect();
+    let refs: Vec<&str> = heave.iter().map(String::as_str).collect();
+    out.plot("Each axle's compression from rest after the push (m)", "time", &refs);
     sim
 }
 
@@ -1235,7 +1237,7 @@ fn slope_hold(spec: &VehicleSpec, o: &ManeuverOptions, out: &mut Out) -> Sim {
         let mut sim = Sim::new(spec, o, Ground::Slope(deg));
         sim.hold(hold, 2.0);
         let p0 = sim.k.position;
-        let mut drift = vec![f32::NAN; sim.rec.time.len()];
+        let mut drift = vec![0.0; sim.rec.time.len()];
         for _ in 0..sim.steps(if o.quick { 1.0 } else { 5.0 }) {
             sim.step(hold);
             drift.push((sim.k.position - p0).length() * 1000.0);

@@ -1,5 +1,5 @@
 //! The vehicle layer against closed-form answers (MODEL.md §3): top speed, braking
-//! distance, skid-pad lateral acceleration, Ackermann, differentials, surfaces, idle
+//! distance, Ackermann, differentials, surfaces, idle
 //! and rev limiter. Every run uses a shipped preset from `assets/presets/`.
 mod common;
 
@@ -207,94 +207,6 @@ fn handbrake_makes_the_car_yaw() {
         yaw[0], yaw[1]
     );
     assert!(yaw[1] > 2.0 * yaw[0] && yaw[1] > 20.0, "{yaw:?}");
-}
-
-/// Best lateral acceleration (m/s²) a driver robot holds on a 40 m circle.
-fn skid_pad(spec: &VehicleSpec) -> f32 {
-    // A driver robot holds a 40 m circle (counter-clockwise, turning left) and raises
-    // the speed slowly; the best lateral acceleration it can hold on the circle is the
-    // car's limit.
-    let radius = 40.0;
-    let mut app = app(HZ);
-    flat(&mut app, None);
-    let car = settled(&mut app, spec);
-    // Start on the circle: centre to the left of the car.
-    let centre = position(&app, car) + Vec3::new(-radius, 0.0, 0.0);
-    launch(&mut app, car, 15.0);
-    let lock = spec.steering.max_angle;
-    let wheelbase = spec.wheelbase_for(0);
-    let mut best: f32 = 0.0;
-    let mut window: Vec<f32> = vec![];
-    let mut target: f32 = 15.0;
-    let mut integral = 0.0;
-    for _ in 0..steps(150.0, HZ) {
-        let p = position(&app, car);
-        let rot = rotation(&app, car);
-        let v = velocity(&app, car);
-        let to_car = (p - centre).with_y(0.0);
-        let r = to_car.length();
-        let error = r - radius;
-        let tangent = Vec3::Y.cross(to_car / r); // counter-clockwise seen from above
-        let forward = (rot * Vec3::NEG_Z).with_y(0.0).normalize();
-        let heading_error = forward.cross(tangent).y.asin().to_degrees();
-        let speed = v.length();
-        let t = telemetry(&app, car);
-        let lock_now =
-            lock * (1.0 + (spec.steering.high_speed_lock - 1.0) * (speed / spec.steering.high_speed).min(1.0));
-        let ff = (wheelbase / radius).atan().to_degrees();
-        integral += error / HZ as f32;
-        let angle = ff + 3.0 * error + 2.0 * heading_error + 2.0 * integral;
-        target += 0.05 / HZ as f32;
-        let steer = (angle / lock_now).clamp(-1.0, 1.0);
-        input(&mut app, car, |i| {
-            i.steer = steer;
-            i.throttle = ((target - speed) * 0.5).clamp(0.0, 1.0);
-            i.brake = 0.0;
-        });
-        app.update();
-        if error.abs() < 1.0 {
-            window.push(speed * t.yaw_rate.abs());
-            if window.len() > 60 {
-                window.remove(0);
-                best = best.max(window.iter().sum::<f32>() / window.len() as f32);
-            }
-        } else {
-            window.clear();
-        }
-        if error > 4.0 {
-            break;
-        }
-    }
-    best
-}
-
-#[test]
-fn skid_pad_lateral_acceleration_reaches_the_tyre_limit() {
-    // MODEL.md §3 says "tops out near μ·g". Measured here: about 0.90 μ·g for every car,
-    // because holding speed on the circle takes a drive force of ≈ 11 % of the weight
-    // (the tyres' lateral forces tilted by their slip angles, ≈ 0.1 rad at the limit, plus
-    // drag and rolling resistance), and that comes out of the driven tyres' friction
-    // circle. Real cars show the same: Car and Driver measured 0.93 g for the Golf GTI
-    // Mk7 on a 300 ft skid pad. The band asserts 85–100 % of μ·g.
-    let mut neutral = preset("road");
-    neutral.name = "road, 50/50, rear drive".into();
-    neutral.chassis.center_of_mass[2] = 0.5 * (neutral.axles[0].z + neutral.axles[1].z);
-    neutral.axles[0].driven = false;
-    neutral.axles[1].driven = true;
-    for (name, spec, band) in [
-        ("neutral", neutral, (0.85, 1.0)),
-        ("road", preset("road"), (0.85, 1.0)),
-        ("rally", preset("rally"), (0.85, 1.0)),
-    ] {
-        let best = skid_pad(&spec);
-        let mu = spec.axles[0].wheel.tire().peak_value();
-        println!(
-            "measured: skid pad R = 40 m, {name}: {best:.2} m/s² = {:.3} g vs tyre peak μ = {mu:.3}",
-            best / G
-        );
-        let ratio = best / G / mu;
-        assert!(ratio > band.0 && ratio < band.1, "{name}: {ratio} of μ·g");
-    }
 }
 
 #[test]

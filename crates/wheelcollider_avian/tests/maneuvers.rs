@@ -1,0 +1,215 @@
+//! The test track's manoeuvres on the shipped presets: closed-form metrics against their
+//! answers (MODEL.md §3), the rest inside physically sane bands, every manoeuvre run
+//! briefly on every preset, determinism, and the errors.
+use wheelcollider_avian::maneuvers::*;
+use wheelcollider_avian::vehicle::VehicleSpec;
+
+const PRESETS: [&str; 3] = ["road", "rally", "kart"];
+
+fn preset(name: &str) -> VehicleSpec {
+    let path = format!("{}/../../assets/presets/{name}.ron", env!("CARGO_MANIFEST_DIR"));
+    VehicleSpec::from_ron(&std::fs::read_to_string(&path).expect("preset file")).expect("preset parses")
+}
+
+fn run(name: &str, m: Maneuver, hz: f64, quick: bool) -> ManeuverReport {
+    run_maneuver(&preset(name), m, &ManeuverOptions { hz, quick }).expect("runs")
+}
+
+/// |measured − expected| ≤ tol · |expected| for the metric `name`.
+fn close(r: &ManeuverReport, name: &str, tol: f64) {
+    let m = r
+        .metric(name)
+        .unwrap_or_else(|| panic!("{}: no metric {name}", r.maneuver));
+    let e = m.expected.expect("a closed-form answer");
+    println!(
+        "measured: {} {} {name} = {:.4} {} (expected {:.4}, {:+.2} %)",
+        r.vehicle,
+        r.maneuver,
+        m.value,
+        m.unit,
+        e,
+        (m.value - e) / e.abs().max(1e-9) * 100.0
+    );
+    assert!(
+        (m.value - e).abs() <= tol * e.abs(),
+        "{}: {name} {} vs {e}",
+        r.vehicle,
+        m.value
+    );
+}
+
+fn within(r: &ManeuverReport, name: &str, lo: f64, hi: f64) {
+    let v = r.value(name);
+    println!(
+        "measured: {} {} {name} = {v:.4} (band {lo}..{hi})",
+        r.vehicle, r.maneuver
+    );
+    assert!(v >= lo && v <= hi, "{}: {name} = {v} outside {lo}..{hi}", r.vehicle);
+}
+
+#[test]
+fn every_maneuver_runs_briefly_on_every_preset() {
+    for name in PRESETS {
+        for m in Maneuver::ALL {
+            let r = run(name, m, 60.0, true);
+            assert_eq!(r.maneuver, m.name());
+            assert!(!r.metrics.is_empty() && !r.time.is_empty(), "{name} {m}");
+            for metric in &r.metrics {
+                // The one metric that may be undefined: the time to a yaw-rate peak
+                // that a response without overshoot does not have.
+                if metric.name != "yaw_rate_peak_time" {
+                    assert!(
+                        metric.value.is_finite(),
+                        "{name} {m}: {} = {}",
+                        metric.name,
+                        metric.value
+                    );
+                }
+            }
+            for c in &r.channels {
+                assert_eq!(c.values.len(), r.time.len(), "{name} {m}: {} length", c.name);
+                assert!(
+                    c.values.iter().all(|v| v.is_finite()),
+                    "{name} {m}: {} not finite",
+                    c.name
+                );
+            }
+            for p in &r.plots {
+                assert!(r.channel(&p.x).is_some(), "{name} {m}: plot x {}", p.x);
+                for y in &p.ys {
+                    assert!(r.channel(y).is_some(), "{name} {m}: plot y {y}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn settle_sag_frequency_and_damping() {
+    for name in PRESETS {
+        // Sag is static: exact at any rate.
+        let r = run(name, Maneuver::Settle, 60.0, false);
+        for w in ["fl", "fr", "rl", "rr"] {
+            close(&r, &format!("sag_{w}"), 0.01);
+        }
+        let creep = r.value("creep");
+        assert!(creep.abs() < 0.1, "{name}: creep {creep} mm in a second at rest");
+        // The corner model (f = √(k/m)/2π, ζ = c/2√(km)) ignores pitch coupling, and
+        // the damper's finite-difference speed stiffens it at coarse rates: at 60 Hz
+        // the road car rings 6–9 % fast. At 240 Hz it is within 6 % (ζ within 12 %).
+        let r = run(name, Maneuver::Settle, 240.0, false);
+        for axle in ["front", "rear"] {
+            close(&r, &format!("natural_frequency_{axle}"), 0.06);
+            close(&r, &format!("damping_ratio_rebound_{axle}"), 0.12);
+            close(&r, &format!("damping_ratio_bump_{axle}"), 0.12);
+        }
+    }
+}
+
+#[test]
+fn acceleration_reaches_the_predicted_top_speed() {
+    for (name, band_0_100) in [("road", (6.0, 9.0)), ("rally", (4.5, 7.0)), ("kart", (7.0, 14.0))] {
+        let r = run(name, Maneuver::Acceleration, 60.0, false);
+        close(&r, "top_speed", 0.03);
+        within(&r, "zero_to_100_kmh", band_0_100.0, band_0_100.1);
+        let q = r.value("quarter_mile_time");
+        assert!(q > 10.0 && q < 22.0, "{name}: quarter mile {q} s");
+    }
+}
+
+#[test]
+fn braking_from_100_matches_the_tyre_curve_and_brake_layout() {
+    for name in PRESETS {
+        let r = run(name, Maneuver::Braking, 60.0, false);
+        close(&r, "stop_distance", 0.05);
+        // Never shorter than the tyre's peak allows.
+        assert!(r.value("stop_distance") > 0.98 * r.value("peak_mu_bound"), "{name}");
+    }
+}
+
+#[test]
+fn circle_lateral_limit_and_understeer() {
+    // MODEL.md §3: "tops out near μ·g". Measured: ≈ 0.9 μ·g for the road and rally cars,
+    // because holding speed on the circle takes a drive force of ≈ 11 % of the weight
+    // (the tyres' lateral forces tilted by their slip angles, ≈ 0.1 rad at the limit,
+    // plus drag and rolling resistance), and that comes out of the driven tyres'
+    // friction circle. Car and Driver measured 0.93 g for the Golf GTI Mk7. The kart's
+    // solid rear axle scrubs through the turn: 0.75 μ·g.
+    for (name, band) in [("road", (0.85, 1.0)), ("rally", (0.85, 1.0)), ("kart", (0.65, 0.9))] {
+        let r = run(name, Maneuver::Circle, 60.0, false);
+        let mu = r.metric("max_lateral_acc").unwrap().expected.unwrap();
+        within(&r, "max_lateral_acc", band.0 * mu, band.1 * mu);
+        // Mild understeer, as a road car should have (deg per g).
+        within(&r, "understeer_gradient", 0.0, 3.0);
+        if name == "road" {
+            // An open differential turns freely: the steer at zero lateral acceleration
+            // is the kinematic atan(L / R). (A locked or limited-slip axle pushes.)
+            close(&r, "steer_at_zero_lateral_acc", 0.05);
+        }
+    }
+}
+
+#[test]
+fn step_steer_slalom_and_bumps_stay_in_sane_bands() {
+    for name in PRESETS {
+        let r = run(name, Maneuver::StepSteer, 60.0, false);
+        close(&r, "road_wheel_angle", 0.02);
+        within(&r, "steady_lateral_acc", 0.15, 0.5);
+        within(&r, "yaw_rate_response_time", 0.02, 1.0);
+        within(&r, "yaw_rate_overshoot", 0.0, 60.0);
+        let r = run(name, Maneuver::Slalom, 60.0, false);
+        within(&r, "mean_speed", 55.0, 65.0);
+        within(&r, "max_path_error", 0.0, 1.5);
+        within(&r, "max_roll", 0.0, 8.0);
+        let r = run(name, Maneuver::BumpRun, 60.0, false);
+        within(&r, "rms_vertical_acc", 0.1, 6.0);
+        within(&r, "wheel_lift", 0.0, 10.0);
+        within(&r, "max_compression", 0.0, 1.0);
+    }
+}
+
+#[test]
+fn slope_hold_holds_where_tan_theta_is_below_mu() {
+    for name in PRESETS {
+        let r = run(name, Maneuver::SlopeHold, 60.0, false);
+        for deg in [10, 20] {
+            let drift = r.metric(&format!("drift_{deg}deg")).unwrap();
+            println!("measured: {name} drift on {deg}° over 5 s: {:.3} mm", drift.value);
+            assert_eq!(drift.expected, Some(0.0), "tan θ < μ for every shipped tyre");
+            assert!(drift.value < 1.0, "{name}: {} mm on {deg}°", drift.value);
+        }
+    }
+}
+
+#[test]
+fn same_spec_same_maneuver_same_rate_same_numbers() {
+    for m in [Maneuver::Braking, Maneuver::StepSteer] {
+        let a = run("road", m, 60.0, true);
+        let b = run("road", m, 60.0, true);
+        // Bit for bit (an undefined metric is NaN in both runs).
+        let bits = |r: &ManeuverReport| {
+            r.metrics
+                .iter()
+                .map(|x| (x.name.clone(), x.value.to_bits()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(bits(&a), bits(&b), "{m}");
+        assert_eq!(a.channels, b.channels, "{m}");
+    }
+}
+
+#[test]
+fn bad_requests_say_what_is_wrong() {
+    let e = "wheelie".parse::<Maneuver>().unwrap_err().to_string();
+    assert!(e.contains("wheelie") && e.contains("step-steer"), "{e}");
+    assert_eq!("step_steer".parse::<Maneuver>(), Ok(Maneuver::StepSteer));
+    for hz in [5.0, 5000.0, f64::NAN] {
+        let e = run_maneuver(&preset("road"), Maneuver::Braking, &ManeuverOptions { hz, quick: true }).unwrap_err();
+        assert!(matches!(e, ManeuverError::Rate(_)), "{e}");
+        assert!(e.to_string().contains("out of range"), "{e}");
+    }
+    let mut bad = preset("road");
+    bad.axles[1].half_track = f32::INFINITY;
+    let e = run_maneuver(&bad, Maneuver::Braking, &ManeuverOptions::default()).unwrap_err();
+    assert!(e.to_string().contains("axles[1].half_track"), "{e}");
+}
