@@ -60,6 +60,7 @@ pub mod debug;
 #[cfg(feature = "input")]
 pub mod input;
 pub mod maneuvers;
+pub mod replay;
 mod systems;
 pub mod vehicle;
 
@@ -133,6 +134,8 @@ impl Plugin for WheelColliderPlugin {
                     (
                         vehicle::sync_vehicles,
                         systems::validate_settings,
+                        replay::replay_inputs,
+                        replay::record_inputs,
                         vehicle::drive_vehicles,
                     )
                         .chain()
