@@ -17,7 +17,7 @@
 //! | Plots | tyre curve with each wheel's operating point and the peak; friction circle; rolling history of compression, load and slip; engine torque curve at the current rpm |
 //! | Telemetry | speed, rpm, gear, per-wheel grounded / load / slips / forces |
 //! | Presets | save and load RON presets (also by drag and drop), hot reload |
-//! | Sim | gizmos per sweep shape, pause / single step, slow motion, reset car |
+//! | Sim | gizmos per sweep shape, pause / single step, slow motion, reset car; record a drive, save / load it, replay it with the current tuning and plot it against the previous replay |
 //!
 //! F1 hides and shows the inspector. Edits go through the same validation as a preset
 //! file: an entry the model cannot take is refused, never applied.
@@ -36,6 +36,7 @@ use bevy_egui::{EguiPlugin, EguiPrimaryContextPass};
 pub use egui_plot;
 use wheelcollider_avian::debug::{WheelDebugPlugin, WheelGizmos};
 use wheelcollider_avian::prelude::*;
+use wheelcollider_avian::replay::{DriveRecorder, DriveRecording, DriveReplay};
 use wheelcollider_avian::vehicle::{VehicleRuntime, VehicleState};
 
 /// Samples kept in the rolling history (at the frame rate: about 10 s at 60 fps).
@@ -72,6 +73,7 @@ impl Plugin for WheelInspectorPlugin {
                 hot_reload,
                 dropped_files,
                 apply_requests,
+                record_replay_traces,
             )
                 .chain(),
         )
@@ -143,6 +145,14 @@ pub struct InspectorState {
     pub requests: Vec<Request>,
     /// Pause physics after the next step.
     pub pause_after_step: bool,
+    /// The last recorded (or loaded) drive.
+    pub recording: Option<DriveRecording>,
+    /// The file the Sim tab saves recordings to and loads them from.
+    pub recording_path: String,
+    /// The last replays (oldest first, at most [`MAX_TRACES`]): what each tuning did
+    /// with the same recorded input.
+    pub traces: Vec<ReplayTrace>,
+    replays: usize,
     loaded_mtime: Option<SystemTime>,
     last_poll: f32,
 }
@@ -163,6 +173,10 @@ impl Default for InspectorState {
             home: None,
             requests: vec![],
             pause_after_step: false,
+            recording: None,
+            recording_path: "recording.ron".into(),
+            traces: vec![],
+            replays: 0,
             loaded_mtime: None,
             last_poll: 0.0,
         }
@@ -178,6 +192,63 @@ pub enum Request {
     Save(PathBuf),
     /// Put the vehicle back where it started, at rest.
     Reset,
+    /// Reset the vehicle and record its drive from there (stop with `StopRecording`).
+    Record,
+    /// Stop recording; the drive goes to [`InspectorState::recording`].
+    StopRecording,
+    /// Put the vehicle at the recording's start and replay it with the current tuning.
+    Replay,
+    /// Save [`InspectorState::recording`] to this path.
+    SaveRecording(PathBuf),
+    /// Load a recording from this path.
+    LoadRecording(PathBuf),
+}
+
+/// Replays kept for comparison.
+pub const MAX_TRACES: usize = 2;
+
+/// What one replay did, sampled every frame.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ReplayTrace {
+    /// Which run, and the tuning's name.
+    pub label: String,
+    /// Recording time of each sample (s): the replayed step over the rate.
+    pub time: Vec<f64>,
+    /// Speed (km/h).
+    pub speed: Vec<f64>,
+    /// Chassis position x and z (m).
+    pub path: Vec<[f64; 2]>,
+    /// Yaw rate (deg/s).
+    pub yaw_rate: Vec<f64>,
+}
+
+/// How replay `b` departs from replay `a`: `[time (s), speed difference b − a (km/h),
+/// position gap (m)]` at each of `b`'s samples that falls inside `a`'s time span
+/// (`a` is interpolated linearly; both are sorted by time). The Sim tab plots this.
+pub fn trace_difference(a: &ReplayTrace, b: &ReplayTrace) -> Vec<[f64; 3]> {
+    let mut out = Vec::with_capacity(b.time.len());
+    let mut j = 0;
+    for (i, &t) in b.time.iter().enumerate() {
+        while j + 1 < a.time.len() && a.time[j + 1] < t {
+            j += 1;
+        }
+        if a.time.len() < 2 || t < a.time[0] || t > a.time[a.time.len() - 1] {
+            continue;
+        }
+        let (t0, t1) = (a.time[j], a.time[j + 1]);
+        let f = if t1 > t0 {
+            ((t - t0) / (t1 - t0)).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        let lerp = |x: f64, y: f64| x + (y - x) * f;
+        let speed = lerp(a.speed[j], a.speed[j + 1]);
+        let x = lerp(a.path[j][0], a.path[j + 1][0]);
+        let z = lerp(a.path[j][1], a.path[j + 1][1]);
+        let gap = (b.path[i][0] - x).hypot(b.path[i][1] - z);
+        out.push([t, b.speed[i] - speed, gap]);
+    }
+    out
 }
 
 fn toggle_visibility(keys: Option<Res<ButtonInput<KeyCode>>>, mut state: ResMut<InspectorState>) {
@@ -293,16 +364,21 @@ fn apply_requests(
         &mut LinearVelocity,
         &mut AngularVelocity,
         &ChassisWheels,
+        Option<&DriveRecorder>,
     )>,
     mut wheels: Query<&mut WheelState>,
+    fixed: Res<Time<Fixed>>,
 ) {
+    let hz = 1.0 / fixed.timestep().as_secs_f64().max(1e-6);
     let requests = std::mem::take(&mut state.requests);
     for r in requests {
         let Some(target) = state.target else {
             state.message = Some(("no vehicle to apply it to".into(), true));
             continue;
         };
-        let Ok((mut vehicle, mut runtime, mut transform, mut lin, mut ang, children)) = vehicles.get_mut(target) else {
+        let Ok((mut vehicle, mut runtime, mut transform, mut lin, mut ang, children, recorder)) =
+            vehicles.get_mut(target)
+        else {
             continue;
         };
         match r {
@@ -336,9 +412,17 @@ fn apply_requests(
                     Err(e) => (format!("could not save {}: {e}", path.display()), true),
                 });
             }
-            Request::Reset => {
-                if let Some(home) = state.home {
-                    *transform = home;
+            Request::Reset | Request::Record | Request::Replay => {
+                let at = match (&r, &state.recording) {
+                    (Request::Replay, Some(rec)) => Some(rec.start()),
+                    (Request::Replay, None) => {
+                        state.message = Some(("nothing to replay: record a drive first".into(), true));
+                        continue;
+                    }
+                    _ => state.home,
+                };
+                if let Some(at) = at {
+                    *transform = at;
                 }
                 lin.0 = Vec3::ZERO;
                 ang.0 = Vec3::ZERO;
@@ -350,9 +434,94 @@ fn apply_requests(
                         s.memory = Default::default();
                     }
                 }
-                state.message = Some(("car reset".into(), false));
+                let mut car = commands.entity(target);
+                car.remove::<(DriveRecorder, DriveReplay)>();
+                match r {
+                    Request::Record => {
+                        car.insert(DriveRecorder::new(&vehicle.0, &transform, hz));
+                        state.message = Some(("recording: drive, then stop".into(), false));
+                    }
+                    Request::Replay => {
+                        let Some(rec) = state.recording.as_ref() else { continue };
+                        let duration = rec.duration();
+                        car.insert(DriveReplay::new(rec));
+                        if state.traces.len() == MAX_TRACES {
+                            state.traces.remove(0);
+                        }
+                        let run = state.replays + 1;
+                        state.replays = run;
+                        state.traces.push(ReplayTrace {
+                            label: format!("run {run}: {}", vehicle.0.name),
+                            ..Default::default()
+                        });
+                        state.message = Some((format!("replaying {duration:.1} s"), false));
+                    }
+                    _ => state.message = Some(("car reset".into(), false)),
+                }
+            }
+            Request::StopRecording => {
+                match recorder {
+                    Some(rec) => {
+                        let rec = rec.recording.clone();
+                        state.message = Some((
+                            format!("recorded {} steps ({:.1} s)", rec.inputs.len(), rec.duration()),
+                            false,
+                        ));
+                        state.recording = Some(rec);
+                    }
+                    None => state.message = Some(("not recording".into(), true)),
+                }
+                commands.entity(target).remove::<DriveRecorder>();
+            }
+            Request::SaveRecording(path) => {
+                state.message = Some(match &state.recording {
+                    None => ("nothing recorded yet".into(), true),
+                    Some(rec) => match std::fs::write(&path, rec.to_ron()) {
+                        Ok(()) => (format!("saved {}", path.display()), false),
+                        Err(e) => (format!("could not save {}: {e}", path.display()), true),
+                    },
+                });
+            }
+            Request::LoadRecording(path) => {
+                let loaded = std::fs::read_to_string(&path)
+                    .map_err(|e| e.to_string())
+                    .and_then(|t| DriveRecording::from_ron(&t).map_err(|e| e.to_string()));
+                state.message = Some(match loaded {
+                    Ok(rec) => {
+                        let msg = format!("loaded {} ({:.1} s)", path.display(), rec.duration());
+                        state.recording = Some(rec);
+                        (msg, false)
+                    }
+                    Err(e) => (format!("not loaded: {}: {e}", path.display()), true),
+                });
             }
         }
+    }
+}
+
+/// Samples the running replay into the newest trace; a finished replay is removed.
+fn record_replay_traces(
+    mut commands: Commands,
+    mut state: ResMut<InspectorState>,
+    cars: Query<(&DriveReplay, &Position, &LinearVelocity, &AngularVelocity)>,
+    fixed: Res<Time<Fixed>>,
+) {
+    let Some(target) = state.target else { return };
+    let Ok((replay, p, v, w)) = cars.get(target) else {
+        return;
+    };
+    let dt = fixed.timestep().as_secs_f64();
+    if let Some(trace) = state.traces.last_mut()
+        && trace.time.last().is_none_or(|&t| t < replay.step as f64 * dt)
+    {
+        trace.time.push(replay.step as f64 * dt);
+        trace.speed.push(v.0.length() as f64 * 3.6);
+        trace.path.push([p.0.x as f64, p.0.z as f64]);
+        trace.yaw_rate.push(w.0.y.to_degrees() as f64);
+    }
+    if replay.finished() {
+        commands.entity(target).remove::<DriveReplay>();
+        state.message = Some(("replay done: change the tuning and replay to compare".into(), false));
     }
 }
 

@@ -6,9 +6,10 @@ use bevy_egui::{EguiContexts, egui};
 use egui_plot::{HLine, Legend, Line, Plot, PlotPoints, Points, VLine};
 use wheelcollider_avian::debug::WheelGizmos;
 use wheelcollider_avian::prelude::*;
+use wheelcollider_avian::replay::{DriveRecorder, DriveReplay};
 use wheelcollider_avian::vehicle::VehicleRuntime;
 
-use crate::{InspectorState, Request, Tab, gizmo_toggles};
+use crate::{InspectorState, Request, Tab, gizmo_toggles, trace_difference};
 
 const WHEEL_COLORS: [egui::Color32; 6] = [
     egui::Color32::from_rgb(230, 90, 80),
@@ -445,15 +446,24 @@ fn surface_ui(ui: &mut egui::Ui, name: &str, s: &mut WheelSurface) -> bool {
     changed
 }
 
-#[allow(clippy::type_complexity)]
+// A Bevy system: each argument is a resource or query the panels read or edit.
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
 pub(crate) fn inspector_ui(
     mut contexts: EguiContexts,
     mut state: ResMut<crate::InspectorState>,
-    mut vehicles: Query<(&mut Vehicle, &VehicleTelemetry, &VehicleRuntime, &ChassisWheels)>,
+    mut vehicles: Query<(
+        &mut Vehicle,
+        &VehicleTelemetry,
+        &VehicleRuntime,
+        &ChassisWheels,
+        Option<&DriveRecorder>,
+        Option<&DriveReplay>,
+    )>,
     mut wheels: Query<(&VehicleWheel, &mut WheelCollider, &WheelState)>,
     mut surfaces: Query<(Entity, Option<&Name>, &mut WheelSurface)>,
     mut gizmos: Option<ResMut<WheelGizmos>>,
     mut physics_time: ResMut<Time<Physics>>,
+    fixed: Res<Time<Fixed>>,
 ) {
     if !state.visible {
         return;
@@ -492,7 +502,7 @@ pub(crate) fn inspector_ui(
             }
             ui.separator();
             let target = state.target.and_then(|t| vehicles.get_mut(t).ok());
-            let Some((mut vehicle, telemetry, runtime, children)) = target else {
+            let Some((mut vehicle, telemetry, runtime, children, recorder, replay)) = target else {
                 ui.label("No vehicle. Spawn one with `spawn_vehicle`.");
                 return;
             };
@@ -594,6 +604,9 @@ pub(crate) fn inspector_ui(
                             physics_time.set_relative_speed(state.time_scale);
                         }
                     });
+                    ui.separator();
+                    let hz = 1.0 / fixed.timestep().as_secs_f64().max(1e-6);
+                    replay_ui(ui, state, recorder, replay, hz);
                 }
             });
         });
@@ -831,5 +844,150 @@ fn presets_ui(ui: &mut egui::Ui, state: &mut InspectorState) {
                 state.requests.push(Request::Load(f));
             }
         }
+    }
+}
+
+/// Record a drive, save and load it, replay it with the current tuning, and compare the
+/// last two replays.
+fn replay_ui(
+    ui: &mut egui::Ui,
+    state: &mut InspectorState,
+    recorder: Option<&DriveRecorder>,
+    replay: Option<&DriveReplay>,
+    hz: f64,
+) {
+    ui.label("Record and replay: the same input with two tunings");
+    ui.horizontal(|ui| {
+        match recorder {
+            Some(r) => {
+                let n = r.recording.inputs.len();
+                if ui
+                    .button(format!("⏹ stop ({n} steps, {:.1} s)", n as f64 / hz))
+                    .clicked()
+                {
+                    state.requests.push(Request::StopRecording);
+                }
+            }
+            None => {
+                if ui
+                    .add_enabled(replay.is_none(), egui::Button::new("⏺ record"))
+                    .on_hover_text("reset the car and record what you drive, step by step")
+                    .clicked()
+                {
+                    state.requests.push(Request::Record);
+                }
+            }
+        }
+        let can_replay = recorder.is_none() && state.recording.is_some();
+        if ui
+            .add_enabled(can_replay, egui::Button::new("▶ replay"))
+            .on_hover_text("put the car at the recording's start and replay it with the current tuning")
+            .clicked()
+        {
+            state.requests.push(Request::Replay);
+        }
+        if !state.traces.is_empty() && ui.button("clear plots").clicked() {
+            state.traces.clear();
+        }
+    });
+    match (replay, &state.recording) {
+        (Some(r), _) => {
+            ui.label(format!(
+                "replaying: {:.1} / {:.1} s",
+                r.step as f64 / hz,
+                r.len() as f64 / hz
+            ));
+        }
+        (None, Some(rec)) => {
+            ui.weak(format!(
+                "recording: {} steps at {:.0} Hz ({:.1} s), tuning \"{}\"",
+                rec.inputs.len(),
+                rec.hz,
+                rec.duration(),
+                rec.spec.name
+            ));
+        }
+        (None, None) => {
+            ui.weak("Record a drive, stop, replay it; change the tuning, replay again.");
+        }
+    }
+    ui.horizontal(|ui| {
+        ui.label("file");
+        ui.text_edit_singleline(&mut state.recording_path);
+    });
+    ui.horizontal(|ui| {
+        if ui
+            .add_enabled(state.recording.is_some(), egui::Button::new("save"))
+            .clicked()
+        {
+            state
+                .requests
+                .push(Request::SaveRecording(state.recording_path.clone().into()));
+        }
+        if ui.button("load").clicked() {
+            state
+                .requests
+                .push(Request::LoadRecording(state.recording_path.clone().into()));
+        }
+    });
+    if state.traces.is_empty() {
+        return;
+    }
+    const TRACE_COLORS: [egui::Color32; 2] = [
+        egui::Color32::from_rgb(150, 150, 150),
+        egui::Color32::from_rgb(240, 170, 60),
+    ];
+    let traces = &state.traces;
+    ui.label("Speed (km/h) against recording time (s)");
+    Plot::new("replay_speed")
+        .height(130.0)
+        .legend(Legend::default())
+        .show(ui, |p| {
+            for (i, t) in traces.iter().enumerate() {
+                let pts: PlotPoints = t.time.iter().zip(&t.speed).map(|(&x, &y)| [x, y]).collect();
+                p.line(Line::new(t.label.clone(), pts).color(TRACE_COLORS[i % 2]));
+            }
+        });
+    ui.label("Yaw rate (deg/s) against recording time (s)");
+    Plot::new("replay_yaw")
+        .height(110.0)
+        .legend(Legend::default())
+        .show(ui, |p| {
+            for (i, t) in traces.iter().enumerate() {
+                let pts: PlotPoints = t.time.iter().zip(&t.yaw_rate).map(|(&x, &y)| [x, y]).collect();
+                p.line(Line::new(t.label.clone(), pts).color(TRACE_COLORS[i % 2]));
+            }
+        });
+    ui.label("Path seen from above: x against z (m)");
+    Plot::new("replay_path")
+        .height(200.0)
+        .data_aspect(1.0)
+        .legend(Legend::default())
+        .show(ui, |p| {
+            for (i, t) in traces.iter().enumerate() {
+                let pts: PlotPoints = t.path.iter().map(|&[x, z]| [x, z]).collect();
+                p.line(Line::new(t.label.clone(), pts).color(TRACE_COLORS[i % 2]));
+            }
+        });
+    if let [a, b] = &traces[..] {
+        let diff = trace_difference(a, b);
+        if let (Some(gap), Some(dv)) = (
+            diff.iter().map(|d| d[2]).reduce(f64::max),
+            diff.iter().map(|d| d[1].abs()).reduce(f64::max),
+        ) {
+            ui.label(format!(
+                "Difference, newest minus previous: largest speed gap {dv:.1} km/h, largest position gap {gap:.2} m"
+            ));
+        }
+        Plot::new("replay_diff")
+            .height(130.0)
+            .legend(Legend::default())
+            .show(ui, |p| {
+                let dv: PlotPoints = diff.iter().map(|d| [d[0], d[1]]).collect();
+                let gap: PlotPoints = diff.iter().map(|d| [d[0], d[2]]).collect();
+                p.line(Line::new("speed difference (km/h)", dv));
+                p.line(Line::new("position gap (m)", gap));
+                p.hline(HLine::new("zero", 0.0).color(egui::Color32::DARK_GRAY));
+            });
     }
 }

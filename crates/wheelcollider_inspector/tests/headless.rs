@@ -7,6 +7,7 @@ use avian3d::prelude::*;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use wheelcollider_avian::prelude::*;
+use wheelcollider_avian::replay::{DriveRecorder, DriveReplay};
 use wheelcollider_inspector::bevy_egui::{EguiContext, PrimaryEguiContext};
 use wheelcollider_inspector::{InspectorState, Request, Tab, WheelInspectorPlugin};
 
@@ -103,5 +104,101 @@ fn a_bad_preset_leaves_the_car_as_it_was_and_says_why() {
         before,
         "saved and loaded back"
     );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Runs frames until the replay on `car` ends (or `limit` frames).
+fn run_replay(app: &mut App, car: Entity, limit: usize) {
+    app.world_mut()
+        .resource_mut::<InspectorState>()
+        .requests
+        .push(Request::Replay);
+    for _ in 0..limit {
+        app.update();
+        if !app.world().entity(car).contains::<DriveReplay>()
+            && app
+                .world()
+                .resource::<InspectorState>()
+                .traces
+                .last()
+                .is_some_and(|t| !t.time.is_empty())
+        {
+            return;
+        }
+    }
+    panic!("the replay did not end in {limit} frames");
+}
+
+#[test]
+fn record_then_replay_with_two_tunings_and_plot_the_difference() {
+    let (mut app, car) = app();
+    app.world_mut().resource_mut::<InspectorState>().tab = Tab::Sim;
+    for _ in 0..30 {
+        app.update();
+    }
+    let push = |app: &mut App, r: Request| app.world_mut().resource_mut::<InspectorState>().requests.push(r);
+    // Record 3 s of full throttle with a steer step at 1 s.
+    push(&mut app, Request::Record);
+    for i in 0..180 {
+        let mut input = app.world_mut().get_mut::<VehicleInput>(car).unwrap();
+        input.0.throttle = 1.0;
+        input.0.steer = if i >= 60 { 0.4 } else { 0.0 };
+        app.update();
+    }
+    push(&mut app, Request::StopRecording);
+    app.update();
+    let steps = {
+        let state = app.world().resource::<InspectorState>();
+        let rec = state.recording.as_ref().expect("the drive was kept");
+        println!("measured: recorded {} steps, {:.2} s", rec.inputs.len(), rec.duration());
+        // 180 frames of 1/60 s at the default fixed rate: 3 s of steps.
+        assert!((rec.duration() - 3.0).abs() < 0.05, "{} s", rec.duration());
+        rec.inputs.len()
+    };
+    assert!(!app.world().entity(car).contains::<DriveRecorder>());
+
+    // Same tuning twice: the same drive.
+    run_replay(&mut app, car, steps + 60);
+    run_replay(&mut app, car, steps + 60);
+    let same = {
+        let state = app.world().resource::<InspectorState>();
+        assert_eq!(state.traces.len(), 2);
+        let d = wheelcollider_inspector::trace_difference(&state.traces[0], &state.traces[1]);
+        assert!(d.len() > steps / 2, "{} compared samples", d.len());
+        d.iter().map(|d| d[2]).fold(0.0, f64::max)
+    };
+    // Half the engine: the same input gives another drive, and the plot shows it. (On
+    // this gravel the front-driven road car spins its wheels at full throttle: with half
+    // the torque it is the faster one.)
+    for point in &mut app.world_mut().get_mut::<Vehicle>(car).unwrap().0.engine.torque_curve {
+        point[1] *= 0.5;
+    }
+    run_replay(&mut app, car, steps + 60);
+    let state = app.world().resource::<InspectorState>();
+    assert_eq!(state.traces.len(), 2, "only the last two are kept");
+    assert!(state.traces[1].label.starts_with("run 3"), "{}", state.traces[1].label);
+    let d = wheelcollider_inspector::trace_difference(&state.traces[0], &state.traces[1]);
+    let gap = d.iter().map(|d| d[2]).fold(0.0, f64::max);
+    let dv = d.iter().map(|d| d[1]).fold(0.0, f64::min);
+    let dv_max = d.iter().map(|d| d[1]).fold(0.0, f64::max);
+    println!(
+        "measured: same tuning position gap {same:.4} m; half torque gap {gap:.2} m, speed difference {dv:.2} .. {dv_max:.2} km/h"
+    );
+    assert!(same < 0.01, "same tuning, same input: gap {same} m");
+    assert!(
+        gap > 1.0 && dv_max.max(-dv) > 2.0,
+        "half the torque: gap {gap} m, speed difference {dv}..{dv_max} km/h"
+    );
+    // Saved and loaded back, the recording is the same.
+    let dir = std::env::temp_dir().join(format!("wheelcollider-replay-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("drive.ron");
+    let before = state.recording.clone();
+    push(&mut app, Request::SaveRecording(file.clone()));
+    app.update();
+    app.world_mut().resource_mut::<InspectorState>().recording = None;
+    push(&mut app, Request::LoadRecording(file));
+    app.update();
+    assert_eq!(app.world().resource::<InspectorState>().recording, before);
     std::fs::remove_dir_all(&dir).ok();
 }
