@@ -105,7 +105,7 @@ impl DriveRecording {
                 "must be finite (and a rotation)",
             ));
         }
-        for (i, c) in r.inputs.iter_mut().enumerate() {
+        for (i, c) in r.inputs.iter().enumerate() {
             for v in [c.throttle, c.brake, c.steer, c.handbrake, c.clutch] {
                 if !v.is_finite() {
                     return Err(bad(format!("inputs[{i}]"), "must be finite"));
