@@ -18,7 +18,7 @@ use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use bevy::window::WindowResolution;
 use wheelcollider::inspector::bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-use wheelcollider::inspector::{InspectorState, InspectorTarget, Tab, WheelInspectorPlugin};
+use wheelcollider::inspector::{InspectorState, InspectorTarget, Request, Tab, WheelInspectorPlugin};
 use wheelcollider::prelude::*;
 
 #[derive(Resource, Clone)]
@@ -378,7 +378,7 @@ fn keys(keys: Res<ButtonInput<KeyCode>>, mut mode: ResMut<CameraMode>, mut inspe
         };
     }
     if keys.just_pressed(KeyCode::KeyR) {
-        inspector.requests.push(wheelcollider::inspector::Request::Reset);
+        inspector.requests.push(Request::Reset);
     }
 }
 
@@ -460,30 +460,50 @@ fn hud(mut contexts: EguiContexts, car: Query<&VehicleTelemetry, With<PlayerVehi
 }
 
 /// The scripted run: a fixed input sequence, screenshots, exit.
+#[allow(clippy::too_many_arguments)] // a Bevy system: each argument is something it uses
 fn script(
     mut commands: Commands,
     time: Res<Time>,
     options: Res<Options>,
-    mut car: Query<&mut VehicleInput, With<PlayerVehicle>>,
+    mut car: Query<(&mut VehicleInput, &mut Vehicle), With<PlayerVehicle>>,
     mut inspector: ResMut<InspectorState>,
     mut gizmos: ResMut<WheelGizmos>,
-    mut frame: Local<u32>,
+    mut cue: Local<u32>,
     mut shots: Local<u32>,
     mut exit: MessageWriter<AppExit>,
 ) {
     let Some(dir) = &options.script else { return };
-    *frame += 1;
     let t = time.elapsed_secs();
-    if let Ok(mut input) = car.single_mut() {
-        input.throttle = if t > 1.0 && t < 7.0 { 1.0 } else { 0.0 };
-        input.steer = if t > 4.0 && t < 7.0 { 0.35 } else { 0.0 };
-        input.brake = if t > 7.0 && t < 8.0 { 0.6 } else { 0.0 };
+    let Ok((mut input, mut vehicle)) = car.single_mut() else {
+        return;
+    };
+    input.throttle = if t > 1.0 && t < 7.0 { 1.0 } else { 0.0 };
+    input.steer = if t > 4.0 && t < 7.0 { 0.35 } else { 0.0 };
+    input.brake = if t > 7.0 && t < 8.0 { 0.6 } else { 0.0 };
+    // Record the drive above, replay it, detune the engine to 70 %, replay it again: the
+    // Sim tab then plots the two replays and their difference.
+    if let Some(&when) = [0.9, 8.4, 8.6, 16.6].get(*cue as usize)
+        && t >= when
+    {
+        inspector.requests.push(match *cue {
+            0 => Request::Record,
+            1 => Request::StopRecording,
+            2 => Request::Replay,
+            _ => {
+                for point in &mut vehicle.0.engine.torque_curve {
+                    point[1] *= 0.7;
+                }
+                Request::Replay
+            }
+        });
+        *cue += 1;
     }
     gizmos.enabled = true;
     let plan = [
         (4.5, Tab::Telemetry, "track_telemetry.png"),
         (6.5, Tab::Plots, "track_plots.png"),
         (8.5, Tab::Tune, "track_tune.png"),
+        (25.0, Tab::Sim, "track_replay.png"),
     ];
     if let Some((at, tab, name)) = plan.get(*shots as usize) {
         if t > *at - 0.4 {
@@ -496,7 +516,7 @@ fn script(
                 .observe(save_to_disk(dir.join(name)));
             *shots += 1;
         }
-    } else if t > 11.0 {
+    } else if t > 27.0 {
         exit.write(AppExit::Success);
     }
 }

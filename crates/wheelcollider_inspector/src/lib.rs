@@ -220,6 +220,39 @@ pub struct ReplayTrace {
     pub path: Vec<[f64; 2]>,
     /// Yaw rate (deg/s).
     pub yaw_rate: Vec<f64>,
+    /// The tuning this replay ran with.
+    pub tuning: VehicleSpec,
+}
+
+/// The sections of `b` that differ from `a` (`"engine, axle 0"`), empty if none.
+fn changed_sections(a: &VehicleSpec, b: &VehicleSpec) -> String {
+    let mut out: Vec<String> = vec![];
+    let mut check = |differs: bool, name: &str| {
+        if differs {
+            out.push(name.into());
+        }
+    };
+    check(a.chassis != b.chassis, "chassis");
+    check(a.engine != b.engine, "engine");
+    check(a.clutch != b.clutch, "clutch");
+    check(a.gearbox != b.gearbox, "gearbox");
+    check(
+        a.centre_differential != b.centre_differential || a.front_torque_share != b.front_torque_share,
+        "centre differential",
+    );
+    check(a.brakes != b.brakes, "brakes");
+    check(a.steering != b.steering, "steering");
+    check(a.aero != b.aero, "aero");
+    if a.axles.len() != b.axles.len() {
+        out.push("axles".into());
+    } else {
+        for (i, (x, y)) in a.axles.iter().zip(&b.axles).enumerate() {
+            if x != y {
+                out.push(format!("axle {i}"));
+            }
+        }
+    }
+    out.join(", ")
 }
 
 /// How replay `b` departs from replay `a`: `[time (s), speed difference b − a (km/h),
@@ -450,8 +483,18 @@ fn apply_requests(
                         }
                         let run = state.replays + 1;
                         state.replays = run;
+                        let changes = state
+                            .traces
+                            .last()
+                            .map(|prev| changed_sections(&prev.tuning, &vehicle.0));
+                        let label = match changes.as_deref() {
+                            None => format!("run {run}: {}", vehicle.0.name),
+                            Some("") => format!("run {run}: {}, same tuning", vehicle.0.name),
+                            Some(c) => format!("run {run}: {}, changed {c}", vehicle.0.name),
+                        };
                         state.traces.push(ReplayTrace {
-                            label: format!("run {run}: {}", vehicle.0.name),
+                            label,
+                            tuning: vehicle.0.clone(),
                             ..Default::default()
                         });
                         state.message = Some((format!("replaying {duration:.1} s"), false));
@@ -511,7 +554,9 @@ fn record_replay_traces(
         return;
     };
     let dt = fixed.timestep().as_secs_f64();
+    // Before the first replayed step the body still holds the pose from before the reset.
     if let Some(trace) = state.traces.last_mut()
+        && replay.step > 0
         && trace.time.last().is_none_or(|&t| t < replay.step as f64 * dt)
     {
         trace.time.push(replay.step as f64 * dt);

@@ -948,27 +948,6 @@ fn replay_ui(
                 p.line(Line::new(t.label.clone(), pts).color(TRACE_COLORS[i % 2]));
             }
         });
-    ui.label("Yaw rate (deg/s) against recording time (s)");
-    Plot::new("replay_yaw")
-        .height(110.0)
-        .legend(Legend::default())
-        .show(ui, |p| {
-            for (i, t) in traces.iter().enumerate() {
-                let pts: PlotPoints = t.time.iter().zip(&t.yaw_rate).map(|(&x, &y)| [x, y]).collect();
-                p.line(Line::new(t.label.clone(), pts).color(TRACE_COLORS[i % 2]));
-            }
-        });
-    ui.label("Path seen from above: x against z (m)");
-    Plot::new("replay_path")
-        .height(200.0)
-        .data_aspect(1.0)
-        .legend(Legend::default())
-        .show(ui, |p| {
-            for (i, t) in traces.iter().enumerate() {
-                let pts: PlotPoints = t.path.iter().map(|&[x, z]| [x, z]).collect();
-                p.line(Line::new(t.label.clone(), pts).color(TRACE_COLORS[i % 2]));
-            }
-        });
     if let [a, b] = &traces[..] {
         let diff = trace_difference(a, b);
         if let (Some(gap), Some(dv)) = (
@@ -990,4 +969,25 @@ fn replay_ui(
                 p.hline(HLine::new("zero", 0.0).color(egui::Color32::DARK_GRAY));
             });
     }
+    ui.label("Yaw rate (deg/s) against recording time (s)");
+    Plot::new("replay_yaw")
+        .height(110.0)
+        .legend(Legend::default())
+        .show(ui, |p| {
+            for (i, t) in traces.iter().enumerate() {
+                let pts: PlotPoints = t.time.iter().zip(&t.yaw_rate).map(|(&x, &y)| [x, y]).collect();
+                p.line(Line::new(t.label.clone(), pts).color(TRACE_COLORS[i % 2]));
+            }
+        });
+    ui.label("Path seen from above: x against z (m)");
+    Plot::new("replay_path")
+        .height(200.0)
+        .data_aspect(1.0)
+        .legend(Legend::default())
+        .show(ui, |p| {
+            for (i, t) in traces.iter().enumerate() {
+                let pts: PlotPoints = t.path.iter().map(|&[x, z]| [x, z]).collect();
+                p.line(Line::new(t.label.clone(), pts).color(TRACE_COLORS[i % 2]));
+            }
+        });
 }

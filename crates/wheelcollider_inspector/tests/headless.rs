@@ -176,7 +176,20 @@ fn record_then_replay_with_two_tunings_and_plot_the_difference() {
     run_replay(&mut app, car, steps + 60);
     let state = app.world().resource::<InspectorState>();
     assert_eq!(state.traces.len(), 2, "only the last two are kept");
-    assert!(state.traces[1].label.starts_with("run 3"), "{}", state.traces[1].label);
+    assert!(
+        state.traces[1].label.starts_with("run 3") && state.traces[1].label.ends_with("changed engine"),
+        "{}",
+        state.traces[1].label
+    );
+    assert!(
+        state.traces[0].label.ends_with("same tuning"),
+        "{}",
+        state.traces[0].label
+    );
+    assert!(
+        state.traces.iter().all(|t| t.time[0] > 0.0 && t.path[0][1].abs() < 1.0),
+        "the first sample is after the first replayed step, at the start"
+    );
     let d = wheelcollider_inspector::trace_difference(&state.traces[0], &state.traces[1]);
     let gap = d.iter().map(|d| d[2]).fold(0.0, f64::max);
     let dv = d.iter().map(|d| d[1]).fold(0.0, f64::min);
