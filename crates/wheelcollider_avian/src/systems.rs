@@ -74,8 +74,14 @@ type GroundQuery<'w, 's> = Query<
         &'static LinearVelocity,
         &'static AngularVelocity,
         &'static ComputedCenterOfMass,
+        Option<&'static ComputedMass>,
+        Option<&'static ComputedAngularInertia>,
     ),
 >;
+
+/// A sweep that starts this deep inside another dynamic body (m) is a collision between
+/// the bodies, for avian's solver: the wheel ignores that body.
+const INSIDE_DYNAMIC: f32 = 1e-4;
 
 #[inline]
 fn finite_or_zero(v: f32) -> f32 {
@@ -86,9 +92,21 @@ fn finite_or_zero(v: f32) -> f32 {
 /// offset `r` from its centre of mass.
 #[inline]
 fn effective_mass(inverse_mass: f32, inverse_inertia: &avian3d::math::SymmetricMatrix, r: Vec3, u: Vec3) -> f32 {
+    let k = inverse_effective_mass(inverse_mass, inverse_inertia, r, u);
+    if k > 0.0 && k.is_finite() { 1.0 / k } else { 0.0 }
+}
+
+/// `1/m + (r×u)·I⁻¹(r×u)`, or 0 if that is not a finite positive number.
+#[inline]
+fn inverse_effective_mass(
+    inverse_mass: f32,
+    inverse_inertia: &avian3d::math::SymmetricMatrix,
+    r: Vec3,
+    u: Vec3,
+) -> f32 {
     let ru = r.cross(u);
     let k = inverse_mass + ru.dot(inverse_inertia.mul_vec3(ru));
-    if k > 0.0 && k.is_finite() { 1.0 / k } else { 0.0 }
+    if k > 0.0 && k.is_finite() { k } else { 0.0 }
 }
 
 /// Makes a shape cast's distance exact against the tangent plane of its hit.
@@ -231,6 +249,23 @@ pub(crate) fn sense_and_solve(
                 }
             };
 
+            // What the wheel stands on. A dynamic body (another car, a plank) is pushed back
+            // and shares the contact's mass; a sweep that starts inside one is a collision
+            // between the bodies, which avian resolves: the wheel then ignores it (two cars
+            // side by side, each wheel's cylinder inside the other car, otherwise pushed
+            // each other apart with their bump stops, faster every step).
+            let hit = hit.and_then(|(hit_entity, point, normal, distance)| {
+                let body = collider_of.get(hit_entity).ok().map(|c| c.body);
+                let other = body
+                    .filter(|&b| b != chassis_entity)
+                    .and_then(|b| ground.get(b).ok())
+                    .filter(|g| !g.0.is_static());
+                if other.as_ref().is_some_and(|g| g.0.is_dynamic()) && distance <= INSIDE_DYNAMIC {
+                    return None;
+                }
+                Some((hit_entity, point, normal, distance, body, other))
+            });
+
             // Contact in the wheel's frame.
             let inverse_mass = if mass.value() > MIN_MASS { mass.inverse() } else { 0.0 };
             let com_world = pos.0 + rot.0 * com.0;
@@ -238,7 +273,7 @@ pub(crate) fn sense_and_solve(
             let mut contact = None;
             let mut wheel_hit = None;
             let (mut forward, mut sideways, mut contact_position) = (Vec3::ZERO, Vec3::ZERO, mount_pos);
-            if let Some((hit_entity, point, normal, distance)) = hit {
+            if let Some((hit_entity, point, normal, distance, body, other)) = hit {
                 let normal = normal.try_normalize().unwrap_or(up);
                 forward = forward0.reject_from_normalized(normal).normalize_or_zero();
                 sideways = right0.reject_from_normalized(normal).normalize_or_zero();
@@ -250,11 +285,18 @@ pub(crate) fn sense_and_solve(
                 let ground_camber = (n_p.cross(up_p).dot(-forward0)).atan2(n_p.dot(up_p)).to_degrees();
                 let r = point - com_world;
                 let mut velocity = lin.0 + ang.0.cross(r);
-                let body = collider_of.get(hit_entity).ok().map(|c| c.body);
-                if let Some(Ok((kind, gpos, grot, glin, gang, gcom))) = body.map(|b| ground.get(b))
-                    && !kind.is_static()
-                {
-                    velocity -= glin.0 + gang.0.cross(point - (gpos.0 + grot.0 * gcom.0));
+                // A moving ground: velocity relative to it, and for a dynamic one its inverse
+                // mass and inertia at the point (kinematic: infinite mass).
+                let mut other_inverse = None;
+                if let Some((kind, gpos, grot, glin, gang, gcom, gmass, ginertia)) = other {
+                    let g_com = gpos.0 + grot.0 * gcom.0;
+                    velocity -= glin.0 + gang.0.cross(point - g_com);
+                    if kind.is_dynamic()
+                        && let (Some(m), Some(i)) = (gmass, ginertia)
+                        && m.value() > MIN_MASS
+                    {
+                        other_inverse = Some((m.inverse(), i.rotated(grot.0).inverse(), point - g_com));
+                    }
                 }
                 // Effective masses only where the core uses them: the bump stop (the tyre
                 // centre above the mount) and static friction (below STICK_SPEED).
@@ -273,14 +315,29 @@ pub(crate) fn sense_and_solve(
                 // compression in one step, and the finite-difference speed that a zero
                 // mass falls back to would read that as an approach of metres per second
                 // and fire the stop (measured: 257 kN at one corner, the car rolled over).
+                //
+                // On a dynamic body both bodies take the impulse: the masses are the reduced
+                // masses of the pair, 1 / (1/m_own + 1/m_other), each at its own point.
+                let other_k = |u: Vec3| {
+                    other_inverse
+                        .as_ref()
+                        .map_or(0.0, |(im, ii, r)| inverse_effective_mass(*im, ii, *r, u))
+                };
+                let reduced = |m: f32, u: Vec3| {
+                    if m > 0.0 && other_inverse.is_some() {
+                        1.0 / (1.0 / m + other_k(u))
+                    } else {
+                        m
+                    }
+                };
                 let per_wheel = if inverse_mass > 0.0 {
-                    1.0 / inverse_mass / share
+                    reduced(1.0 / inverse_mass / share, up)
                 } else {
                     0.0
                 };
                 let (suspension_mass, forward_mass, sideways_mass) = if near_stop || slow {
                     let inverse_inertia = inertia.rotated(rot.0).inverse();
-                    let m = |u: Vec3| effective_mass(inverse_mass, &inverse_inertia, r_contact, u);
+                    let m = |u: Vec3| reduced(effective_mass(inverse_mass, &inverse_inertia, r_contact, u), u);
                     (
                         if near_stop { m(up).min(per_wheel) } else { per_wheel },
                         if slow { m(forward) / share } else { 0.0 },
