@@ -42,7 +42,9 @@ pub fn solve_spin(
         (j_over_dt * (w - omega) - drive + radius * f, j_over_dt + radius * df)
     };
     let scale = j_over_dt * (1.0 + omega.abs()) + drive.abs() + coulomb + radius * max_force;
-    let tol = 1e-8 * scale;
+    // 1e-6 of the torques' scale moves the spin by about 1e-6 rad/s at road speed, below
+    // f32's resolution of the result; a tighter tolerance only costs iterations.
+    let tol = 1e-6 * scale;
     // Fast path: a spinning wheel usually keeps its direction. Newton from the previous
     // spin, with the friction's sign fixed to it; a root found on that side solves the
     // inclusion exactly (sgn(w) is single-valued there), so the locking test is not
