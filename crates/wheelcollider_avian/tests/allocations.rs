@@ -7,11 +7,10 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
+mod common;
 use avian3d::prelude::*;
 use bevy::ecs::schedule::SingleThreadedExecutor;
 use bevy::prelude::*;
-use bevy::time::TimeUpdateStrategy;
-use std::time::Duration;
 use wheelcollider_avian::prelude::*;
 
 struct Counting;
@@ -83,21 +82,10 @@ fn preset(name: &str) -> VehicleSpec {
 /// `cars_per_kind` cars of each preset with each of `sweeps`, driving in circles, warmed
 /// up (every buffer at its size).
 fn scene(cars_per_kind: usize, sweeps: &[SweepType]) -> (App, Vec<Entity>) {
-    let hz = 60.0;
-    let dt = Duration::from_secs_f64(1.0 / hz);
-    let mut app = App::new();
-    app.add_plugins((
-        MinimalPlugins,
-        TransformPlugin,
-        bevy::asset::AssetPlugin::default(),
-        PhysicsPlugins::default(),
-        WheelColliderPlugin,
-    ))
-    .insert_resource(Time::<Fixed>::from_duration(dt))
-    .insert_resource(TimeUpdateStrategy::ManualDuration(dt))
+    let mut app = common::app(60.0);
     // avian optimizes its collider tree in a background task by default, which may run
     // (and allocate) while the wheel systems do: here it runs in its own system instead.
-    .insert_resource(ColliderTreeOptimization {
+    app.insert_resource(ColliderTreeOptimization {
         use_async_tasks: false,
         ..Default::default()
     })
@@ -115,8 +103,6 @@ fn scene(cars_per_kind: usize, sweeps: &[SweepType]) -> (App, Vec<Entity>) {
     app.edit_schedule(PhysicsSchedule, |s| {
         s.set_executor(SingleThreadedExecutor::new());
     });
-    app.finish();
-    app.update();
     let world = app.world_mut();
     world.spawn((RigidBody::Static, Collider::half_space(Vec3::Y), WheelSurface::ASPHALT));
     // A 60 m heightfield of ±5 cm bumps, 2 cm above the plane, on gravel.

@@ -11,6 +11,16 @@ fn preset(name: &str) -> VehicleSpec {
     VehicleSpec::from_ron(&std::fs::read_to_string(&path).expect("preset file")).expect("preset parses")
 }
 
+/// The road preset with `sweep` wheels and no auto-reverse (a stopped car stays stopped).
+fn road_with(sweep: SweepType) -> VehicleSpec {
+    let mut spec = preset("road");
+    spec.gearbox.auto_reverse = false;
+    for a in &mut spec.axles {
+        a.wheel.set_sweep_type(sweep);
+    }
+    spec
+}
+
 fn spawn(app: &mut App, spec: &VehicleSpec, transform: Transform) -> Entity {
     let world = app.world_mut();
     let mut commands = world.commands();
@@ -238,11 +248,7 @@ fn hundred_car_pile_up() {
 fn coasting_only_loses_energy() {
     let hz = 60.0;
     for sweep in [SweepType::Ray, SweepType::Sphere, SweepType::Cylinder] {
-        let mut spec = preset("road");
-        spec.gearbox.auto_reverse = false;
-        for a in &mut spec.axles {
-            a.wheel.set_sweep_type(sweep);
-        }
+        let spec = road_with(sweep);
         let mut app = app(hz);
         app.world_mut()
             .spawn((RigidBody::Static, Collider::half_space(Vec3::Y), WheelSurface::GRAVEL));
@@ -279,11 +285,7 @@ fn coasting_only_loses_energy() {
 fn side_swipe_does_not_launch_the_cars() {
     let hz = 60.0;
     for sweep in [SweepType::Ray, SweepType::Sphere, SweepType::Cylinder] {
-        let mut spec = preset("road");
-        spec.gearbox.auto_reverse = false;
-        for a in &mut spec.axles {
-            a.wheel.set_sweep_type(sweep);
-        }
+        let spec = road_with(sweep);
         let mut app = app(hz);
         app.world_mut()
             .spawn((RigidBody::Static, Collider::half_space(Vec3::Y), WheelSurface::ASPHALT));

@@ -9,7 +9,7 @@ use wheelcollider_avian::prelude::*;
 use wheelcollider_avian::replay::{DriveRecorder, DriveReplay};
 use wheelcollider_avian::vehicle::VehicleRuntime;
 
-use crate::{InspectorState, Request, Tab, gizmo_toggles, trace_difference};
+use crate::{InspectorState, ReplayTrace, Request, Tab, gizmo_toggles, trace_difference};
 
 const WHEEL_COLORS: [egui::Color32; 6] = [
     egui::Color32::from_rgb(230, 90, 80),
@@ -938,16 +938,17 @@ fn replay_ui(
         egui::Color32::from_rgb(240, 170, 60),
     ];
     let traces = &state.traces;
-    ui.label("Speed (km/h) against recording time (s)");
-    Plot::new("replay_speed")
-        .height(130.0)
-        .legend(Legend::default())
-        .show(ui, |p| {
+    // One line per replay of a channel against time.
+    let against_time = |ui: &mut egui::Ui, id: &str, height: f32, channel: fn(&ReplayTrace) -> &[f64]| {
+        Plot::new(id).height(height).legend(Legend::default()).show(ui, |p| {
             for (i, t) in traces.iter().enumerate() {
-                let pts: PlotPoints = t.time.iter().zip(&t.speed).map(|(&x, &y)| [x, y]).collect();
+                let pts: PlotPoints = t.time.iter().zip(channel(t)).map(|(&x, &y)| [x, y]).collect();
                 p.line(Line::new(t.label.clone(), pts).color(TRACE_COLORS[i % 2]));
             }
         });
+    };
+    ui.label("Speed (km/h) against recording time (s)");
+    against_time(ui, "replay_speed", 130.0, |t| &t.speed);
     if let [a, b] = &traces[..] {
         let diff = trace_difference(a, b);
         if let (Some(gap), Some(dv)) = (
@@ -970,15 +971,7 @@ fn replay_ui(
             });
     }
     ui.label("Yaw rate (deg/s) against recording time (s)");
-    Plot::new("replay_yaw")
-        .height(110.0)
-        .legend(Legend::default())
-        .show(ui, |p| {
-            for (i, t) in traces.iter().enumerate() {
-                let pts: PlotPoints = t.time.iter().zip(&t.yaw_rate).map(|(&x, &y)| [x, y]).collect();
-                p.line(Line::new(t.label.clone(), pts).color(TRACE_COLORS[i % 2]));
-            }
-        });
+    against_time(ui, "replay_yaw", 110.0, |t| &t.yaw_rate);
     ui.label("Path seen from above: x against z (m)");
     Plot::new("replay_path")
         .height(200.0)
