@@ -644,6 +644,18 @@ impl Sim {
         self.pursue(Vec3::new(0.0, p.y, p.z - self.lookahead()))
     }
 
+    /// One step holding `target` (m/s) on the line x = 0.
+    fn cruise_in_lane(&mut self, target: f32) {
+        let (throttle, brake) = self.cruise(target);
+        let steer = self.keep_lane();
+        self.step(Controls {
+            throttle,
+            brake,
+            steer,
+            ..Default::default()
+        });
+    }
+
     /// Throttle / brake that hold `target` (m/s).
     fn cruise(&self, target: f32) -> (f32, f32) {
         let e = target - self.k.forward_speed;
@@ -1105,14 +1117,7 @@ fn step_steer(spec: &VehicleSpec, o: &ManeuverOptions, out: &mut Out) -> Sim {
     sim.hold(Controls::default(), 1.0);
     sim.launch(v);
     for _ in 0..sim.steps(2.0) {
-        let (throttle, brake) = sim.cruise(v);
-        let steer = sim.keep_lane();
-        sim.step(Controls {
-            throttle,
-            brake,
-            steer,
-            ..Default::default()
-        });
+        sim.cruise_in_lane(v);
     }
     let delta = (spec.wheelbase_for(0) * target_ay / (v * v)).atan().to_degrees();
     let steer = sim.steer_for(delta);
@@ -1278,14 +1283,7 @@ fn bump_run(spec: &VehicleSpec, o: &ManeuverOptions, out: &mut Out) -> Sim {
         if n == sim.steps(1.0) {
             start = sim.rec.time.len();
         }
-        let (throttle, brake) = sim.cruise(v);
-        let steer = sim.keep_lane();
-        sim.step(Controls {
-            throttle,
-            brake,
-            steer,
-            ..Default::default()
-        });
+        sim.cruise_in_lane(v);
     }
     let col = |i: usize| &sim.rec.chassis[i][start..];
     let vertical = col(6);
