@@ -934,8 +934,12 @@ fn acceleration(spec: &VehicleSpec, o: &ManeuverOptions, out: &mut Out) -> Sim {
 /// at the axle's load) and give the curve's force at a locked wheel's slip
 /// (κ = −v / max(v, 10)), or they do not and give torque / radius. With two axles the
 /// loads include the transfer m·a·h / L (h: centre-of-mass height at rest), solved by
-/// fixed-point iteration. With ABS every axle works at the curve's peak instead. For a
-/// car whose brakes lock every wheel this is v² / (2·μ·g) with the locked μ.
+/// fixed-point iteration, and each axle's friction coefficient is its tyre's at half the
+/// axle's load ([`WheelSettings::load_grip_factor`]). With ABS every axle works at the
+/// curve's peak instead. For a car whose brakes lock every wheel this is v² / (2·μ·g)
+/// with the locked μ.
+///
+/// [`WheelSettings::load_grip_factor`]: wheelcollider_core::WheelSettings::load_grip_factor
 pub fn expected_stop_distance(spec: &VehicleSpec, grip: f32, v0: f32) -> f32 {
     let mf = spec.axles[0].wheel.tire();
     let m = spec.chassis.mass;
@@ -951,10 +955,9 @@ pub fn expected_stop_distance(spec: &VehicleSpec, grip: f32, v0: f32) -> f32 {
         }
         _ => (0.0, 0.0),
     };
-    let peak = mf.peak_value() * grip;
     let decel = |v: f32| -> f32 {
-        let locked = mf.eval(v / v.max(10.0)) * grip;
-        let mut a = locked * G;
+        let slide = v / v.max(10.0);
+        let mut a = mf.eval(slide) * grip * G;
         for _ in 0..30 {
             let mut force = 0.0;
             for (i, axle) in spec.axles.iter().enumerate() {
@@ -964,7 +967,11 @@ pub fn expected_stop_distance(spec: &VehicleSpec, grip: f32, v0: f32) -> f32 {
                 };
                 let transfer = if l > 0.0 { m * a * h / l } else { 0.0 };
                 let load = (static_load + if i == 0 { transfer } else { -transfer }).max(0.0);
-                let brake = spec.brakes.max_torque * spec.brake_share(i) / axle.wheel.radius();
+                // Each axle's tyre at its load (load sensitivity), two tyres per axle.
+                let tyre = &axle.wheel;
+                let mu = grip * tyre.load_grip_factor(0.5 * load as f64) as f32;
+                let (peak, locked) = (tyre.tire().peak_value() * mu, tyre.tire().eval(slide) * mu);
+                let brake = spec.brakes.max_torque * spec.brake_share(i) / tyre.radius();
                 force += if spec.brakes.abs {
                     brake.min(peak * load)
                 } else if brake >= peak * load {

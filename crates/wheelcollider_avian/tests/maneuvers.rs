@@ -121,7 +121,14 @@ fn acceleration_reaches_the_predicted_top_speed() {
 fn braking_from_100_matches_the_tyre_curve_and_brake_layout() {
     for name in PRESETS {
         let r = run(name, Maneuver::Braking, 60.0, false);
-        close(&r, "stop_distance", 0.05);
+        if preset(name).brakes.abs {
+            // The answer is then the peak-μ bound, which an ABS cannot beat; a good one
+            // comes within 10 % (measured: 7.8 % for the road car).
+            let bound = r.metric("stop_distance").unwrap().expected.unwrap();
+            within(&r, "stop_distance", 0.98 * bound, 1.10 * bound);
+        } else {
+            close(&r, "stop_distance", 0.05);
+        }
         // Never shorter than the tyre's peak allows.
         assert!(r.value("stop_distance") > 0.98 * r.value("peak_mu_bound"), "{name}");
     }
@@ -129,24 +136,47 @@ fn braking_from_100_matches_the_tyre_curve_and_brake_layout() {
 
 #[test]
 fn circle_lateral_limit_and_understeer() {
-    // MODEL.md §3: "tops out near μ·g". Measured: ≈ 0.9 μ·g for the road and rally cars,
+    // MODEL.md §3: "tops out near μ·g". Measured: 0.84–0.86 μ·g for the road and rally cars,
     // because holding speed on the circle takes a drive force of ≈ 11 % of the weight
     // (the tyres' lateral forces tilted by their slip angles, ≈ 0.1 rad at the limit,
     // plus drag and rolling resistance), and that comes out of the driven tyres'
     // friction circle. Car and Driver measured 0.93 g for the Golf GTI Mk7. The kart's
-    // solid rear axle scrubs through the turn: 0.75 μ·g.
-    for (name, band) in [("road", (0.85, 1.0)), ("rally", (0.85, 1.0)), ("kart", (0.65, 0.9))] {
+    // solid rear axle scrubs through the turn, its tyres below their rated load: 0.81 μ·g.
+    // With load sensitivity (0.2 in every preset) the lateral load transfer costs grip
+    // too: the tall, soft rally car loses most (0.84 μ·g).
+    for (name, band) in [("road", (0.85, 1.0)), ("rally", (0.8, 1.0)), ("kart", (0.65, 0.9))] {
         let r = run(name, Maneuver::Circle, 60.0, false);
         let mu = r.metric("max_lateral_acc").unwrap().expected.unwrap();
         within(&r, "max_lateral_acc", band.0 * mu, band.1 * mu);
-        // Mild understeer, as a road car should have (deg per g).
-        within(&r, "understeer_gradient", 0.0, 3.0);
+        // Mild understeer, as a road car should have (deg per g). Without load
+        // sensitivity the road car shows 0.41: the weight split alone gives none.
+        within(&r, "understeer_gradient", 0.5, 3.0);
         if name == "road" {
             // An open differential turns freely: the steer at zero lateral acceleration
             // is the kinematic atan(L / R). (A locked or limited-slip axle pushes.)
             close(&r, "steer_at_zero_lateral_acc", 0.05);
         }
     }
+}
+
+/// A stiffer front anti-roll bar moves load transfer to the front axle, whose tyres then
+/// lose grip first (load sensitivity): more understeer, less lateral grip. Without load
+/// sensitivity the bar could not do this.
+#[test]
+fn a_stiffer_front_anti_roll_bar_moves_the_balance_to_understeer() {
+    let base = preset("road");
+    let mut stiff = base.clone();
+    stiff.axles[0].anti_roll_stiffness = 45_000.0;
+    let o = ManeuverOptions { hz: 60.0, quick: false };
+    let a = run_maneuver(&base, Maneuver::Circle, &o).unwrap();
+    let b = run_maneuver(&stiff, Maneuver::Circle, &o).unwrap();
+    let (ua, ub) = (a.value("understeer_gradient"), b.value("understeer_gradient"));
+    let (ga, gb) = (a.value("max_lateral_acc"), b.value("max_lateral_acc"));
+    println!(
+        "measured: front anti-roll bar 20 → 45 kN/m: understeer {ua:.3} → {ub:.3} deg/g, lateral limit {ga:.3} → {gb:.3} g"
+    );
+    assert!(ub > ua * 1.01, "understeer {ua} → {ub}");
+    assert!(gb < ga, "lateral limit {ga} → {gb}");
 }
 
 #[test]

@@ -139,6 +139,8 @@ fn top_speed_where_drive_force_meets_drag_and_rolling_resistance() {
 fn braking_distance_from_100_kmh_matches_the_tyre_curve() {
     let mut spec = preset("road");
     spec.gearbox.auto_reverse = false;
+    // Locked wheels: the curve's answer (the preset's ABS is tested on ice below).
+    spec.brakes.abs = false;
     let v0 = 100.0 / 3.6;
     for hz in [60.0, 120.0] {
         let mut app = app(hz);
@@ -167,7 +169,8 @@ fn abs_shortens_the_stop_on_ice() {
         launch(&mut app, car, v0);
         d[k] = stop(&mut app, car, 1.0, 60.0, HZ).0;
     }
-    let spec = preset("road");
+    let mut spec = preset("road");
+    spec.brakes.abs = false;
     let locked = expected_stop_distance(&spec, WheelSurface::ICE.grip, v0);
     let peak = v0 * v0 / (2.0 * spec.axles[0].wheel.tire().peak_value() * WheelSurface::ICE.grip * G);
     println!(

@@ -17,6 +17,8 @@
 //! | [`tire`](WheelSettings::tire) (B, C, D, E) | – | 10, 1.65, 1.5, 0.97 | see [`MagicFormula`] |
 //! | [`camber_thrust`](WheelSettings::camber_thrust) | 1/rad | 0.5 | 0 ..= 5 |
 //! | [`rolling_resistance`](WheelSettings::rolling_resistance) | – | 0.015 | ≥ 0 |
+//! | [`load_sensitivity`](WheelSettings::load_sensitivity) | – | 0 | 0 ..= 1 |
+//! | [`nominal_load`](WheelSettings::nominal_load) | N | 4 000 | ≥ 1 |
 //! | [`bump_amplitude`](WheelSettings::bump_amplitude) | m | 0 | ≥ 0 |
 //! | [`bump_period`](WheelSettings::bump_period) | 1/m | 0 | ≥ 0 |
 //!
@@ -113,6 +115,8 @@ pub struct WheelSettings {
     tire: MagicFormula,
     camber_thrust: f32,
     rolling_resistance: f32,
+    load_sensitivity: f32,
+    nominal_load: f32,
     bump_amplitude: f32,
     bump_period: f32,
 }
@@ -134,6 +138,8 @@ impl Default for WheelSettings {
             tire: MagicFormula::default(),
             camber_thrust: 0.5,
             rolling_resistance: 0.015,
+            load_sensitivity: 0.0,
+            nominal_load: 4000.0,
             bump_amplitude: 0.0,
             bump_period: 0.0,
         }
@@ -246,6 +252,23 @@ impl WheelSettings {
         rolling_resistance, set_rolling_resistance, 0.0, MAX_VALUE
     );
     float_setting!(
+        /// Tyre load sensitivity, 0 ..= 1: how much the friction coefficient falls as the
+        /// load rises, `μ(Fz) = μ · (1 − s · (Fz / Fz0 − 1))` with `Fz0` the
+        /// [`nominal_load`](Self::nominal_load), the factor clamped to 0.5 ..= 1.5 (see
+        /// [`load_grip_factor`](Self::load_grip_factor)). Real tyres have 0.1–0.3. It is
+        /// what makes a car's balance respond to its weight split and anti-roll bars:
+        /// with 0 (the original's behaviour) each tyre's force is proportional to its
+        /// load, and moving load across an axle leaves the axle's grip unchanged.
+        load_sensitivity, set_load_sensitivity, 0.0, 1.0
+    );
+    float_setting!(
+        /// The load (N) at which the tyre has the friction coefficient of its curve
+        /// (`Fz0` of [`load_sensitivity`](Self::load_sensitivity)), ≥ 1: the tyre's
+        /// rated load, the same for every tyre of one type on a car (about the heavier
+        /// axle's static corner load).
+        nominal_load, set_nominal_load, 1.0, MAX_VALUE
+    );
+    float_setting!(
         /// Height of the Perlin road roughness (m), ≥ 0: the bump spans
         /// [−amplitude/2, +amplitude/2].
         bump_amplitude, set_bump_amplitude, 0.0, MAX_VALUE
@@ -254,6 +277,18 @@ impl WheelSettings {
         /// Spatial frequency of the Perlin roughness (1/m), ≥ 0: bigger is finer.
         bump_period, set_bump_period, 0.0, MAX_VALUE
     );
+
+    /// The factor load sensitivity applies to the friction coefficient at tyre load
+    /// `load` (N): `1 − s · (load / nominal_load − 1)`, clamped to 0.5 ..= 1.5; exactly 1
+    /// when [`load_sensitivity`](Self::load_sensitivity) is 0.
+    #[inline]
+    pub fn load_grip_factor(&self, load: f64) -> f64 {
+        if self.load_sensitivity == 0.0 {
+            return 1.0;
+        }
+        let s = self.load_sensitivity as f64;
+        (1.0 - s * (load / self.nominal_load as f64 - 1.0)).clamp(0.5, 1.5)
+    }
 
     /// The slip of the tyre curve's peak (see [`MagicFormula::peak_slip`]).
     #[inline]
@@ -303,6 +338,10 @@ pub struct WheelSettingsDef {
     pub camber_thrust: f32,
     /// See [`WheelSettings::rolling_resistance`].
     pub rolling_resistance: f32,
+    /// See [`WheelSettings::load_sensitivity`].
+    pub load_sensitivity: f32,
+    /// See [`WheelSettings::nominal_load`] (N).
+    pub nominal_load: f32,
     /// See [`WheelSettings::bump_amplitude`] (m).
     pub bump_amplitude: f32,
     /// See [`WheelSettings::bump_period`] (1/m).
@@ -341,6 +380,8 @@ impl From<&WheelSettings> for WheelSettingsDef {
             magic_formula_e: s.tire.e(),
             camber_thrust: s.camber_thrust,
             rolling_resistance: s.rolling_resistance,
+            load_sensitivity: s.load_sensitivity,
+            nominal_load: s.nominal_load,
             bump_amplitude: s.bump_amplitude,
             bump_period: s.bump_period,
         }
@@ -373,6 +414,8 @@ impl TryFrom<WheelSettingsDef> for WheelSettings {
         )?;
         s.set_camber_thrust(d.camber_thrust)?;
         s.set_rolling_resistance(d.rolling_resistance)?;
+        s.set_load_sensitivity(d.load_sensitivity)?;
+        s.set_nominal_load(d.nominal_load)?;
         s.set_bump_amplitude(d.bump_amplitude)?;
         s.set_bump_period(d.bump_period)?;
         Ok(s)
@@ -419,6 +462,8 @@ impl WheelSettingsDef {
             "magic_formula_e" => self.magic_formula_e = d.magic_formula_e,
             "camber_thrust" => self.camber_thrust = d.camber_thrust,
             "rolling_resistance" => self.rolling_resistance = d.rolling_resistance,
+            "load_sensitivity" => self.load_sensitivity = d.load_sensitivity,
+            "nominal_load" => self.nominal_load = d.nominal_load,
             "bump_amplitude" => self.bump_amplitude = d.bump_amplitude,
             "bump_period" => self.bump_period = d.bump_period,
             _ => *self = d.clone(),

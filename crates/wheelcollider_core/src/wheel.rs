@@ -439,6 +439,8 @@ pub fn step(settings: &WheelSettings, state: &mut StepState, input: StepInput, d
     // and friction that strong, explicit in the chassis velocity, would throw the body
     // (measured: a 3 m drop onto bumps flipped the car).
     let load = (load - bump_stop_force).max(0.0);
+    // Load sensitivity: a tyre's friction coefficient falls as its load rises.
+    let grip = grip * settings.load_grip_factor(load);
     let rolling_torque = (settings.rolling_resistance() as f64 + surface_rr) * load * radius;
     let coulomb = brake + dt_friction + rolling_torque;
     let max_force = mf.d() as f64 * grip * load;

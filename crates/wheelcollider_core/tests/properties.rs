@@ -11,7 +11,7 @@ fn finite() -> impl Strategy<Value = f32> {
 }
 
 fn settings() -> impl Strategy<Value = WheelSettings> {
-    (prop::collection::vec(finite(), 17), any::<u8>()).prop_map(|(v, sweep)| {
+    (prop::collection::vec(finite(), 19), any::<u8>()).prop_map(|(v, sweep)| {
         let mut s = WheelSettings::default();
         s.set_sweep_type([SweepType::Ray, SweepType::Sphere, SweepType::Cylinder][sweep as usize % 3]);
         s.set_radius(v[0]).unwrap();
@@ -28,6 +28,8 @@ fn settings() -> impl Strategy<Value = WheelSettings> {
         s.set_rolling_resistance(v[14]).unwrap();
         s.set_bump_amplitude(v[15]).unwrap();
         s.set_bump_period(v[16]).unwrap();
+        s.set_load_sensitivity(v[17]).unwrap();
+        s.set_nominal_load(v[18]).unwrap();
         s
     })
 }

@@ -85,6 +85,20 @@ const FLOATS: &[(&str, Setter, Getter, f32, f32)] = &[
         MAX_VALUE,
     ),
     (
+        "load_sensitivity",
+        WheelSettings::set_load_sensitivity,
+        WheelSettings::load_sensitivity,
+        0.0,
+        1.0,
+    ),
+    (
+        "nominal_load",
+        WheelSettings::set_nominal_load,
+        WheelSettings::nominal_load,
+        1.0,
+        MAX_VALUE,
+    ),
+    (
         "bump_amplitude",
         WheelSettings::set_bump_amplitude,
         WheelSettings::bump_amplitude,
@@ -124,6 +138,8 @@ fn defaults_are_the_originals() {
         (s.rolling_resistance(), s.bump_amplitude(), s.bump_period()),
         (0.015, 0.0, 0.0)
     );
+    // Not in the original: load sensitivity off by default.
+    assert_eq!((s.load_sensitivity(), s.nominal_load()), (0.0, 4000.0));
 }
 
 #[test]

@@ -176,3 +176,49 @@ fn camber_reduces_grip_and_makes_thrust() {
         out.sideways_force
     );
 }
+
+/// Load sensitivity: μ(Fz) = μ·(1 − s·(Fz/Fz0 − 1)), clamped to 0.5 ..= 1.5; off by
+/// default (the force then stays proportional to the load).
+#[test]
+fn load_sensitivity_scales_the_friction_coefficient() {
+    // A locked wheel sliding at 20 m/s; the spring sets the load (compression 0.1 m).
+    let slide = |settings: &WheelSettings| {
+        let mut state = StepState {
+            compression: 0.1,
+            ..Default::default()
+        };
+        step(
+            settings,
+            &mut state,
+            StepInput {
+                brake_torque: 1e6,
+                contact: Some(contact(0.3, 20.0, 0.0)),
+                ..Default::default()
+            },
+            1.0 / 60.0,
+        )
+    };
+    for (spring, expected) in [(40_000.0, 1.0), (80_000.0, 0.75), (20_000.0, 1.125), (400_000.0, 0.5)] {
+        let mut plain = WheelSettings::default();
+        plain.set_suspension_spring(spring).unwrap();
+        let mut sensitive = plain.clone();
+        sensitive.set_load_sensitivity(0.25).unwrap();
+        sensitive.set_nominal_load(4000.0).unwrap();
+        let (a, b) = (slide(&plain), slide(&sensitive));
+        let load = spring * 0.1;
+        assert!(
+            (a.load - load).abs() < 1e-3 && (b.load - load).abs() < 1e-3,
+            "load {}",
+            a.load
+        );
+        // Without sensitivity the friction coefficient does not depend on the load.
+        let mu = -a.forward_force / a.load;
+        assert!((mu as f64 - mf_ref(10.0, 1.65, 1.5, 0.97, 1.0)).abs() < 1e-3, "μ {mu}");
+        let ratio = b.forward_force / a.forward_force;
+        assert!(
+            (ratio - expected).abs() < 1e-4,
+            "load {load} N: ratio {ratio}, expected {expected}"
+        );
+        assert_eq!(sensitive.load_grip_factor(load as f64) as f32, expected);
+    }
+}

@@ -462,9 +462,11 @@ fn apply_requests(
                 if let Some(spec) = runtime.spec.clone() {
                     runtime.state = Some(VehicleState::new(&spec));
                 }
+                // The whole wheel state: the vehicle's first step reads the last outputs
+                // (spin, slip, grounded) for its traction control and ABS.
                 for &w in children.wheels() {
                     if let Ok(mut s) = wheels.get_mut(w) {
-                        s.memory = Default::default();
+                        *s = WheelState::default();
                     }
                 }
                 let mut car = commands.entity(target);

@@ -196,6 +196,28 @@ fn wheel_settings_ui(ui: &mut egui::Ui, id: &str, w: &mut WheelSettings) -> bool
                     "",
                     0.001
                 );
+                wheel_field!(
+                    ui,
+                    w,
+                    changed,
+                    "load sensitivity",
+                    load_sensitivity,
+                    set_load_sensitivity,
+                    0.0..=1.0,
+                    "",
+                    0.01
+                );
+                wheel_field!(
+                    ui,
+                    w,
+                    changed,
+                    "nominal load",
+                    nominal_load,
+                    set_nominal_load,
+                    1.0..=50_000.0,
+                    " N",
+                    10.0
+                );
                 ui.label("peak slip");
                 ui.label(format!("{:.3}", w.peak_slip()));
                 ui.end_row();

