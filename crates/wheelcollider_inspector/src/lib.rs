@@ -478,7 +478,7 @@ fn apply_requests(
                     }
                     Request::Replay => {
                         let Some(rec) = state.recording.as_ref() else { continue };
-                        let duration = rec.duration();
+                        let (duration, rec_hz) = (rec.duration(), rec.hz);
                         car.insert(DriveReplay::new(rec));
                         if state.traces.len() == MAX_TRACES {
                             state.traces.remove(0);
@@ -499,7 +499,17 @@ fn apply_requests(
                             tuning: vehicle.0.clone(),
                             ..Default::default()
                         });
-                        state.message = Some((format!("replaying {duration:.1} s"), false));
+                        state.message = Some(if (rec_hz - hz).abs() > 0.01 * hz {
+                            (
+                                format!(
+                                    "replaying {duration:.1} s recorded at {rec_hz:.0} Hz at {hz:.0} Hz: \
+                                     the steps are replayed one for one, so the drive differs"
+                                ),
+                                true,
+                            )
+                        } else {
+                            (format!("replaying {duration:.1} s"), false)
+                        });
                     }
                     _ => state.message = Some(("car reset".into(), false)),
                 }
