@@ -22,6 +22,12 @@
 //! Both run in [`WheelSystems::Prepare`](crate::WheelSystems), before the vehicle reads
 //! its input, so a replay overrides whatever the game's input systems wrote, and the
 //! recorder stores exactly what the vehicle ran with.
+//!
+//! To replay on a car that has been driving, reset it first, all of it: the transform
+//! (to [`DriveRecording::start`]), its linear and angular velocity, the vehicle's
+//! powertrain state (`VehicleRuntime::state = Some(VehicleState::new(&spec))`) and every
+//! wheel's [`WheelState`](crate::WheelState) (`WheelState::default()`): the vehicle's
+//! first step reads the wheels' last outputs. The inspector's replay does exactly this.
 
 use std::sync::Arc;
 
