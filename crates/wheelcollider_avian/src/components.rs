@@ -75,6 +75,9 @@ pub struct WheelHit {
     pub normal: Vec3,
     /// How far the sweep travelled (m); see [`wheelcollider_core::Contact::hit_distance`].
     pub distance: f32,
+    /// Whether `body` is a dynamic rigid body (not the wheel's own chassis): it takes
+    /// the opposite of the wheel's force.
+    pub dynamic: bool,
 }
 
 /// Everything the wheel computed in the last physics step. Read-only to game code: the

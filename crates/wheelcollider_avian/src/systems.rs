@@ -288,6 +288,7 @@ pub(crate) fn sense_and_solve(
                 // A moving ground: velocity relative to it, and for a dynamic one its inverse
                 // mass and inertia at the point (kinematic: infinite mass).
                 let mut other_inverse = None;
+                let dynamic = other.as_ref().is_some_and(|g| g.0.is_dynamic());
                 if let Some((kind, gpos, grot, glin, gang, gcom, gmass, ginertia)) = other {
                     let g_com = gpos.0 + grot.0 * gcom.0;
                     velocity -= glin.0 + gang.0.cross(point - g_com);
@@ -372,6 +373,7 @@ pub(crate) fn sense_and_solve(
                     point,
                     normal,
                     distance,
+                    dynamic,
                 });
             }
 
@@ -423,35 +425,53 @@ pub(crate) fn sense_and_solve(
     );
 }
 
-/// Applies every wheel's force to its chassis at the contact, and the opposite force to
-/// a dynamic body it stands on. Serial: several wheels write to one body.
+/// Applies the wheels' forces: per chassis, in parallel, the sum of its wheels' forces at
+/// the centre of mass and the sum of their moments about it (the same as each force at
+/// its contact point, with one write per body); then, serially, the opposite force to a
+/// dynamic body a wheel stands on. Also counts each chassis' grounded wheels.
+#[allow(clippy::type_complexity)]
 pub(crate) fn apply_forces(
     wheels: Query<(&WheelState, &WheelOf)>,
-    mut bodies: Query<Forces>,
-    mut chassis: Query<&mut WheelChassis>,
-    kinds: Query<&RigidBody>,
+    mut bodies: ParamSet<(
+        Query<(
+            Forces,
+            &Position,
+            &Rotation,
+            &ComputedCenterOfMass,
+            &ChassisWheels,
+            &mut WheelChassis,
+        )>,
+        Query<Forces>,
+    )>,
 ) {
-    for mut bookkeeping in &mut chassis {
-        bookkeeping.bypass_change_detection().grounded_wheels = 0;
-    }
+    bodies
+        .p0()
+        .par_iter_mut()
+        .for_each(|(mut forces, pos, rot, com, children, mut bookkeeping)| {
+            let com = pos.0 + rot.0 * com.0;
+            let (mut force, mut torque, mut grounded) = (Vec3::ZERO, Vec3::ZERO, 0);
+            for &w in children.wheels() {
+                let Ok((state, _)) = wheels.get(w) else {
+                    continue;
+                };
+                if state.output.grounded {
+                    grounded += 1;
+                    force += state.force;
+                    torque += (state.contact_position - com).cross(state.force);
+                }
+            }
+            bookkeeping.bypass_change_detection().grounded_wheels = grounded;
+            forces.apply_force(force);
+            forces.apply_torque(torque);
+        });
+    let mut others = bodies.p1();
     for (state, wheel_of) in &wheels {
-        if !state.output.grounded {
-            continue;
-        }
-        if let Ok(mut bookkeeping) = chassis.get_mut(wheel_of.0) {
-            bookkeeping.grounded_wheels += 1;
-        }
-        if state.force == Vec3::ZERO {
-            continue;
-        }
-        if let Ok(mut forces) = bodies.get_mut(wheel_of.0) {
-            forces.apply_force_at_point(state.force, state.contact_position);
-        }
         if let Some(hit) = state.hit
+            && hit.dynamic
+            && state.output.grounded
             && let Some(body) = hit.body
             && body != wheel_of.0
-            && kinds.get(body).is_ok_and(|k| k.is_dynamic())
-            && let Ok(mut forces) = bodies.get_mut(body)
+            && let Ok(mut forces) = others.get_mut(body)
         {
             forces.apply_force_at_point(-state.force, hit.point);
         }
