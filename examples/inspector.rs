@@ -482,7 +482,7 @@ fn script(
     input.brake = if t > 7.0 && t < 8.0 { 0.6 } else { 0.0 };
     // Record the drive above, replay it, detune the engine to 70 %, replay it again: the
     // Sim tab then plots the two replays and their difference.
-    if let Some(&when) = [0.9, 8.4, 8.6, 16.6].get(*cue as usize)
+    if let Some(&when) = [0.9, 8.9, 9.1, 17.1].get(*cue as usize)
         && t >= when
     {
         inspector.requests.push(match *cue {
@@ -503,7 +503,7 @@ fn script(
         (4.5, Tab::Telemetry, "track_telemetry.png"),
         (6.5, Tab::Plots, "track_plots.png"),
         (8.5, Tab::Tune, "track_tune.png"),
-        (25.0, Tab::Sim, "track_replay.png"),
+        (25.5, Tab::Sim, "track_replay.png"),
     ];
     if let Some((at, tab, name)) = plan.get(*shots as usize) {
         if t > *at - 0.4 {
@@ -516,7 +516,7 @@ fn script(
                 .observe(save_to_disk(dir.join(name)));
             *shots += 1;
         }
-    } else if t > 27.0 {
+    } else if t > 27.5 {
         exit.write(AppExit::Success);
     }
 }
