@@ -88,10 +88,7 @@ impl DriveRecording {
     /// Reads a recording. A malformed file says where (line, column); a spec that does
     /// not validate names its field; a non-finite start pose, rate or input is refused.
     pub fn from_ron(text: &str) -> Result<Self, SpecError> {
-        let mut r: DriveRecording = ron::from_str(text).map_err(|e| SpecError {
-            field: format!("line {}, column {}", e.span.start.line, e.span.start.col),
-            message: e.code.to_string(),
-        })?;
+        let mut r: DriveRecording = ron::from_str(text)?;
         r.spec.validate().map_err(|e| SpecError {
             field: format!("spec.{}", e.field),
             message: e.message,

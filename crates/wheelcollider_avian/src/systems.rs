@@ -319,17 +319,9 @@ pub(crate) fn sense_and_solve(
                 //
                 // On a dynamic body both bodies take the impulse: the masses are the reduced
                 // masses of the pair, 1 / (1/m_own + 1/m_other), each at its own point.
-                let other_k = |u: Vec3| {
-                    other_inverse
-                        .as_ref()
-                        .map_or(0.0, |(im, ii, r)| inverse_effective_mass(*im, ii, *r, u))
-                };
-                let reduced = |m: f32, u: Vec3| {
-                    if m > 0.0 && other_inverse.is_some() {
-                        1.0 / (1.0 / m + other_k(u))
-                    } else {
-                        m
-                    }
+                let reduced = |m: f32, u: Vec3| match &other_inverse {
+                    Some((im, ii, r)) if m > 0.0 => 1.0 / (1.0 / m + inverse_effective_mass(*im, ii, *r, u)),
+                    _ => m,
                 };
                 let per_wheel = if inverse_mass > 0.0 {
                     reduced(1.0 / inverse_mass / share, up)

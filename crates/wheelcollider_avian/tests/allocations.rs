@@ -12,6 +12,7 @@ mod common;
 use avian3d::prelude::*;
 use bevy::ecs::schedule::SingleThreadedExecutor;
 use bevy::prelude::*;
+use common::preset;
 use wheelcollider_avian::prelude::*;
 
 struct Counting;
@@ -74,11 +75,6 @@ fn arm(_: &mut World) {
 
 fn disarm(_: &mut World) {
     ARMED.store(false, Ordering::SeqCst);
-}
-
-fn preset(name: &str) -> VehicleSpec {
-    let path = format!("{}/../../assets/presets/{name}.ron", env!("CARGO_MANIFEST_DIR"));
-    VehicleSpec::from_ron(&std::fs::read_to_string(&path).expect("preset file")).expect("preset parses")
 }
 
 /// `cars_per_kind` cars of each preset with each of `sweeps`, driving in circles, warmed

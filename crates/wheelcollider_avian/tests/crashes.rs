@@ -6,11 +6,6 @@ use bevy::prelude::*;
 use common::*;
 use wheelcollider_avian::prelude::*;
 
-fn preset(name: &str) -> VehicleSpec {
-    let path = format!("{}/../../assets/presets/{name}.ron", env!("CARGO_MANIFEST_DIR"));
-    VehicleSpec::from_ron(&std::fs::read_to_string(&path).expect("preset file")).expect("preset parses")
-}
-
 /// The road preset with `sweep` wheels and no auto-reverse (a stopped car stays stopped).
 fn road_with(sweep: SweepType) -> VehicleSpec {
     let mut spec = preset("road");
@@ -19,28 +14,6 @@ fn road_with(sweep: SweepType) -> VehicleSpec {
         a.wheel.set_sweep_type(sweep);
     }
     spec
-}
-
-fn spawn(app: &mut App, spec: &VehicleSpec, transform: Transform) -> Entity {
-    let world = app.world_mut();
-    let mut commands = world.commands();
-    let e = spawn_vehicle(&mut commands, spec, transform).expect("valid spec");
-    world.flush();
-    e
-}
-
-fn launch(app: &mut App, car: Entity, v: f32) {
-    let forward = rotation(app, car) * Vec3::NEG_Z;
-    app.world_mut().get_mut::<LinearVelocity>(car).unwrap().0 = forward * v;
-    let wheels = app.world().get::<ChassisWheels>(car).unwrap().wheels().to_vec();
-    for w in wheels {
-        let r = app.world().get::<WheelCollider>(w).unwrap().radius();
-        app.world_mut()
-            .get_mut::<WheelState>(w)
-            .unwrap()
-            .memory
-            .angular_velocity = v / r;
-    }
 }
 
 /// Mechanical energy of a car (J): body translation and rotation, height, the springs'
@@ -139,8 +112,7 @@ fn curb_strikes_at_100_kmh() {
         let mut spec = preset("road");
         spec.gearbox.auto_reverse = false;
         let mut app = app(hz);
-        app.world_mut()
-            .spawn((RigidBody::Static, Collider::half_space(Vec3::Y), WheelSurface::ASPHALT));
+        flat(&mut app, Some(WheelSurface::ASPHALT));
         // Straight across: wide enough for both sides; angled: under the left wheels only.
         let scale = if angle == 0.0 { 4.0 } else { 1.0 };
         app.world_mut().spawn((
@@ -150,7 +122,7 @@ fn curb_strikes_at_100_kmh() {
                 .with_rotation(Quat::from_rotation_y(angle.to_radians()))
                 .with_scale(Vec3::new(scale, 1.0, 1.0)),
         ));
-        let car = spawn(&mut app, &spec, Transform::from_xyz(0.0, spec.touch_height(), 0.0));
+        let car = spawn_preset_car(&mut app, &spec, Transform::from_xyz(0.0, spec.touch_height(), 0.0));
         run(&mut app, steps(1.0, hz));
         let rest_height = position(&app, car).y;
         launch(&mut app, car, v0);
@@ -198,8 +170,7 @@ fn hundred_car_pile_up() {
     let mut spec = preset("road");
     spec.gearbox.auto_reverse = false;
     let mut app = app(hz);
-    app.world_mut()
-        .spawn((RigidBody::Static, Collider::half_space(Vec3::Y), WheelSurface::ASPHALT));
+    flat(&mut app, Some(WheelSurface::ASPHALT));
     app.world_mut().spawn((
         RigidBody::Static,
         Collider::cuboid(40.0, 3.0, 1.0),
@@ -212,7 +183,7 @@ fn hundred_car_pile_up() {
             // wall, the car ahead and the lanes beside.
             let t = Transform::from_xyz(-11.25 + lane as f32 * 2.5, spec.touch_height(), row as f32 * 6.0)
                 .with_rotation(Quat::from_rotation_y(((lane * 7 + row * 3) % 11) as f32 * 0.02 - 0.1));
-            cars.push(spawn(&mut app, &spec, t));
+            cars.push(spawn_preset_car(&mut app, &spec, t));
         }
     }
     run(&mut app, steps(0.5, hz));
@@ -250,9 +221,8 @@ fn coasting_only_loses_energy() {
     for sweep in [SweepType::Ray, SweepType::Sphere, SweepType::Cylinder] {
         let spec = road_with(sweep);
         let mut app = app(hz);
-        app.world_mut()
-            .spawn((RigidBody::Static, Collider::half_space(Vec3::Y), WheelSurface::GRAVEL));
-        let car = spawn(
+        flat(&mut app, Some(WheelSurface::GRAVEL));
+        let car = spawn_preset_car(
             &mut app,
             &spec,
             Transform::from_xyz(0.0, spec.touch_height() + 0.3, 0.0),
@@ -287,12 +257,11 @@ fn side_swipe_does_not_launch_the_cars() {
     for sweep in [SweepType::Ray, SweepType::Sphere, SweepType::Cylinder] {
         let spec = road_with(sweep);
         let mut app = app(hz);
-        app.world_mut()
-            .spawn((RigidBody::Static, Collider::half_space(Vec3::Y), WheelSurface::ASPHALT));
+        flat(&mut app, Some(WheelSurface::ASPHALT));
         let y = spec.touch_height();
-        let a = spawn(&mut app, &spec, Transform::from_xyz(0.0, y, 0.0));
+        let a = spawn_preset_car(&mut app, &spec, Transform::from_xyz(0.0, y, 0.0));
         // Converging at 12°, 2.5 m apart: they meet side by side after about 1 s.
-        let b = spawn(
+        let b = spawn_preset_car(
             &mut app,
             &spec,
             Transform::from_xyz(2.5, y, 0.0).with_rotation(Quat::from_rotation_y(0.21)),

@@ -11,11 +11,6 @@ use wheelcollider_core::vehicle::VehicleInput as Controls;
 const HZ: f64 = 60.0;
 const STEPS: usize = 1000;
 
-fn preset(name: &str) -> VehicleSpec {
-    let path = format!("{}/../../assets/presets/{name}.ron", env!("CARGO_MANIFEST_DIR"));
-    VehicleSpec::from_ron(&std::fs::read_to_string(&path).expect("preset file")).expect("preset parses")
-}
-
 /// Gravel (Perlin roughness) with a few boxes to hit: a world worth replaying.
 fn world(app: &mut App) {
     app.world_mut()
@@ -27,14 +22,6 @@ fn world(app: &mut App) {
             Transform::from_xyz(-3.0 + i as f32, 0.25, -40.0 - 3.0 * i as f32),
         ));
     }
-}
-
-fn spawn(app: &mut App, spec: &VehicleSpec, at: Transform) -> Entity {
-    let world = app.world_mut();
-    let mut commands = world.commands();
-    let e = spawn_vehicle(&mut commands, spec, at).expect("valid spec");
-    world.flush();
-    e
 }
 
 /// A hash of the chassis pose and velocity, bit for bit.
@@ -63,7 +50,7 @@ fn drive_and_record(spec: &VehicleSpec) -> (DriveRecording, Vec<[u32; 10]>) {
     let mut app = app(HZ);
     world(&mut app);
     let start = Transform::from_xyz(0.0, spec.touch_height() + 0.01, 0.0);
-    let car = spawn(&mut app, spec, start);
+    let car = spawn_preset_car(&mut app, spec, start);
     app.world_mut()
         .entity_mut(car)
         .insert(DriveRecorder::new(spec, &start, HZ));
@@ -80,7 +67,7 @@ fn drive_and_record(spec: &VehicleSpec) -> (DriveRecording, Vec<[u32; 10]>) {
 fn replay(rec: &DriveRecording, spec: &VehicleSpec) -> Vec<[u32; 10]> {
     let mut app = app(rec.hz);
     world(&mut app);
-    let car = spawn(&mut app, spec, rec.start());
+    let car = spawn_preset_car(&mut app, spec, rec.start());
     app.world_mut().entity_mut(car).insert(DriveReplay::new(rec));
     let mut poses = vec![];
     for n in 0..rec.inputs.len() {

@@ -13,33 +13,9 @@ use wheelcollider_core::vehicle::RAD_PER_S_TO_RPM;
 
 const HZ: f64 = 60.0;
 
-fn preset(name: &str) -> VehicleSpec {
-    let path = format!("{}/../../assets/presets/{name}.ron", env!("CARGO_MANIFEST_DIR"));
-    VehicleSpec::from_ron(&std::fs::read_to_string(&path).expect("preset file")).expect("preset parses")
-}
-
-fn flat(app: &mut App, surface: Option<WheelSurface>) -> Entity {
-    let e = app
-        .world_mut()
-        .spawn((RigidBody::Static, Collider::half_space(Vec3::Y)))
-        .id();
-    if let Some(s) = surface {
-        app.world_mut().entity_mut(e).insert(s);
-    }
-    e
-}
-
-fn spawn(app: &mut App, spec: &VehicleSpec, transform: Transform) -> Entity {
-    let world = app.world_mut();
-    let mut commands = world.commands();
-    let e = spawn_vehicle(&mut commands, spec, transform).expect("valid spec");
-    world.flush();
-    e
-}
-
 /// Spawns `spec` on the ground and lets it settle for a second.
 fn settled(app: &mut App, spec: &VehicleSpec) -> Entity {
-    let car = spawn(app, spec, Transform::from_xyz(0.0, 0.75, 0.0));
+    let car = spawn_preset_car(app, spec, Transform::from_xyz(0.0, 0.75, 0.0));
     run(app, steps(1.0, HZ));
     car
 }
@@ -59,19 +35,6 @@ fn wheels(app: &App, car: Entity) -> Vec<Entity> {
 }
 
 /// Launches the car forward at `v` (m/s), wheels rolling.
-fn launch(app: &mut App, car: Entity, v: f32) {
-    let rot = rotation(app, car);
-    app.world_mut().get_mut::<LinearVelocity>(car).unwrap().0 = rot * Vec3::NEG_Z * v;
-    for w in wheels(app, car) {
-        let r = app.world().get::<WheelCollider>(w).unwrap().radius();
-        app.world_mut()
-            .get_mut::<WheelState>(w)
-            .unwrap()
-            .memory
-            .angular_velocity = v / r;
-    }
-}
-
 /// Distance (m) and time (s) to stop from the current speed with `brake`; the car must
 /// stop within `max_s` seconds.
 fn stop(app: &mut App, car: Entity, brake: f32, max_s: f64, hz: f64) -> (f32, f32) {
@@ -145,7 +108,7 @@ fn braking_distance_from_100_kmh_matches_the_tyre_curve() {
     for hz in [60.0, 120.0] {
         let mut app = app(hz);
         flat(&mut app, None);
-        let car = spawn(&mut app, &spec, Transform::from_xyz(0.0, 0.75, 0.0));
+        let car = spawn_preset_car(&mut app, &spec, Transform::from_xyz(0.0, 0.75, 0.0));
         run(&mut app, steps(1.0, hz));
         launch(&mut app, car, v0);
         let (d, t) = stop(&mut app, car, 1.0, 20.0, hz);

@@ -142,3 +142,45 @@ pub fn car_on_flat(hz: f64) -> (App, Entity, [Entity; 4]) {
     );
     (app, chassis, wheels)
 }
+
+/// A shipped preset from `assets/presets/`.
+pub fn preset(name: &str) -> VehicleSpec {
+    let path = format!("{}/../../assets/presets/{name}.ron", env!("CARGO_MANIFEST_DIR"));
+    VehicleSpec::from_ron(&std::fs::read_to_string(&path).expect("preset file")).expect("preset parses")
+}
+
+/// Spawns a vehicle from `spec` at `transform`, now.
+pub fn spawn_preset_car(app: &mut App, spec: &VehicleSpec, transform: Transform) -> Entity {
+    let world = app.world_mut();
+    let mut commands = world.commands();
+    let e = spawn_vehicle(&mut commands, spec, transform).expect("valid spec");
+    world.flush();
+    e
+}
+
+/// Sets a vehicle moving forward at `v` (m/s) with its wheels rolling at that speed.
+pub fn launch(app: &mut App, car: Entity, v: f32) {
+    let forward = rotation(app, car) * Vec3::NEG_Z;
+    app.world_mut().get_mut::<LinearVelocity>(car).unwrap().0 = forward * v;
+    let wheels = app.world().get::<ChassisWheels>(car).unwrap().wheels().to_vec();
+    for w in wheels {
+        let r = app.world().get::<WheelCollider>(w).unwrap().radius();
+        app.world_mut()
+            .get_mut::<WheelState>(w)
+            .unwrap()
+            .memory
+            .angular_velocity = v / r;
+    }
+}
+
+/// A static half-space at y = 0, with `surface` if given.
+pub fn flat(app: &mut App, surface: Option<WheelSurface>) -> Entity {
+    let e = app
+        .world_mut()
+        .spawn((RigidBody::Static, Collider::half_space(Vec3::Y)))
+        .id();
+    if let Some(s) = surface {
+        app.world_mut().entity_mut(e).insert(s);
+    }
+    e
+}

@@ -19,6 +19,17 @@ pub struct SpecError {
     pub message: String,
 }
 
+/// A RON syntax or type error, placed by its line and column.
+#[cfg(feature = "serde")]
+impl From<ron::error::SpannedError> for SpecError {
+    fn from(e: ron::error::SpannedError) -> Self {
+        SpecError {
+            field: format!("line {}, column {}", e.span.start.line, e.span.start.col),
+            message: e.code.to_string(),
+        }
+    }
+}
+
 impl core::fmt::Display for SpecError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         write!(f, "{}: {}", self.field, self.message)
@@ -552,10 +563,7 @@ impl VehicleSpec {
     /// field (for syntax and type errors) or the field's path (for values).
     #[cfg(feature = "serde")]
     pub fn from_ron(text: &str) -> Result<VehicleSpec, SpecError> {
-        let mut spec: VehicleSpec = ron::from_str(text).map_err(|e| SpecError {
-            field: format!("line {}, column {}", e.span.start.line, e.span.start.col),
-            message: e.code.to_string(),
-        })?;
+        let mut spec: VehicleSpec = ron::from_str(text)?;
         spec.validate()?;
         Ok(spec)
     }
