@@ -30,6 +30,39 @@ fn main() {
         );
         return;
     }
+    if let Some(i) = std::env::args().position(|a| a == "--marginal") {
+        // A/B comparisons of one scenario with little noise: `-- --marginal ray flat`
+        // interleaves 15 batches of 20 steps of the world with and without wheels and
+        // prints the marginal cost per wheel-step from each one's fastest batch.
+        let arg = |k: usize| std::env::args().nth(i + k).unwrap_or_default();
+        let sweep = match arg(1).as_str() {
+            "sphere" => SweepType::Sphere,
+            "cylinder" => SweepType::Cylinder,
+            _ => SweepType::Ray,
+        };
+        let ground = match arg(2).as_str() {
+            "heightfield" => Ground::Heightfield,
+            "trimesh" => Ground::Trimesh,
+            _ => Ground::Flat,
+        };
+        let mut base_app = avian_app(1000, ground, None, 1);
+        let mut app = avian_app(1000, ground, Some(sweep), 1);
+        time_steps(|| base_app.update(), 30, 0);
+        time_steps(|| app.update(), 30, 0);
+        let (mut base, mut t) = (f64::MAX, f64::MAX);
+        for _ in 0..15 {
+            base = base.min(time_steps(|| base_app.update(), 0, 20));
+            t = t.min(time_steps(|| app.update(), 0, 20));
+        }
+        println!(
+            "{sweep:?} {}: step {:.3} ms, baseline {:.3} ms, marginal {:.3} µs per wheel-step",
+            ground.name(),
+            t * 1e3,
+            base * 1e3,
+            (t - base) / 4000.0 * 1e6
+        );
+        return;
+    }
     if let Some(i) = std::env::args().position(|a| a == "--profile") {
         // Just run one scenario for a profiler: `-- --profile ray|sphere|cylinder`.
         let sweep = match std::env::args().nth(i + 1).as_deref() {

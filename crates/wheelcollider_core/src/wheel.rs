@@ -421,13 +421,20 @@ pub fn step(settings: &WheelSettings, state: &mut StepState, input: StepInput, d
 
     // --- Tyre and spin (steps 4–6) ----------------------------------------------------
     let mf = settings.tire();
-    let camber = camber_deg.to_radians();
+    // Camber is a few degrees: its sine and cosine in f32 are exact to the model's
+    // precision (and skipped for a wheel square to the road).
+    let (camber_sin, camber_cos) = if camber_deg == 0.0 {
+        (0.0, 1.0)
+    } else {
+        let (s, c) = (camber_deg.to_radians() as f32).sin_cos();
+        (s as f64, c as f64)
+    };
     // Grip is highest with the tyre square to the road; camber thrust enters as an
     // equivalent lateral slip so that it shares the friction circle.
-    let grip = grip * camber.cos().max(0.0);
+    let grip = grip * camber_cos.max(0.0);
     let stiffness = mf.stiffness() as f64;
     let camber_slip = if stiffness > 0.0 {
-        settings.camber_thrust() as f64 * camber.sin() / stiffness
+        settings.camber_thrust() as f64 * camber_sin / stiffness
     } else {
         0.0
     };
@@ -526,8 +533,12 @@ pub fn step(settings: &WheelSettings, state: &mut StepState, input: StepInput, d
 
     // --- State (step 7) ---------------------------------------------------------------
     state.angular_velocity = omega as f32;
-    state.angle = ((state.angle as f64 + omega * dt64).rem_euclid(core::f64::consts::TAU)) as f32;
-    if state.angle >= core::f32::consts::TAU {
+    // Wrap into [0, 2π) with a floor instead of `rem_euclid` (libm's `fmod`, slow): the
+    // same result for the angles one step can reach.
+    let angle = state.angle as f64 + omega * dt64;
+    let tau = core::f64::consts::TAU;
+    state.angle = (angle - (angle / tau).floor() * tau) as f32;
+    if !(0.0..core::f32::consts::TAU).contains(&state.angle) {
         state.angle = 0.0;
     }
     state.compression = out32(compression);
