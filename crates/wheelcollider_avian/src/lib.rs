@@ -61,6 +61,7 @@ pub mod debug;
 pub mod input;
 pub mod maneuvers;
 pub mod replay;
+mod sweep;
 mod systems;
 pub mod vehicle;
 

@@ -159,10 +159,9 @@ fn refine_distance(
 #[allow(clippy::type_complexity)]
 pub(crate) fn sense_and_solve(
     time: Res<Time>,
-    spatial: SpatialQuery,
+    casts: crate::sweep::WheelCasts,
     chassis: ChassisQuery,
     ground: GroundQuery,
-    collider_of: Query<&ColliderOf>,
     surfaces: Query<&crate::vehicle::WheelSurface>,
     mut wheels: Query<(
         Entity,
@@ -208,15 +207,10 @@ pub(crate) fn sense_and_solve(
                 .map(|l| l.0)
                 .or(chassis_layers.map(|l| l.filters))
                 .unwrap_or(LayerMask::ALL);
-            let filter = SpatialQueryFilter::from_mask(mask);
             let chassis_entity = wheel_of.0;
-            let not_own =
-                |e: Entity| e != chassis_entity && collider_of.get(e).map_or(true, |c| c.body != chassis_entity);
             let reach = length + radius;
             let hit = match settings.sweep_type() {
-                SweepType::Ray => spatial
-                    .cast_ray_predicate(mount_pos, down, reach, true, &filter, &not_own)
-                    .map(|h| (h.entity, mount_pos - up * h.distance, h.normal, h.distance)),
+                SweepType::Ray => casts.ray(mount_pos, down, reach, mask, chassis_entity),
                 sweep => {
                     // Axis along the axle after steer, toe and camber.
                     let axle = (sweep == SweepType::Cylinder).then(|| wheel_rot * Vec3::X);
@@ -234,17 +228,13 @@ pub(crate) fn sense_and_solve(
                         None => Quat::IDENTITY,
                         Some(_) => wheel_rot * Quat::from_rotation_z(-core::f32::consts::FRAC_PI_2),
                     };
-                    let config = ShapeCastConfig {
-                        max_distance: reach,
-                        ..ShapeCastConfig::DEFAULT
-                    };
                     let start = mount_pos + up * radius;
                     let cylinder = axle.map(|a| (a, width * 0.5));
-                    spatial
-                        .cast_shape_predicate(shape, start, shape_rot, down, &config, &filter, &not_own)
+                    casts
+                        .shape(shape, start, shape_rot, down, reach, mask, chassis_entity)
                         .and_then(|h| {
-                            let d = refine_distance(start, up, radius, cylinder, h.point1, h.normal1, h.distance);
-                            (d <= reach).then_some((h.entity, h.point1, h.normal1, d.max(0.0)))
+                            let d = refine_distance(start, up, radius, cylinder, h.point, h.normal, h.distance);
+                            (d <= reach).then_some(crate::sweep::CastHit { distance: d.max(0.0), ..h })
                         })
                 }
             };
@@ -254,8 +244,7 @@ pub(crate) fn sense_and_solve(
             // between the bodies, which avian resolves: the wheel then ignores it (two cars
             // side by side, each wheel's cylinder inside the other car, otherwise pushed
             // each other apart with their bump stops, faster every step).
-            let hit = hit.and_then(|(hit_entity, point, normal, distance)| {
-                let body = collider_of.get(hit_entity).ok().map(|c| c.body);
+            let hit = hit.and_then(|crate::sweep::CastHit { entity: hit_entity, body, point, normal, distance }| {
                 let other = body
                     .filter(|&b| b != chassis_entity)
                     .and_then(|b| ground.get(b).ok())
