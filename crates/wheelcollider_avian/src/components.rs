@@ -114,6 +114,10 @@ pub struct WheelState {
     pub(crate) previous_pose: (f32, f32, f32),
     /// Suspension length + radius of the last step, to carry the damper across edits.
     pub(crate) geometry: f32,
+    /// The steer (steer + toe, deg) and camber (deg) of the last step and their
+    /// rotations about the mount's Y and Z, reused while they stay the same.
+    #[reflect(ignore)]
+    pub(crate) steer_cache: (f32, f32, Quat, Quat),
 }
 
 impl WheelState {

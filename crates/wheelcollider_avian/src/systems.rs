@@ -192,11 +192,27 @@ pub(crate) fn sense_and_solve(
             let mount_rot = rot.0 * mount.rotation;
             let mount_pos = pos.0 + rot.0 * mount.translation;
             let up = mount_rot * Vec3::Y;
-            let down = Dir3::new(-up).unwrap_or(Dir3::NEG_Y);
+            // A rotated unit vector: normalising it again is only needed if the chassis'
+            // rotation drifted off unit length.
+            let down = if up.is_normalized() {
+                Dir3::new_unchecked(-up)
+            } else {
+                Dir3::new(-up).unwrap_or(Dir3::NEG_Y)
+            };
             let yaw_deg =
                 (finite_or_zero(input.steer_angle).clamp(-90.0, 90.0) + settings.toe_angle()).clamp(-135.0, 135.0);
-            let yaw = Quat::from_axis_angle(Vec3::Y, yaw_deg.to_radians());
-            let camber_rot = Quat::from_axis_angle(Vec3::Z, settings.camber_angle().to_radians());
+            // Steer and camber change rarely: their rotations are kept from the last step.
+            let camber_deg = settings.camber_angle();
+            let (cached_yaw, cached_camber, ..) = state.steer_cache;
+            if cached_yaw.to_bits() != yaw_deg.to_bits() || cached_camber.to_bits() != camber_deg.to_bits() {
+                state.steer_cache = (
+                    yaw_deg,
+                    camber_deg,
+                    Quat::from_axis_angle(Vec3::Y, yaw_deg.to_radians()),
+                    Quat::from_axis_angle(Vec3::Z, camber_deg.to_radians()),
+                );
+            }
+            let (_, _, yaw, camber_rot) = state.steer_cache;
             let steered = mount_rot * yaw;
             let wheel_rot = steered * camber_rot;
             let forward0 = steered * Vec3::NEG_Z;
@@ -401,7 +417,10 @@ pub(crate) fn sense_and_solve(
             state.mount_position = mount_pos;
             state.center = mount_pos - up * out.current_suspension_length;
             state.yaw = yaw_deg;
-            state.rotation = wheel_rot * Quat::from_rotation_x(-out.angle);
+            // Quat::from_rotation_x(−angle) with the core's sine and cosine (angle / 2 is in
+            // [0, π)), a third of the cost of libm's.
+            let (sin, cos) = wheelcollider_core::sin_cos_0_pi(0.5 * out.angle);
+            state.rotation = wheel_rot * Quat::from_xyzw(-sin, 0.0, 0.0, cos);
         },
     );
 }

@@ -216,7 +216,7 @@ impl MagicFormula {
     #[inline]
     pub(crate) fn eval_with_slope(&self, s: f64) -> (f64, f64) {
         let s = s.min(1.0e6) as f32;
-        let (b, c, d, e) = (self.b, self.c, self.d, self.e);
+        let (b, d) = (self.b, self.d);
         let x = b * s;
         if x < CurveTable::X_MAX
             && let Some(table) = self.current_table()
@@ -303,12 +303,13 @@ pub(crate) fn atan(x: f32) -> f32 {
     (base + p).copysign(x)
 }
 
-/// `(sin φ, cos φ)` in f32 for φ in [0, π] (the tyre curve's C·atan(y) with C ≤ 2),
+/// `(sin φ, cos φ)` in f32 for φ in [0, π] (the tyre curve's C·atan(y) with C ≤ 2; the
+/// plugin uses it for the half angle of the wheel's spin rotation),
 /// Cephes' `sinf` / `cosf` polynomials after reducing φ by the nearest multiple of π/2
 /// (in f64, so the reduction is exact). Within 1e-7 of the exact values (tested);
 /// arguments outside [0, π] are clamped into it.
 #[inline]
-pub(crate) fn sin_cos_0_pi(phi: f32) -> (f32, f32) {
+pub fn sin_cos_0_pi(phi: f32) -> (f32, f32) {
     let phi = phi.clamp(0.0, core::f32::consts::PI);
     let q = (phi * core::f32::consts::FRAC_2_PI + 0.5) as u32; // 0, 1 or 2
     let r = (phi as f64 - q as f64 * core::f64::consts::FRAC_PI_2) as f32; // |r| ≤ π/4
