@@ -54,30 +54,35 @@ fn main() {
             base = base.min(time_steps(|| base_app.update(), 0, 20));
             t = t.min(time_steps(|| app.update(), 0, 20));
         }
+        let raw = raw_cast_cost(&mut app, sweep, 3);
         println!(
-            "{sweep:?} {}: step {:.3} ms, baseline {:.3} ms, marginal {:.3} µs per wheel-step",
+            "{sweep:?} {}: step {:.3} ms, baseline {:.3} ms, marginal {:.3} µs per wheel-step, raw cast {:.3} µs",
             ground.name(),
             t * 1e3,
             base * 1e3,
-            (t - base) / 4000.0 * 1e6
+            (t - base) / 4000.0 * 1e6,
+            raw * 1e6
         );
         return;
     }
     if let Some(i) = std::env::args().position(|a| a == "--profile") {
-        // Just run one scenario for a profiler: `-- --profile ray|sphere|cylinder`.
+        // Just run one scenario for a profiler: `-- --profile ray|sphere|cylinder|base`
+        // (base: the same bodies without wheels). 300 steps: the cars do not yet reach
+        // each other (after about 12 s their different steering makes them collide).
         let sweep = match std::env::args().nth(i + 1).as_deref() {
-            Some("sphere") => SweepType::Sphere,
-            Some("cylinder") => SweepType::Cylinder,
-            _ => SweepType::Ray,
+            Some("sphere") => Some(SweepType::Sphere),
+            Some("cylinder") => Some(SweepType::Cylinder),
+            Some("base") => None,
+            _ => Some(SweepType::Ray),
         };
-        let mut app = avian_app(1000, Ground::Flat, Some(sweep), 1);
+        let mut app = avian_app(1000, Ground::Flat, sweep, 1);
         for i in 0..12 {
             if std::env::args().any(|a| a == "--heights") {
                 println!("step {}: mean chassis y {:.3}", i * 10, mean_height(&mut app));
             }
             time_steps(|| app.update(), 0, 10);
         }
-        let t = time_steps(|| app.update(), 30, 600);
+        let t = time_steps(|| app.update(), 30, 150);
         println!("{sweep:?}: {:.3} ms per step", t * 1e3);
         return;
     }

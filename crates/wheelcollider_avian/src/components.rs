@@ -200,6 +200,9 @@ pub struct WheelChassis {
     /// How many of its wheels touched the ground in the last step. The wheels share the
     /// chassis' effective mass among this many for the bump stop and static friction.
     pub grounded_wheels: u32,
+    /// Whether one of its wheels stood on a dynamic body in the last step (that body
+    /// then took the opposite of the wheel's force).
+    pub on_dynamic_ground: bool,
 }
 
 /// The visual entity of a wheel, a **child of the wheel entity**: its local

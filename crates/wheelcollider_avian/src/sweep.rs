@@ -32,6 +32,9 @@ pub(crate) struct CastHit {
     pub normal: Vec3,
     /// How far the ray or shape travelled (m).
     pub distance: f32,
+    /// Whether the collider is in avian's static tree (on a static body): the wheel
+    /// then needs no velocity or mass of the ground.
+    pub on_static: bool,
 }
 
 /// Read access to the colliders and avian's collider trees, for the wheels' casts.
@@ -42,10 +45,14 @@ pub(crate) struct WheelCasts<'w, 's> {
 }
 
 impl WheelCasts<'_, '_> {
-    /// The trees that hold colliders.
+    /// The trees that hold colliders, each with whether it is the static tree.
     #[inline]
-    fn trees(&self) -> impl Iterator<Item = &ColliderTree> {
-        self.trees.iter_trees().filter(|tree| !tree.proxies.is_empty())
+    fn trees(&self) -> impl Iterator<Item = (&ColliderTree, bool)> {
+        let static_tree: *const ColliderTree = &self.trees.static_tree;
+        self.trees
+            .iter_trees()
+            .filter(|tree| !tree.proxies.is_empty())
+            .map(move |tree| (tree, core::ptr::eq(tree, static_tree)))
     }
 
     /// The closest hit of a solid ray from `origin` along `direction` within
@@ -55,7 +62,7 @@ impl WheelCasts<'_, '_> {
         let ray = Ray3d::new(origin, direction);
         let mut reach = max_distance;
         let mut closest = None;
-        for tree in self.trees() {
+        for (tree, on_static) in self.trees() {
             tree.ray_traverse_closest(ray, reach, |proxy_id| {
                 let Some(proxy) = tree.proxies.get(proxy_id.index()) else {
                     return f32::MAX;
@@ -82,6 +89,7 @@ impl WheelCasts<'_, '_> {
                         point: origin + direction * distance,
                         normal,
                         distance,
+                        on_static,
                     });
                 }
                 distance
@@ -115,7 +123,7 @@ impl WheelCasts<'_, '_> {
         };
         let mut reach = max_distance;
         let mut closest = None;
-        for tree in self.trees() {
+        for (tree, on_static) in self.trees() {
             tree.sweep_traverse_closest(aabb, direction, reach, 0.0, |proxy_id| {
                 let Some(proxy) = tree.proxies.get(proxy_id.index()) else {
                     return f32::MAX;
@@ -149,6 +157,7 @@ impl WheelCasts<'_, '_> {
                         point: pose1 * hit.witness1,
                         normal: pose1.rotation * hit.normal1,
                         distance: hit.time_of_impact,
+                        on_static,
                     });
                 }
                 hit.time_of_impact

@@ -260,9 +260,9 @@ pub(crate) fn sense_and_solve(
             // between the bodies, which avian resolves: the wheel then ignores it (two cars
             // side by side, each wheel's cylinder inside the other car, otherwise pushed
             // each other apart with their bump stops, faster every step).
-            let hit = hit.and_then(|crate::sweep::CastHit { entity: hit_entity, body, point, normal, distance }| {
+            let hit = hit.and_then(|crate::sweep::CastHit { entity: hit_entity, body, point, normal, distance, on_static }| {
                 let other = body
-                    .filter(|&b| b != chassis_entity)
+                    .filter(|&b| !on_static && b != chassis_entity)
                     .and_then(|b| ground.get(b).ok())
                     .filter(|g| !g.0.is_static());
                 if other.as_ref().is_some_and(|g| g.0.is_dynamic()) && distance <= INSIDE_DYNAMIC {
@@ -287,7 +287,15 @@ pub(crate) fn sense_and_solve(
                 // about forward, positive when the top leans to −sideways.
                 let n_p = normal.reject_from(forward0);
                 let up_p = up.reject_from(forward0);
-                let ground_camber = (n_p.cross(up_p).dot(-forward0)).atan2(n_p.dot(up_p)).to_degrees();
+                let (sin_c, cos_c) = (n_p.cross(up_p).dot(-forward0), n_p.dot(up_p));
+                // atan2 with the core's fast atan in the usual case (the normal within 90°
+                // of the mount's up).
+                let ground_camber = if cos_c > 0.0 {
+                    wheelcollider_core::fast_atan(sin_c / cos_c)
+                } else {
+                    sin_c.atan2(cos_c)
+                }
+                .to_degrees();
                 let r = point - com_world;
                 let mut velocity = lin.0 + ang.0.cross(r);
                 // A moving ground: velocity relative to it, and for a dynamic one its inverse
@@ -431,7 +439,7 @@ pub(crate) fn sense_and_solve(
 /// dynamic body a wheel stands on. Also counts each chassis' grounded wheels.
 #[allow(clippy::type_complexity)]
 pub(crate) fn apply_forces(
-    wheels: Query<(&WheelState, &WheelOf)>,
+    wheels: Query<&WheelState>,
     mut bodies: ParamSet<(
         Query<(
             Forces,
@@ -442,38 +450,55 @@ pub(crate) fn apply_forces(
             &mut WheelChassis,
         )>,
         Query<Forces>,
+        Query<(Entity, &ChassisWheels, &WheelChassis)>,
     )>,
+    mut reactions: Local<Vec<(Entity, Vec3, Vec3)>>,
 ) {
     bodies
         .p0()
         .par_iter_mut()
         .for_each(|(mut forces, pos, rot, com, children, mut bookkeeping)| {
             let com = pos.0 + rot.0 * com.0;
-            let (mut force, mut torque, mut grounded) = (Vec3::ZERO, Vec3::ZERO, 0);
+            let (mut force, mut torque, mut grounded, mut on_dynamic) = (Vec3::ZERO, Vec3::ZERO, 0, false);
             for &w in children.wheels() {
-                let Ok((state, _)) = wheels.get(w) else {
+                let Ok(state) = wheels.get(w) else {
                     continue;
                 };
                 if state.output.grounded {
                     grounded += 1;
                     force += state.force;
                     torque += (state.contact_position - com).cross(state.force);
+                    on_dynamic |= state.hit.is_some_and(|h| h.dynamic);
                 }
             }
-            bookkeeping.bypass_change_detection().grounded_wheels = grounded;
+            let bookkeeping = bookkeeping.bypass_change_detection();
+            bookkeeping.grounded_wheels = grounded;
+            bookkeeping.on_dynamic_ground = on_dynamic;
             forces.apply_force(force);
             forces.apply_torque(torque);
         });
+    // The reactions on dynamic ground, serially (two cars may stand on one body): only the
+    // chassis flagged above are visited.
+    reactions.clear();
+    for (chassis, children, bookkeeping) in &bodies.p2() {
+        if !bookkeeping.on_dynamic_ground {
+            continue;
+        }
+        for state in children.wheels().iter().filter_map(|&w| wheels.get(w).ok()) {
+            if let Some(hit) = state.hit
+                && hit.dynamic
+                && state.output.grounded
+                && let Some(body) = hit.body
+                && body != chassis
+            {
+                reactions.push((body, -state.force, hit.point));
+            }
+        }
+    }
     let mut others = bodies.p1();
-    for (state, wheel_of) in &wheels {
-        if let Some(hit) = state.hit
-            && hit.dynamic
-            && state.output.grounded
-            && let Some(body) = hit.body
-            && body != wheel_of.0
-            && let Ok(mut forces) = others.get_mut(body)
-        {
-            forces.apply_force_at_point(-state.force, hit.point);
+    for &(body, force, point) in reactions.iter() {
+        if let Ok(mut forces) = others.get_mut(body) {
+            forces.apply_force_at_point(force, point);
         }
     }
 }

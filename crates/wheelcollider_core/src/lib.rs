@@ -37,5 +37,5 @@ pub mod vehicle;
 pub mod wheel;
 
 pub use settings::{MAX_VALUE, SettingsError, SweepType, WheelSettings, WheelSettingsDef};
-pub use tire::{CurveTable, MIN_DENOMINATOR, MagicFormula, sin_cos_0_pi};
+pub use tire::{CurveTable, MIN_DENOMINATOR, MagicFormula, atan as fast_atan, sin_cos_0_pi};
 pub use wheel::{Contact, DT_RANGE, MAX_ANGULAR_VELOCITY, STICK_SPEED, StepInput, StepOutput, StepState, step};

@@ -286,9 +286,10 @@ impl MagicFormula {
 /// Arc tangent in f32, Cephes' `atanf`: the argument is reduced to |x| ≤ tan(π/8) and a
 /// degree-9 odd polynomial finishes it. Within 3 ulp (2e-7 relative) of the exact value (measured
 /// against f64 over the whole f32 range in the tests); about 4 ns here against 15 ns
-/// for libm's `atanf`, which the tyre curve calls twice per evaluation.
+/// for libm's `atanf`, which the tyre curve calls twice per evaluation. Exported as
+/// `wheelcollider_core::fast_atan` (the plugin's ground camber uses it).
 #[inline]
-pub(crate) fn atan(x: f32) -> f32 {
+pub fn atan(x: f32) -> f32 {
     use core::f32::consts::{FRAC_PI_2, FRAC_PI_4};
     let a = x.abs();
     let (base, t) = if a > 2.414_213_6 {
@@ -344,7 +345,9 @@ pub(crate) struct TireForces {
 /// towards +sideways) gives a force towards −sideways.
 #[inline]
 pub(crate) fn combined(mf: &MagicFormula, load: f64, grip: f64, kappa: f64, sigma: f64) -> TireForces {
-    let slip = (kappa * kappa + sigma * sigma).sqrt();
+    // The slip's magnitude and its inverse in f32 (the slips come from f32 velocities;
+    // f64's square root and division cost twice as long on the solver's critical path).
+    let slip = ((kappa * kappa + sigma * sigma) as f32).sqrt() as f64;
     let scale = load * grip;
     if scale == 0.0 {
         return TireForces {
@@ -363,7 +366,7 @@ pub(crate) fn combined(mf: &MagicFormula, load: f64, grip: f64, kappa: f64, sigm
         };
     }
     let (mu, dmu) = mf.eval_with_slope(slip);
-    let inv = 1.0 / slip;
+    let inv = (1.0 / slip as f32) as f64;
     let (ux, uy) = (kappa * inv, sigma * inv);
     TireForces {
         slip,
