@@ -79,6 +79,9 @@ type GroundQuery<'w, 's> = Query<
     ),
 >;
 
+/// Turns avian's cylinder (axis along Y) to lie along the wheel's axle (X): −90° about Z.
+const CYLINDER_TO_AXLE: Quat = Quat::from_xyzw(0.0, 0.0, -core::f32::consts::FRAC_1_SQRT_2, core::f32::consts::FRAC_1_SQRT_2);
+
 /// A sweep that starts this deep inside another dynamic body (m) is a collision between
 /// the bodies, for avian's solver: the wheel ignores that body.
 const INSIDE_DYNAMIC: f32 = 1e-4;
@@ -242,7 +245,7 @@ pub(crate) fn sense_and_solve(
                     let shape = &cache.as_ref().expect("built above").0;
                     let shape_rot = match axle {
                         None => Quat::IDENTITY,
-                        Some(_) => wheel_rot * Quat::from_rotation_z(-core::f32::consts::FRAC_PI_2),
+                        Some(_) => wheel_rot * CYLINDER_TO_AXLE,
                     };
                     let start = mount_pos + up * radius;
                     let cylinder = axle.map(|a| (a, width * 0.5));
@@ -530,5 +533,17 @@ pub(crate) fn place_models(
         transform.rotation = Quat::from_axis_angle(Vec3::Y, yaw.to_radians())
             * Quat::from_axis_angle(Vec3::Z, wheel.camber_angle().to_radians())
             * Quat::from_rotation_x(-angle);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cylinder_to_axle_is_minus_90_about_z() {
+        let q = Quat::from_rotation_z(-core::f32::consts::FRAC_PI_2);
+        assert!(CYLINDER_TO_AXLE.abs_diff_eq(q, 1e-7));
+        assert!((CYLINDER_TO_AXLE * Vec3::Y).abs_diff_eq(Vec3::X, 1e-6));
     }
 }
