@@ -203,6 +203,12 @@ pub struct WheelChassis {
     /// Whether one of its wheels stood on a dynamic body in the last step (that body
     /// then took the opposite of the wheel's force).
     pub on_dynamic_ground: bool,
+    /// Set each step when no collider that can move (of a dynamic or kinematic body, or
+    /// without a body) other than the chassis' own has its bounding box in reach of the
+    /// chassis' wheels: they then cast against static colliders only. False (cast
+    /// against all) until the first screening.
+    #[reflect(ignore)]
+    pub(crate) static_only: bool,
 }
 
 /// The visual entity of a wheel, a **child of the wheel entity**: its local

@@ -141,7 +141,9 @@ impl Plugin for WheelColliderPlugin {
                     )
                         .chain()
                         .in_set(WheelSystems::Prepare),
-                    systems::sense_and_solve.in_set(WheelSystems::SenseAndSolve),
+                    (systems::screen_moving_colliders, systems::sense_and_solve)
+                        .chain()
+                        .in_set(WheelSystems::SenseAndSolve),
                     (systems::apply_forces, vehicle::apply_aero)
                         .chain()
                         .in_set(WheelSystems::Apply),

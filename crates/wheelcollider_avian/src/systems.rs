@@ -158,6 +158,42 @@ fn refine_distance(
     }
 }
 
+/// Per chassis, in parallel: whether a collider that can move is in reach of its wheels
+/// this step (see [`WheelCasts::moving_in`](crate::sweep::WheelCasts::moving_in)). The
+/// box holds every wheel's sweep: from the shape's start `radius` above the mount to the
+/// end of its travel, widened by the shape's half-diagonal and 1 cm.
+pub(crate) fn screen_moving_colliders(
+    casts: crate::sweep::WheelCasts,
+    wheels: Query<(&WheelCollider, &Transform)>,
+    mut chassis: Query<(Entity, &Position, &Rotation, &ChassisWheels, &mut WheelChassis)>,
+) {
+    chassis
+        .par_iter_mut()
+        .for_each(|(entity, pos, rot, children, mut bookkeeping)| {
+            let (mut min, mut max) = (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN));
+            for &w in children.wheels() {
+                let Ok((wheel, mount)) = wheels.get(w) else {
+                    continue;
+                };
+                let (radius, length) = (wheel.radius(), wheel.suspension_length());
+                let mount_pos = pos.0 + rot.0 * mount.translation;
+                let up = rot.0 * (mount.rotation * Vec3::Y);
+                let extent = Vec3::splat(radius.hypot(0.5 * wheel.width()) + 0.01);
+                for p in [mount_pos + up * radius, mount_pos - up * length] {
+                    min = min.min(p - extent);
+                    max = max.max(p + extent);
+                }
+            }
+            let static_only = min.cmple(max).all()
+                && min.is_finite()
+                && max.is_finite()
+                && !casts.moving_in(ColliderAabb { min, max }, entity);
+            if bookkeeping.static_only != static_only {
+                bookkeeping.bypass_change_detection().static_only = static_only;
+            }
+        });
+}
+
 /// Sweeps, builds the contact, steps the wheel model: one wheel per task, in parallel.
 #[allow(clippy::type_complexity)]
 pub(crate) fn sense_and_solve(
@@ -227,9 +263,10 @@ pub(crate) fn sense_and_solve(
                 .or(chassis_layers.map(|l| l.filters))
                 .unwrap_or(LayerMask::ALL);
             let chassis_entity = wheel_of.0;
+            let static_only = bookkeeping.is_some_and(|b| b.static_only);
             let reach = length + radius;
             let hit = match settings.sweep_type() {
-                SweepType::Ray => casts.ray(mount_pos, down, reach, mask, chassis_entity),
+                SweepType::Ray => casts.ray(mount_pos, down, reach, mask, chassis_entity, static_only),
                 sweep => {
                     // Axis along the axle after steer, toe and camber.
                     let axle = (sweep == SweepType::Cylinder).then(|| wheel_rot * Vec3::X);
@@ -249,11 +286,14 @@ pub(crate) fn sense_and_solve(
                     };
                     let start = mount_pos + up * radius;
                     let cylinder = axle.map(|a| (a, width * 0.5));
+                    let refine = |point, normal, d| refine_distance(start, up, radius, cylinder, point, normal, d);
                     casts
-                        .shape(shape, start, shape_rot, down, reach, mask, chassis_entity)
+                        .shape(shape, start, shape_rot, down, reach, mask, chassis_entity, static_only, refine)
                         .and_then(|h| {
-                            let d = refine_distance(start, up, radius, cylinder, h.point, h.normal, h.distance);
-                            (d <= reach).then_some(crate::sweep::CastHit { distance: d.max(0.0), ..h })
+                            (h.distance <= reach).then_some(crate::sweep::CastHit {
+                                distance: h.distance.max(0.0),
+                                ..h
+                            })
                         })
                 }
             };

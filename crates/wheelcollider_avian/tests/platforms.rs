@@ -76,3 +76,47 @@ fn car_pushes_a_dynamic_plank() {
         "momentum {momentum} vs impulse {impulse}"
     );
 }
+
+/// The wheels cast against static colliders alone while nothing that can move is in
+/// reach of a chassis (a per-chassis box query each step). A kinematic slab that starts
+/// 1 m down inside the ground, out of reach, and rises at 0.5 m/s until its top is 4 cm
+/// above the ground must be found once it is in reach. Per sweep type: halfway up,
+/// every wheel stands on the ground; after, every wheel stands on the slab and the
+/// chassis has risen by its 4 cm (within 5 mm).
+#[test]
+fn a_platform_arriving_from_outside_reach_is_found() {
+    for sweep in [SweepType::Ray, SweepType::Sphere, SweepType::Cylinder] {
+        let hz = 60.0;
+        let mut app = app(hz);
+        let ground = spawn_ground(&mut app, Quat::IDENTITY);
+        let slab = app
+            .world_mut()
+            .spawn((
+                RigidBody::Kinematic,
+                Collider::cuboid(6.0, 0.04, 6.0),
+                Transform::from_xyz(0.0, -0.98, 0.0),
+                LinearVelocity(Vec3::new(0.0, 0.5, 0.0)),
+            ))
+            .id();
+        let mut wheel = WheelCollider::default();
+        wheel.set_sweep_type(sweep);
+        let (chassis, wheels) = spawn_car(&mut app, Transform::from_xyz(0.0, TOUCH_HEIGHT - 0.07, 0.0), wheel);
+        brake(&mut app, &wheels, 2000.0);
+        run(&mut app, steps(1.0, hz));
+        let body = |app: &App, w: Entity| state(app, w).hit.and_then(|h| h.body);
+        for w in wheels {
+            assert_eq!(body(&app, w), Some(ground), "{sweep:?}: on the ground while the slab rises");
+        }
+        let before = position(&app, chassis).y;
+        run(&mut app, steps(1.0, hz));
+        app.world_mut().entity_mut(slab).insert(LinearVelocity::ZERO);
+        run(&mut app, steps(1.0, hz));
+        let top = position(&app, slab).y + 0.02;
+        assert!((top - 0.04).abs() < 1e-3, "slab top at {top}");
+        for w in wheels {
+            assert_eq!(body(&app, w), Some(slab), "{sweep:?}: on the slab once it is up");
+        }
+        let rise = position(&app, chassis).y - before;
+        assert!((rise - 0.04).abs() < 0.005, "{sweep:?}: rose {rise} m on a 4 cm slab");
+    }
+}

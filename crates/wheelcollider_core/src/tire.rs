@@ -289,6 +289,7 @@ impl MagicFormula {
 /// for libm's `atanf`, which the tyre curve calls twice per evaluation. Exported as
 /// `wheelcollider_core::fast_atan` (the plugin's ground camber uses it).
 #[inline]
+#[allow(clippy::excessive_precision)] // Cephes' coefficients as published
 pub fn atan(x: f32) -> f32 {
     use core::f32::consts::{FRAC_PI_2, FRAC_PI_4};
     let a = x.abs();
@@ -310,6 +311,7 @@ pub fn atan(x: f32) -> f32 {
 /// (in f64, so the reduction is exact). Within 1e-7 of the exact values (tested);
 /// arguments outside [0, π] are clamped into it.
 #[inline]
+#[allow(clippy::excessive_precision)] // Cephes' coefficients as published
 pub fn sin_cos_0_pi(phi: f32) -> (f32, f32) {
     let phi = phi.clamp(0.0, core::f32::consts::PI);
     let q = (phi * core::f32::consts::FRAC_2_PI + 0.5) as u32; // 0, 1 or 2
