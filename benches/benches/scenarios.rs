@@ -194,7 +194,11 @@ fn main() {
     };
     for &n in sizes {
         // Interleaved batches as above; 10 000 cars take 40 ms a step, so fewer.
-        let (b, s) = if n >= 10_000 { (4, 5) } else { (batches, batch.max(2000 / n.max(1)).min(200)) };
+        let (b, s) = if n >= 10_000 {
+            (4, 5)
+        } else {
+            (batches, batch.max(2000 / n.max(1)).min(200))
+        };
         let mut base_app = avian_app(n, Ground::Flat, None, 1);
         let mut app = avian_app(n, Ground::Flat, Some(SweepType::Ray), 1);
         let times = fastest_batches(

@@ -43,8 +43,8 @@
 //! | where | system | why |
 //! | --- | --- | --- |
 //! | avian `PhysicsSchedule`, [`WheelSystems::Prepare`] | validate changed settings | a value written around the setters never reaches the model |
-//! | [`WheelSystems::SenseAndSolve`] (parallel) | sweep, contact, wheel model | the costly part; per wheel, reads only |
-//! | [`WheelSystems::Apply`] (serial) | forces to chassis and ground body | several wheels write one body |
+//! | [`WheelSystems::SenseAndSolve`] (parallel) | per chassis: are moving colliders in reach; per wheel: sweep, contact, wheel model | the costly part; per wheel, reads only |
+//! | [`WheelSystems::Apply`] (parallel per chassis, then serial) | forces to chassis, then to dynamic ground bodies | several wheels write one body |
 //! | `PostUpdate`, before transform propagation | place [`WheelModel`]s | interpolated between steps |
 //!
 //! The sets are chained after avian's broad phase and before its narrow phase: the
@@ -95,9 +95,10 @@ pub enum WheelSystems {
     /// Settings validation; vehicle controllers that write [`WheelInput`] from physics
     /// state go here too.
     Prepare,
-    /// Sweeps and the wheel model, in parallel over wheels.
+    /// Sweeps and the wheel model, in parallel over wheels (after a screening in
+    /// parallel over chassis).
     SenseAndSolve,
-    /// Force application, serial.
+    /// Force application: in parallel per chassis, then serially to dynamic ground.
     Apply,
 }
 

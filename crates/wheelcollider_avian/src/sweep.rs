@@ -9,9 +9,9 @@
 //!   lookup per candidate, and the layer test is a mask test;
 //! - the hit carries the body the collider belongs to, from the same proxy.
 //!
-//! Measured on the scenarios bench (1 000 cars, flat box, ray wheels): the wheels' cost
-//! fell from 0.83 to 0.76 µs per wheel-step against the `SpatialQuery` calls (see
-//! `docs/performance.md`).
+//! Measured on the scenarios bench (1 000 cars, flat box, ray wheels): 0.82 → 0.80 µs per
+//! wheel-step against the `SpatialQuery` calls; with the per-chassis screening
+//! ([`WheelCasts::moving_in`]) 0.72 → 0.64 µs (see `docs/performance.md`).
 
 use avian3d::collider_tree::{ColliderTree, ColliderTrees};
 use avian3d::parry;

@@ -1,4 +1,5 @@
-//! The wheel systems: attach, validate, sense + solve (parallel), apply (serial),
+//! The wheel systems: attach, validate, screen + sense + solve (parallel), apply (parallel
+//! per chassis, then serial to dynamic ground),
 //! visuals.
 
 use crate::components::*;
@@ -80,7 +81,12 @@ type GroundQuery<'w, 's> = Query<
 >;
 
 /// Turns avian's cylinder (axis along Y) to lie along the wheel's axle (X): −90° about Z.
-const CYLINDER_TO_AXLE: Quat = Quat::from_xyzw(0.0, 0.0, -core::f32::consts::FRAC_1_SQRT_2, core::f32::consts::FRAC_1_SQRT_2);
+const CYLINDER_TO_AXLE: Quat = Quat::from_xyzw(
+    0.0,
+    0.0,
+    -core::f32::consts::FRAC_1_SQRT_2,
+    core::f32::consts::FRAC_1_SQRT_2,
+);
 
 /// A sweep that starts this deep inside another dynamic body (m) is a collision between
 /// the bodies, for avian's solver: the wheel ignores that body.
@@ -288,7 +294,17 @@ pub(crate) fn sense_and_solve(
                     let cylinder = axle.map(|a| (a, width * 0.5));
                     let refine = |point, normal, d| refine_distance(start, up, radius, cylinder, point, normal, d);
                     casts
-                        .shape(shape, start, shape_rot, down, reach, mask, chassis_entity, static_only, refine)
+                        .shape(
+                            shape,
+                            start,
+                            shape_rot,
+                            down,
+                            reach,
+                            mask,
+                            chassis_entity,
+                            static_only,
+                            refine,
+                        )
                         .and_then(|h| {
                             (h.distance <= reach).then_some(crate::sweep::CastHit {
                                 distance: h.distance.max(0.0),
@@ -303,16 +319,25 @@ pub(crate) fn sense_and_solve(
             // between the bodies, which avian resolves: the wheel then ignores it (two cars
             // side by side, each wheel's cylinder inside the other car, otherwise pushed
             // each other apart with their bump stops, faster every step).
-            let hit = hit.and_then(|crate::sweep::CastHit { entity: hit_entity, body, point, normal, distance, on_static }| {
-                let other = body
-                    .filter(|&b| !on_static && b != chassis_entity)
-                    .and_then(|b| ground.get(b).ok())
-                    .filter(|g| !g.0.is_static());
-                if other.as_ref().is_some_and(|g| g.0.is_dynamic()) && distance <= INSIDE_DYNAMIC {
-                    return None;
-                }
-                Some((hit_entity, point, normal, distance, body, other))
-            });
+            let hit = hit.and_then(
+                |crate::sweep::CastHit {
+                     entity: hit_entity,
+                     body,
+                     point,
+                     normal,
+                     distance,
+                     on_static,
+                 }| {
+                    let other = body
+                        .filter(|&b| !on_static && b != chassis_entity)
+                        .and_then(|b| ground.get(b).ok())
+                        .filter(|g| !g.0.is_static());
+                    if other.as_ref().is_some_and(|g| g.0.is_dynamic()) && distance <= INSIDE_DYNAMIC {
+                        return None;
+                    }
+                    Some((hit_entity, point, normal, distance, body, other))
+                },
+            );
 
             // Contact in the wheel's frame.
             let inverse_mass = if mass.value() > MIN_MASS { mass.inverse() } else { 0.0 };

@@ -105,7 +105,11 @@ fn a_platform_arriving_from_outside_reach_is_found() {
         run(&mut app, steps(1.0, hz));
         let body = |app: &App, w: Entity| state(app, w).hit.and_then(|h| h.body);
         for w in wheels {
-            assert_eq!(body(&app, w), Some(ground), "{sweep:?}: on the ground while the slab rises");
+            assert_eq!(
+                body(&app, w),
+                Some(ground),
+                "{sweep:?}: on the ground while the slab rises"
+            );
         }
         let before = position(&app, chassis).y;
         run(&mut app, steps(1.0, hz));

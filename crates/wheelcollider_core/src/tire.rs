@@ -105,7 +105,10 @@ impl CurveTable {
         use std::sync::{Arc, Mutex};
         static CACHE: Mutex<Vec<Arc<CurveTable>>> = Mutex::new(Vec::new());
         let mut cache = CACHE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        if let Some(t) = cache.iter().find(|t| t.c.to_bits() == c.to_bits() && t.e.to_bits() == e.to_bits()) {
+        if let Some(t) = cache
+            .iter()
+            .find(|t| t.c.to_bits() == c.to_bits() && t.e.to_bits() == e.to_bits())
+        {
             return t.clone();
         }
         let table = Arc::new(Self::build(c, e));
