@@ -13,7 +13,7 @@
 //! wheel-step against the `SpatialQuery` calls; with the per-chassis screening
 //! ([`WheelCasts::moving_in`]) 0.72 → 0.64 µs (see `docs/performance.md`).
 
-use avian3d::collider_tree::{ColliderTree, ColliderTrees};
+use avian3d::collider_tree::{ColliderTree, ColliderTreeProxy, ColliderTrees, ProxyId};
 use avian3d::parry;
 use avian3d::prelude::*;
 use bevy::ecs::system::SystemParam;
@@ -54,6 +54,27 @@ impl WheelCasts<'_, '_> {
             .iter_trees()
             .map(move |tree| (tree, core::ptr::eq(tree, static_tree)))
             .filter(move |(tree, is_static)| !tree.proxies.is_empty() && (*is_static || !static_only))
+    }
+
+    /// The proxy and collider a traversal reached, unless the collider has no membership
+    /// in `mask` or belongs to `chassis`.
+    #[inline]
+    fn candidate<'a>(
+        &'a self,
+        tree: &'a ColliderTree,
+        proxy_id: ProxyId,
+        mask: LayerMask,
+        chassis: Entity,
+    ) -> Option<(&'a ColliderTreeProxy, &'a Position, &'a Rotation, &'a Collider)> {
+        let proxy = tree.proxies.get(proxy_id.index())?;
+        if (proxy.layers.memberships & mask) == LayerMask::NONE
+            || proxy.body == Some(chassis)
+            || proxy.collider == chassis
+        {
+            return None;
+        }
+        let (position, rotation, collider) = self.colliders.get(proxy.collider).ok()?;
+        Some((proxy, position, rotation, collider))
     }
 
     /// Whether a collider that can move (in the dynamic, kinematic or standalone tree)
@@ -103,16 +124,7 @@ impl WheelCasts<'_, '_> {
         let mut closest = None;
         for (tree, on_static) in self.trees(static_only) {
             tree.ray_traverse_closest(ray, reach, |proxy_id| {
-                let Some(proxy) = tree.proxies.get(proxy_id.index()) else {
-                    return f32::MAX;
-                };
-                if (proxy.layers.memberships & mask) == LayerMask::NONE
-                    || proxy.body == Some(chassis)
-                    || proxy.collider == chassis
-                {
-                    return f32::MAX;
-                }
-                let Ok((position, rotation, collider)) = self.colliders.get(proxy.collider) else {
+                let Some((proxy, position, rotation, collider)) = self.candidate(tree, proxy_id, mask, chassis) else {
                     return f32::MAX;
                 };
                 let Some((distance, normal)) =
@@ -170,16 +182,9 @@ impl WheelCasts<'_, '_> {
         let mut closest = None;
         for (tree, on_static) in self.trees(static_only) {
             tree.sweep_traverse_closest(aabb, direction, reach, 0.0, |proxy_id| {
-                let Some(proxy) = tree.proxies.get(proxy_id.index()) else {
-                    return f32::MAX;
-                };
-                if (proxy.layers.memberships & mask) == LayerMask::NONE
-                    || proxy.body == Some(chassis)
-                    || proxy.collider == chassis
-                {
-                    return f32::MAX;
-                }
-                let Ok((position, collider_rotation, collider)) = self.colliders.get(proxy.collider) else {
+                let Some((proxy, position, collider_rotation, collider)) =
+                    self.candidate(tree, proxy_id, mask, chassis)
+                else {
                     return f32::MAX;
                 };
                 let pose1 = parry::math::Pose3::from_parts(position.0, collider_rotation.0);
