@@ -127,8 +127,9 @@ fn inverse_effective_mass(
 /// towards the surface travels along −`up` to reach the plane through the hit point.
 /// Used when the plane faces the sweep (`up·n > 0.1`) and the correction moves the hit
 /// later (the cast's error is always an early stop: 7.8 cm for a 0.14 m kart wheel over
-/// a 400 m box), or earlier by less than a quarter of the radius. A refined distance
-/// beyond the sweep's reach means the wheel does not touch: the caller drops the hit.
+/// a 400 m box), or earlier by less than a quarter of the radius. It is applied to every
+/// candidate before the closest is chosen; one refined beyond the sweep's reach does not
+/// touch and is skipped ([`WheelCasts::shape`](crate::sweep::WheelCasts::shape)).
 #[inline]
 fn refine_distance(
     start: Vec3,
@@ -293,24 +294,17 @@ pub(crate) fn sense_and_solve(
                     let start = mount_pos + up * radius;
                     let cylinder = axle.map(|a| (a, width * 0.5));
                     let refine = |point, normal, d| refine_distance(start, up, radius, cylinder, point, normal, d);
-                    casts
-                        .shape(
-                            shape,
-                            start,
-                            shape_rot,
-                            down,
-                            reach,
-                            mask,
-                            chassis_entity,
-                            static_only,
-                            refine,
-                        )
-                        .and_then(|h| {
-                            (h.distance <= reach).then_some(crate::sweep::CastHit {
-                                distance: h.distance.max(0.0),
-                                ..h
-                            })
-                        })
+                    casts.shape(
+                        shape,
+                        start,
+                        shape_rot,
+                        down,
+                        reach,
+                        mask,
+                        chassis_entity,
+                        static_only,
+                        refine,
+                    )
                 }
             };
 
