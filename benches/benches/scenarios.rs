@@ -70,13 +70,13 @@ fn main() {
         };
         let mut base_app = avian_app(1000, ground, None, 1);
         let mut app = avian_app(1000, ground, Some(sweep), 1);
-        time_steps(|| base_app.update(), 30, 0);
-        time_steps(|| app.update(), 30, 0);
-        let (mut base, mut t) = (f64::MAX, f64::MAX);
-        for _ in 0..15 {
-            base = base.min(time_steps(|| base_app.update(), 0, 20));
-            t = t.min(time_steps(|| app.update(), 0, 20));
-        }
+        let times = fastest_batches(
+            &mut [Box::new(|| base_app.update()), Box::new(|| app.update())],
+            30,
+            15,
+            20,
+        );
+        let (base, t) = (times[0], times[1]);
         let raw = raw_cast_cost(&mut app, sweep, 3);
         println!(
             "{sweep:?} {}: step {:.3} ms, baseline {:.3} ms, marginal {:.3} µs per wheel-step, raw cast {:.3} µs",

@@ -200,9 +200,6 @@ pub struct WheelChassis {
     /// How many of its wheels touched the ground in the last step. The wheels share the
     /// chassis' effective mass among this many for the bump stop and static friction.
     pub grounded_wheels: u32,
-    /// Whether one of its wheels stood on a dynamic body in the last step (that body
-    /// then took the opposite of the wheel's force).
-    pub on_dynamic_ground: bool,
     /// Set each step when no collider that can move (of a dynamic or kinematic body, or
     /// without a body) other than the chassis' own has its bounding box in reach of the
     /// chassis' wheels: they then cast against static colliders only. False (cast

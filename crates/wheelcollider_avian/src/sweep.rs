@@ -37,6 +37,13 @@ pub(crate) struct CastHit {
     pub on_static: bool,
 }
 
+/// Whether a tree proxy is one of `chassis`' own colliders (on the body, or the body's
+/// own collider), which its wheels never hit.
+#[inline]
+fn is_own(proxy: &ColliderTreeProxy, chassis: Entity) -> bool {
+    proxy.body == Some(chassis) || proxy.collider == chassis
+}
+
 /// Read access to the colliders and avian's collider trees, for the wheels' casts.
 #[derive(SystemParam)]
 pub(crate) struct WheelCasts<'w, 's> {
@@ -67,10 +74,7 @@ impl WheelCasts<'_, '_> {
         chassis: Entity,
     ) -> Option<(&'a ColliderTreeProxy, &'a Position, &'a Rotation, &'a Collider)> {
         let proxy = tree.proxies.get(proxy_id.index())?;
-        if (proxy.layers.memberships & mask) == LayerMask::NONE
-            || proxy.body == Some(chassis)
-            || proxy.collider == chassis
-        {
+        if (proxy.layers.memberships & mask) == LayerMask::NONE || is_own(proxy, chassis) {
             return None;
         }
         let (position, rotation, collider) = self.colliders.get(proxy.collider).ok()?;
@@ -94,10 +98,7 @@ impl WheelCasts<'_, '_> {
             .any(|tree| {
                 let mut found = false;
                 tree.aabb_traverse(aabb, |proxy_id| {
-                    let own = tree
-                        .proxies
-                        .get(proxy_id.index())
-                        .is_some_and(|p| p.body == Some(chassis) || p.collider == chassis);
+                    let own = tree.proxies.get(proxy_id.index()).is_some_and(|p| is_own(p, chassis));
                     found = !own;
                     !found
                 });

@@ -501,7 +501,7 @@ pub(crate) fn sense_and_solve(
 /// dynamic body a wheel stands on. Also counts each chassis' grounded wheels.
 #[allow(clippy::type_complexity)]
 pub(crate) fn apply_forces(
-    wheels: Query<&WheelState>,
+    wheels: Query<(&WheelState, &WheelOf)>,
     mut bodies: ParamSet<(
         Query<(
             Forces,
@@ -512,55 +512,38 @@ pub(crate) fn apply_forces(
             &mut WheelChassis,
         )>,
         Query<Forces>,
-        Query<(Entity, &ChassisWheels, &WheelChassis)>,
     )>,
-    mut reactions: Local<Vec<(Entity, Vec3, Vec3)>>,
 ) {
     bodies
         .p0()
         .par_iter_mut()
         .for_each(|(mut forces, pos, rot, com, children, mut bookkeeping)| {
             let com = pos.0 + rot.0 * com.0;
-            let (mut force, mut torque, mut grounded, mut on_dynamic) = (Vec3::ZERO, Vec3::ZERO, 0, false);
+            let (mut force, mut torque, mut grounded) = (Vec3::ZERO, Vec3::ZERO, 0);
             for &w in children.wheels() {
-                let Ok(state) = wheels.get(w) else {
+                let Ok((state, _)) = wheels.get(w) else {
                     continue;
                 };
                 if state.output.grounded {
                     grounded += 1;
                     force += state.force;
                     torque += (state.contact_position - com).cross(state.force);
-                    on_dynamic |= state.hit.is_some_and(|h| h.dynamic);
                 }
             }
-            let bookkeeping = bookkeeping.bypass_change_detection();
-            bookkeeping.grounded_wheels = grounded;
-            bookkeeping.on_dynamic_ground = on_dynamic;
+            bookkeeping.bypass_change_detection().grounded_wheels = grounded;
             forces.apply_force(force);
             forces.apply_torque(torque);
         });
-    // The reactions on dynamic ground, serially (two cars may stand on one body): only the
-    // chassis flagged above are visited.
-    reactions.clear();
-    for (chassis, children, bookkeeping) in &bodies.p2() {
-        if !bookkeeping.on_dynamic_ground {
-            continue;
-        }
-        for state in children.wheels().iter().filter_map(|&w| wheels.get(w).ok()) {
-            if let Some(hit) = state.hit
-                && hit.dynamic
-                && state.output.grounded
-                && let Some(body) = hit.body
-                && body != chassis
-            {
-                reactions.push((body, -state.force, hit.point));
-            }
-        }
-    }
     let mut others = bodies.p1();
-    for &(body, force, point) in reactions.iter() {
-        if let Ok(mut forces) = others.get_mut(body) {
-            forces.apply_force_at_point(force, point);
+    for (state, wheel_of) in &wheels {
+        if let Some(hit) = state.hit
+            && hit.dynamic
+            && state.output.grounded
+            && let Some(body) = hit.body
+            && body != wheel_of.0
+            && let Ok(mut forces) = others.get_mut(body)
+        {
+            forces.apply_force_at_point(-state.force, hit.point);
         }
     }
 }

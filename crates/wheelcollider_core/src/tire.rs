@@ -212,10 +212,9 @@ impl MagicFormula {
         f.copysign(s)
     }
 
-    /// `(MF(s), dMF/ds)` for `s ≥ 0`. The transcendental functions run in f32 (the
-    /// curve's own precision; twice as fast as f64 here) with this module's own
-    /// [`atan`] and [`sin_cos_0_pi`] (as accurate as libm's, three times faster), the
-    /// result is returned in f64 for the solver.
+    /// `(MF(s), dMF/ds)` for `s ≥ 0`, returned in f64 for the solver: from the curve's
+    /// [`CurveTable`] for `B·s` below [`CurveTable::X_MAX`], else from the formula in f32
+    /// (the curve's own precision) with this module's [`atan`] and [`sin_cos_0_pi`].
     #[inline]
     pub(crate) fn eval_with_slope(&self, s: f64) -> (f64, f64) {
         let s = s.min(1.0e6) as f32;
