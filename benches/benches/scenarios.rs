@@ -4,7 +4,9 @@
 //! `cargo bench -p wheelcollider_bench --bench scenarios` (add `-- --quick` for a
 //! shorter run).
 use wheelcollider_avian::prelude::SweepType;
-use wheelcollider_bench::{Ground, avian_app, mean_height, rapier::RapierScene, raw_cast_cost, time_steps};
+use wheelcollider_bench::{
+    Ground, avian_app, avian_app_with, mean_height, mean_speed, rapier::RapierScene, raw_cast_cost, time_steps,
+};
 
 const SWEEPS: [SweepType; 3] = [SweepType::Ray, SweepType::Sphere, SweepType::Cylinder];
 
@@ -55,6 +57,7 @@ fn main() {
     }
     if let Some(i) = std::env::args().position(|a| a == "--marginal") {
         // A/B comparisons of one scenario with little noise: `-- --marginal ray flat`
+        // (add `detached` for wheels outside the chassis' hierarchy)
         // interleaves 15 batches of 20 steps of the world with and without wheels and
         // prints the marginal cost per wheel-step from each one's fastest batch.
         let arg = |k: usize| std::env::args().nth(i + k).unwrap_or_default();
@@ -68,8 +71,9 @@ fn main() {
             "trimesh" => Ground::Trimesh,
             _ => Ground::Flat,
         };
+        let detached = arg(3) == "detached";
         let mut base_app = avian_app(1000, ground, None, 1);
-        let mut app = avian_app(1000, ground, Some(sweep), 1);
+        let mut app = avian_app_with(1000, ground, Some(sweep), 1, detached);
         let times = fastest_batches(
             &mut [Box::new(|| base_app.update()), Box::new(|| app.update())],
             30,
@@ -106,7 +110,12 @@ fn main() {
         let mut app = avian_app(1000, ground, sweep, 1);
         for i in 0..12 {
             if std::env::args().any(|a| a == "--heights") {
-                println!("step {}: mean chassis y {:.3}", i * 10, mean_height(&mut app));
+                println!(
+                    "step {}: mean chassis y {:.3} m, speed {:.2} m/s",
+                    i * 10,
+                    mean_height(&mut app),
+                    mean_speed(&mut app)
+                );
             }
             time_steps(|| app.update(), 0, 10);
         }
@@ -134,6 +143,8 @@ fn main() {
         // falls on all of them alike.
         let mut base_app = avian_app(n, ground, None, 1);
         let mut apps: Vec<_> = SWEEPS.iter().map(|&s| avian_app(n, ground, Some(s), 1)).collect();
+        // Ray wheels outside the chassis' hierarchy (no transform propagation).
+        let mut detached = avian_app_with(n, ground, Some(SweepType::Ray), 1, true);
         let mut rapier = RapierScene::new(n, ground, true);
         let mut rapier_base = RapierScene::new(n, ground, false);
         let times = {
@@ -141,18 +152,19 @@ fn main() {
                 Box::new(|| base_app.update()),
                 Box::new(|| rapier.step()),
                 Box::new(|| rapier_base.step()),
+                Box::new(|| detached.update()),
             ];
             for app in apps.iter_mut() {
                 runners.push(Box::new(move || app.update()));
             }
             fastest_batches(&mut runners, warmup, batches, batch)
         };
-        let (base, r_step, r_base) = (times[0], times[1], times[2]);
+        let (base, r_step, r_base, t_detached) = (times[0], times[1], times[2], times[3]);
         let r_height = rapier.mean_height();
         let r_marginal = (r_step - r_base) / wheels;
         for (k, sweep) in SWEEPS.into_iter().enumerate() {
             let app = &mut apps[k];
-            let t = times[3 + k];
+            let t = times[4 + k];
             let raw = (0..5).map(|_| raw_cast_cost(app, sweep, 3)).fold(f64::MAX, f64::min);
             let height = mean_height(app);
             let marginal = (t - base) / wheels;
@@ -174,6 +186,16 @@ fn main() {
                 height
             );
         }
+        let marginal = (t_detached - base) / wheels;
+        println!(
+            "| {} | wheelcollider Ray, wheels outside the hierarchy | {:.2} | {:.2} | {:.3} | | | {:.2}× | {:.2} |",
+            ground.name(),
+            t_detached * 1e3,
+            base * 1e3,
+            us(marginal),
+            marginal / r_marginal,
+            mean_height(&mut detached)
+        );
         println!(
             "| {} | Rapier raycast vehicle | {:.2} | {:.2} | {:.3} | | | 1.00× | {:.2} |",
             ground.name(),

@@ -14,6 +14,19 @@ pub const HZ: f64 = 60.0;
 /// Car spacing on the grid (m): across, along.
 const SPACING: (f32, f32) = (6.0, 8.0);
 
+/// Speed (m/s) at which the baseline's bodies fly forward, level, without gravity or
+/// contacts: 1 m/s, about the driven cars' mean speed while they are measured (they start
+/// at rest and reach 0.2–1.8 m/s), so that both worlds pay the engine's cost of moving
+/// bodies (bounding boxes, tree updates) and the difference is the wheels'.
+/// `WHEELCOLLIDER_BENCH_BASELINE_SPEED=0` keeps the bodies at rest (the method before
+/// 2026-11-22).
+pub fn baseline_speed() -> f32 {
+    std::env::var("WHEELCOLLIDER_BENCH_BASELINE_SPEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1.0)
+}
+
 /// The ground under the cars.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ground {
@@ -120,8 +133,14 @@ fn avian_ground(ground: Ground, side: f32) -> (Collider, Transform) {
 }
 
 /// An avian world with `n` cars. `sweep: None` is the baseline: the same bodies, no
-/// wheels, no gravity, floating level above the ground.
+/// wheels, no gravity, flying level above the ground at [`baseline_speed`].
 pub fn avian_app(n: usize, ground: Ground, sweep: Option<SweepType>, threads: usize) -> App {
+    avian_app_with(n, ground, sweep, threads, false)
+}
+
+/// [`avian_app`], with the wheels outside the chassis' hierarchy when `detached`
+/// (`WheelOf(chassis)` without `ChildOf`: Bevy does not propagate their transforms).
+pub fn avian_app_with(n: usize, ground: Ground, sweep: Option<SweepType>, threads: usize, detached: bool) -> App {
     let mut app = App::new();
     let dt = Duration::from_secs_f64(1.0 / HZ);
     app.add_plugins((
@@ -138,6 +157,7 @@ pub fn avian_app(n: usize, ground: Ground, sweep: Option<SweepType>, threads: us
     if sweep.is_none() {
         app.insert_resource(Gravity(Vec3::ZERO));
     }
+
     let (cars, side) = grid(n);
     let (collider, transform) = avian_ground(ground, side);
     let world = app.world_mut();
@@ -156,6 +176,12 @@ pub fn avian_app(n: usize, ground: Ground, sweep: Option<SweepType>, threads: us
                 Transform::from_xyz(x, y, z),
             ))
             .id();
+        if sweep.is_none() {
+            // Forward is −Z.
+            world
+                .entity_mut(chassis)
+                .insert(LinearVelocity(Vec3::NEG_Z * baseline_speed()));
+        }
         if let Some(sweep) = sweep {
             let mut wheel = WheelCollider::default();
             wheel.set_sweep_type(sweep);
@@ -172,12 +198,12 @@ pub fn avian_app(n: usize, ground: Ground, sweep: Option<SweepType>, threads: us
                         ..Default::default()
                     }
                 };
-                world.spawn((
-                    wheel.clone(),
-                    input,
-                    Transform::from_xyz(mx, -0.25, mz),
-                    ChildOf(chassis),
-                ));
+                let wheel = (wheel.clone(), input, Transform::from_xyz(mx, -0.25, mz));
+                if detached {
+                    world.spawn((wheel, WheelOf(chassis)));
+                } else {
+                    world.spawn((wheel, ChildOf(chassis)));
+                }
             }
         }
     }
@@ -292,7 +318,7 @@ pub mod rapier {
     };
 
     /// A Rapier world with `n` cars; `vehicles: false` is the baseline (no controllers,
-    /// no gravity, bodies floating).
+    /// no gravity, bodies flying level at [`baseline_speed`](super::baseline_speed)).
     pub struct RapierScene {
         world: PhysicsWorld,
         cars: Vec<(RigidBodyHandle, DynamicRayCastVehicleController)>,
@@ -339,9 +365,12 @@ pub mod rapier {
             let mut list = Vec::with_capacity(n);
             for (i, (x, z)) in cars.into_iter().enumerate() {
                 let y = if vehicles { 0.59 + bump(x, z) } else { 2.0 };
+                // The baseline flies along the vehicle's forward, +X.
+                let speed = if vehicles { 0.0 } else { baseline_speed() };
                 let body = world.bodies.insert(
                     RigidBodyBuilder::dynamic()
                         .translation(RVec::new(x, y, z))
+                        .linvel(RVec::new(speed, 0.0, 0.0))
                         .can_sleep(false),
                 );
                 let chassis = ColliderBuilder::cuboid(2.0, 0.25, 0.8).mass(1200.0);
@@ -409,4 +438,16 @@ pub fn mean_height(app: &mut App) -> f32 {
         .map(|(p, _)| p.y)
         .collect();
     ys.iter().sum::<f32>() / ys.len().max(1) as f32
+}
+
+/// Mean horizontal speed (m/s) of the dynamic bodies of an app built by [`avian_app`].
+pub fn mean_speed(app: &mut App) -> f32 {
+    let v: Vec<f32> = app
+        .world_mut()
+        .query::<(&LinearVelocity, &RigidBody)>()
+        .iter(app.world())
+        .filter(|(_, b)| b.is_dynamic())
+        .map(|(v, _)| v.xz().length())
+        .collect();
+    v.iter().sum::<f32>() / v.len().max(1) as f32
 }

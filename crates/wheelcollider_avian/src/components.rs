@@ -200,12 +200,21 @@ pub struct WheelChassis {
     /// How many of its wheels touched the ground in the last step. The wheels share the
     /// chassis' effective mass among this many for the bump stop and static friction.
     pub grounded_wheels: u32,
-    /// Set each step when no collider that can move (of a dynamic or kinematic body, or
-    /// without a body) other than the chassis' own has its bounding box in reach of the
-    /// chassis' wheels: they then cast against static colliders only. False (cast
-    /// against all) until the first screening.
+    /// The box that held the sweeps of all its wheels in the last step, in the chassis'
+    /// frame (m): the next step's screening for colliders that can move looks in it.
     #[reflect(ignore)]
-    pub(crate) static_only: bool,
+    pub(crate) sweep_box: Option<(Vec3, Vec3)>,
+    /// The sum of the grounded wheels' forces of the last step (world, N), applied at
+    /// the centre of mass.
+    #[reflect(ignore)]
+    pub(crate) force: Vec3,
+    /// The sum of their moments about the centre of mass (world, N·m).
+    #[reflect(ignore)]
+    pub(crate) torque: Vec3,
+    /// Whether a grounded wheel stands on another dynamic body, which takes the
+    /// opposite force.
+    #[reflect(ignore)]
+    pub(crate) reactions: bool,
 }
 
 /// The visual entity of a wheel, a **child of the wheel entity**: its local

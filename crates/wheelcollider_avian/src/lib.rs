@@ -43,7 +43,7 @@
 //! | where | system | why |
 //! | --- | --- | --- |
 //! | avian `PhysicsSchedule`, [`WheelSystems::Prepare`] | validate changed settings | a value written around the setters never reaches the model |
-//! | [`WheelSystems::SenseAndSolve`] (parallel) | per chassis: are moving colliders in reach; per wheel: sweep, contact, wheel model | the costly part; per wheel, reads only |
+//! | [`WheelSystems::SenseAndSolve`] (parallel per chassis) | per chassis: are moving colliders in reach; per wheel: sweep, contact, wheel model; the sums of the forces | the costly part; each task writes only its chassis' wheels |
 //! | [`WheelSystems::Apply`] (parallel per chassis, then serial) | forces to chassis, then to dynamic ground bodies | several wheels write one body |
 //! | `PostUpdate`, before transform propagation | place [`WheelModel`]s | interpolated between steps |
 //!
@@ -95,8 +95,8 @@ pub enum WheelSystems {
     /// Settings validation; vehicle controllers that write [`WheelInput`] from physics
     /// state go here too.
     Prepare,
-    /// Sweeps and the wheel model, in parallel over wheels (after a screening in
-    /// parallel over chassis).
+    /// Sweeps and the wheel model, in parallel over chassis (each task steps one
+    /// chassis' wheels).
     SenseAndSolve,
     /// Force application: in parallel per chassis, then serially to dynamic ground.
     Apply,
@@ -142,9 +142,7 @@ impl Plugin for WheelColliderPlugin {
                     )
                         .chain()
                         .in_set(WheelSystems::Prepare),
-                    (systems::screen_moving_colliders, systems::sense_and_solve)
-                        .chain()
-                        .in_set(WheelSystems::SenseAndSolve),
+                    systems::step_wheels.in_set(WheelSystems::SenseAndSolve),
                     (systems::apply_forces, vehicle::apply_aero)
                         .chain()
                         .in_set(WheelSystems::Apply),
