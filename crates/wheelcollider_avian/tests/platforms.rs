@@ -124,3 +124,53 @@ fn a_platform_arriving_from_outside_reach_is_found() {
         assert!((rise - 0.04).abs() < 0.005, "{sweep:?}: rose {rise} m on a 4 cm slab");
     }
 }
+
+/// The screening looks in the box that held the wheels' sweeps in the last step; a
+/// wheel whose sweep grew past it casts against everything. A car held 3 m above the
+/// ground over a kinematic slab 0.6 m below its mounts: with 0.1 m of travel (reach
+/// 0.4 m) no wheel touches; in the very step after the travel is set to 0.4 m (reach
+/// 0.7 m) every wheel stands on the slab, 0.6 m from its mount (within 1 mm).
+#[test]
+fn a_longer_suspension_finds_a_moving_body_in_the_same_step() {
+    for sweep in [SweepType::Ray, SweepType::Sphere, SweepType::Cylinder] {
+        let hz = 60.0;
+        let mut app = app(hz);
+        spawn_ground(&mut app, Quat::IDENTITY);
+        let height = 3.0;
+        let mount_y = height - 0.25;
+        let slab = app
+            .world_mut()
+            .spawn((
+                RigidBody::Kinematic,
+                Collider::cuboid(6.0, 0.04, 6.0),
+                Transform::from_xyz(0.0, mount_y - 0.6 - 0.02, 0.0),
+            ))
+            .id();
+        let mut wheel = WheelCollider::default();
+        wheel.set_sweep_type(sweep);
+        let (chassis, wheels) = spawn_car(&mut app, Transform::from_xyz(0.0, height, 0.0), wheel);
+        app.world_mut().entity_mut(chassis).insert(LockedAxes::ALL_LOCKED);
+        run(&mut app, 10);
+        for w in wheels {
+            assert!(
+                !state(&app, w).grounded(),
+                "{sweep:?}: out of reach with 0.1 m of travel"
+            );
+        }
+        for w in wheels {
+            let mut wheel = app.world_mut().get_mut::<WheelCollider>(w).unwrap();
+            wheel.set_suspension_length(0.4).unwrap();
+        }
+        run(&mut app, 1);
+        for w in wheels {
+            let s = state(&app, w);
+            let hit = s.hit.expect("a hit in the first step");
+            assert_eq!(hit.body, Some(slab), "{sweep:?}: on the slab");
+            let from_mount = s.mount_position.y - hit.point.y;
+            assert!(
+                (from_mount - 0.6).abs() < 1e-3,
+                "{sweep:?}: hit {from_mount} m below the mount"
+            );
+        }
+    }
+}
