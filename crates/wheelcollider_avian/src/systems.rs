@@ -263,78 +263,84 @@ pub(crate) fn step_wheels(
     }
     // Most scenes have no surfaces: then no wheel looks one up.
     let surfaces = (!surfaces.is_empty()).then_some(&surfaces);
-    chassis.par_iter_mut().for_each(
-        |(entity, pos, rot, lin, ang, mass, inertia, com, layers, children, mut bookkeeping)| {
-            let screened = bookkeeping
-                .sweep_box
-                .filter(|&local| !moving_near(&casts, entity, pos.0, rot.0, local));
-            let frame = ChassisFrame {
-                entity,
-                position: pos.0,
-                rotation: rot.0,
-                linear_velocity: lin.0,
-                angular_velocity: ang.0,
-                inverse_mass: if mass.value() > MIN_MASS { mass.inverse() } else { 0.0 },
-                inertia,
-                inverse_inertia: core::cell::OnceCell::new(),
-                center_of_mass: pos.0 + rot.0 * com.0,
-                filters: layers.map(|l| l.filters),
-                share: bookkeeping.grounded_wheels.max(1) as f32,
-            };
-            let (mut force, mut torque, mut grounded, mut reactions) = (Vec3::ZERO, Vec3::ZERO, 0, false);
-            let (mut box_min, mut box_max) = (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN));
-            for &w in children.wheels() {
-                if !owners.get(w).is_ok_and(|wheel_of| wheel_of.0 == entity) {
-                    continue;
-                }
-                // SAFETY: a wheel is fetched mutably only by the task of the chassis its
-                // `WheelOf` names (checked just above), and an entity has one `WheelOf`:
-                // no two tasks fetch the same wheel. Within this task the fetches are
-                // sequential and each item is dropped before the next. `WheelQuery` shares
-                // no mutable component with the other parameters.
-                let Ok((wheel, input, mut state, mut cache, mount, wheel_layers)) =
-                    (unsafe { wheels.get_unchecked(w) })
-                else {
-                    continue;
+    // Four batches per thread: when a thread is held up (avian's tree optimization runs
+    // as a background task meanwhile), the others take its remaining batches. Measured
+    // with two threads: 0.35 against 0.37 µs per wheel-step (medians of four).
+    chassis
+        .par_iter_mut()
+        .batching_strategy(bevy::ecs::batching::BatchingStrategy::new().batches_per_thread(4))
+        .for_each(
+            |(entity, pos, rot, lin, ang, mass, inertia, com, layers, children, mut bookkeeping)| {
+                let screened = bookkeeping
+                    .sweep_box
+                    .filter(|&local| !moving_near(&casts, entity, pos.0, rot.0, local));
+                let frame = ChassisFrame {
+                    entity,
+                    position: pos.0,
+                    rotation: rot.0,
+                    linear_velocity: lin.0,
+                    angular_velocity: ang.0,
+                    inverse_mass: if mass.value() > MIN_MASS { mass.inverse() } else { 0.0 },
+                    inertia,
+                    inverse_inertia: core::cell::OnceCell::new(),
+                    center_of_mass: pos.0 + rot.0 * com.0,
+                    filters: layers.map(|l| l.filters),
+                    share: bookkeeping.grounded_wheels.max(1) as f32,
                 };
-                let state = &mut *state;
-                let (min, max) = sweep_box(wheel, mount);
-                (box_min, box_max) = (box_min.min(min), box_max.max(max));
-                // Cast against the static tree alone (see `WheelCasts::moving_in`).
-                let static_only =
-                    screened.is_some_and(|(s_min, s_max)| s_min.cmple(min).all() && max.cmple(s_max).all());
-                solve_wheel(
-                    &frame,
-                    static_only,
-                    dt,
-                    &casts,
-                    &ground,
-                    surfaces,
-                    w,
-                    wheel,
-                    input,
-                    state,
-                    &mut cache,
-                    mount,
-                    wheel_layers,
-                );
-                if state.output.grounded {
-                    grounded += 1;
-                    force += state.force;
-                    torque += (state.contact_position - frame.center_of_mass).cross(state.force);
-                    reactions |= state
-                        .hit
-                        .is_some_and(|h| h.dynamic && h.body.is_some_and(|b| b != entity));
+                let (mut force, mut torque, mut grounded, mut reactions) = (Vec3::ZERO, Vec3::ZERO, 0, false);
+                let (mut box_min, mut box_max) = (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN));
+                for &w in children.wheels() {
+                    if !owners.get(w).is_ok_and(|wheel_of| wheel_of.0 == entity) {
+                        continue;
+                    }
+                    // SAFETY: a wheel is fetched mutably only by the task of the chassis its
+                    // `WheelOf` names (checked just above), and an entity has one `WheelOf`:
+                    // no two tasks fetch the same wheel. Within this task the fetches are
+                    // sequential and each item is dropped before the next. `WheelQuery` shares
+                    // no mutable component with the other parameters.
+                    let Ok((wheel, input, mut state, mut cache, mount, wheel_layers)) =
+                        (unsafe { wheels.get_unchecked(w) })
+                    else {
+                        continue;
+                    };
+                    let state = &mut *state;
+                    let (min, max) = sweep_box(wheel, mount);
+                    (box_min, box_max) = (box_min.min(min), box_max.max(max));
+                    // Cast against the static tree alone (see `WheelCasts::moving_in`).
+                    let static_only =
+                        screened.is_some_and(|(s_min, s_max)| s_min.cmple(min).all() && max.cmple(s_max).all());
+                    solve_wheel(
+                        &frame,
+                        static_only,
+                        dt,
+                        &casts,
+                        &ground,
+                        surfaces,
+                        w,
+                        wheel,
+                        input,
+                        state,
+                        &mut cache,
+                        mount,
+                        wheel_layers,
+                    );
+                    if state.output.grounded {
+                        grounded += 1;
+                        force += state.force;
+                        torque += (state.contact_position - frame.center_of_mass).cross(state.force);
+                        reactions |= state
+                            .hit
+                            .is_some_and(|h| h.dynamic && h.body.is_some_and(|b| b != entity));
+                    }
                 }
-            }
-            let bookkeeping = bookkeeping.bypass_change_detection();
-            bookkeeping.grounded_wheels = grounded;
-            bookkeeping.sweep_box = box_min.cmple(box_max).all().then_some((box_min, box_max));
-            bookkeeping.force = force;
-            bookkeeping.torque = torque;
-            bookkeeping.reactions = reactions;
-        },
-    );
+                let bookkeeping = bookkeeping.bypass_change_detection();
+                bookkeeping.grounded_wheels = grounded;
+                bookkeeping.sweep_box = box_min.cmple(box_max).all().then_some((box_min, box_max));
+                bookkeeping.force = force;
+                bookkeeping.torque = torque;
+                bookkeeping.reactions = reactions;
+            },
+        );
 }
 
 /// One wheel's step: sweep (against static colliders only with `static_only`), contact,
