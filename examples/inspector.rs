@@ -459,6 +459,9 @@ fn hud(mut contexts: EguiContexts, car: Query<&VehicleTelemetry, With<PlayerVehi
         });
 }
 
+/// Frames shown before the scripted run's clock starts.
+const SCRIPT_WARMUP_FRAMES: u32 = 90;
+
 /// The scripted run: a fixed input sequence, screenshots, exit.
 #[allow(clippy::too_many_arguments)] // a Bevy system: each argument is something it uses
 fn script(
@@ -470,10 +473,18 @@ fn script(
     mut gizmos: ResMut<WheelGizmos>,
     mut cue: Local<u32>,
     mut shots: Local<u32>,
+    mut start: Local<Option<f32>>,
+    frames: Res<bevy::diagnostic::FrameCount>,
     mut exit: MessageWriter<AppExit>,
 ) {
     let Some(dir) = &options.script else { return };
-    let t = time.elapsed_secs();
+    // The timeline starts once the window has shown 90 frames: on a software renderer
+    // the first frames take seconds each (pipelines compiling) and egui's appear last,
+    // so a clock from launch took the first picture before the inspector was drawn.
+    if frames.0 < SCRIPT_WARMUP_FRAMES {
+        return;
+    }
+    let t = time.elapsed_secs() - *start.get_or_insert(time.elapsed_secs());
     let Ok((mut input, mut vehicle)) = car.single_mut() else {
         return;
     };
@@ -500,6 +511,9 @@ fn script(
     }
     gizmos.enabled = true;
     let plan = [
+        // A first capture, thrown away: here the first screenshot of a run returned an
+        // early frame (the car at its spawn, no egui) however late it was taken.
+        (2.0, Tab::Telemetry, ""),
         (4.5, Tab::Telemetry, "track_telemetry.png"),
         (6.5, Tab::Plots, "track_plots.png"),
         (8.5, Tab::Tune, "track_tune.png"),
@@ -511,9 +525,10 @@ fn script(
         }
         if t > *at {
             std::fs::create_dir_all(dir).ok();
-            commands
-                .spawn(Screenshot::primary_window())
-                .observe(save_to_disk(dir.join(name)));
+            let mut shot = commands.spawn(Screenshot::primary_window());
+            if !name.is_empty() {
+                shot.observe(save_to_disk(dir.join(name)));
+            }
             *shots += 1;
         }
     } else if t > 27.5 {
