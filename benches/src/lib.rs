@@ -428,26 +428,25 @@ pub mod rapier {
     }
 }
 
+/// The mean of `f(position, velocity)` over the dynamic bodies of an app built by
+/// [`avian_app`].
+fn mean_over_bodies(app: &mut App, f: impl Fn(&Position, &LinearVelocity) -> f32) -> f32 {
+    let values: Vec<f32> = app
+        .world_mut()
+        .query::<(&Position, &LinearVelocity, &RigidBody)>()
+        .iter(app.world())
+        .filter(|(.., b)| b.is_dynamic())
+        .map(|(p, v, _)| f(p, v))
+        .collect();
+    values.iter().sum::<f32>() / values.len().max(1) as f32
+}
+
 /// Mean height (m) of the dynamic bodies of an app built by [`avian_app`].
 pub fn mean_height(app: &mut App) -> f32 {
-    let ys: Vec<f32> = app
-        .world_mut()
-        .query::<(&Position, &RigidBody)>()
-        .iter(app.world())
-        .filter(|(_, b)| b.is_dynamic())
-        .map(|(p, _)| p.y)
-        .collect();
-    ys.iter().sum::<f32>() / ys.len().max(1) as f32
+    mean_over_bodies(app, |p, _| p.y)
 }
 
 /// Mean horizontal speed (m/s) of the dynamic bodies of an app built by [`avian_app`].
 pub fn mean_speed(app: &mut App) -> f32 {
-    let v: Vec<f32> = app
-        .world_mut()
-        .query::<(&LinearVelocity, &RigidBody)>()
-        .iter(app.world())
-        .filter(|(_, b)| b.is_dynamic())
-        .map(|(v, _)| v.xz().length())
-        .collect();
-    v.iter().sum::<f32>() / v.len().max(1) as f32
+    mean_over_bodies(app, |_, v| v.xz().length())
 }

@@ -44,7 +44,7 @@
 //! | --- | --- | --- |
 //! | avian `PhysicsSchedule`, [`WheelSystems::Prepare`] | validate changed settings | a value written around the setters never reaches the model |
 //! | [`WheelSystems::SenseAndSolve`] (parallel per chassis) | per chassis: are moving colliders in reach; per wheel: sweep, contact, wheel model; the sums of the forces | the costly part; each task writes only its chassis' wheels |
-//! | [`WheelSystems::Apply`] (parallel per chassis, then serial) | forces to chassis, then to dynamic ground bodies | several wheels write one body |
+//! | [`WheelSystems::Apply`] (serial) | each chassis' force sums to its body, then the opposite forces to dynamic ground bodies | a body is written once; ≈ 30 µs per 1 000 chassis |
 //! | `PostUpdate`, before transform propagation | place [`WheelModel`]s | interpolated between steps |
 //!
 //! The sets are chained after avian's broad phase and before its narrow phase: the
@@ -98,7 +98,8 @@ pub enum WheelSystems {
     /// Sweeps and the wheel model, in parallel over chassis (each task steps one
     /// chassis' wheels).
     SenseAndSolve,
-    /// Force application: in parallel per chassis, then serially to dynamic ground.
+    /// Force application: each chassis' sums, then the opposite forces to dynamic
+    /// ground (serial).
     Apply,
 }
 

@@ -1,5 +1,5 @@
 //! The wheel systems: attach, validate, step (screen, sense, solve, sum the forces:
-//! parallel per chassis), apply (parallel per chassis, then serial to dynamic ground),
+//! parallel per chassis), apply (serial: the sums to each chassis, then to dynamic ground),
 //! visuals.
 
 use crate::components::*;
@@ -620,10 +620,10 @@ fn solve_wheel(
     state.rotation = wheel_rot * Quat::from_xyzw(-sin, 0.0, 0.0, cos);
 }
 
-/// Applies the wheels' forces: per chassis, in parallel, the sums [`step_wheels`] kept
-/// (the same as each wheel's force at its contact point, with one write per body);
-/// then, serially, the opposite force to a dynamic body a wheel stands on, for the
-/// chassis that have such a wheel.
+/// Applies the wheels' forces: per chassis, the sums [`step_wheels`] kept (the same as
+/// each wheel's force at its contact point, with one write per body); then the opposite
+/// force to a dynamic body a wheel stands on, for the chassis that have such a wheel.
+/// Serial: 1 000 chassis take about 30 µs, measured in the scenarios bench.
 #[allow(clippy::type_complexity)]
 pub(crate) fn apply_forces(
     wheels: Query<&WheelState>,
