@@ -116,3 +116,53 @@ fn non_finite_setting_by_reflection_is_reset() {
     assert_eq!(w.radius(), 0.001);
     assert!(position(&app, chassis).is_finite());
 }
+
+/// A wheel belongs to the chassis its `WheelOf` names, whatever its place in the
+/// hierarchy. Two cars 10 m apart swap their front-left wheels by `WheelOf` alone (each
+/// stays a child of its old car; the mounts are the same, so nothing should change):
+/// each car's list of wheels follows, each still settles at the sag m·g/(4k) within 1 %
+/// on every wheel and carries its weight within 0.5 %; a wheel stepped in the frame of
+/// the wrong car would stand 10 m away, in the air.
+#[test]
+fn a_wheel_moved_to_another_chassis_works_for_that_chassis() {
+    let hz = 60.0;
+    let mut app = app(hz);
+    spawn_ground(&mut app, Quat::IDENTITY);
+    let (a, wheels_a) = spawn_car(
+        &mut app,
+        Transform::from_xyz(0.0, TOUCH_HEIGHT, 0.0),
+        WheelCollider::default(),
+    );
+    let (b, wheels_b) = spawn_car(
+        &mut app,
+        Transform::from_xyz(10.0, TOUCH_HEIGHT, 0.0),
+        WheelCollider::default(),
+    );
+    run(&mut app, 5);
+    app.world_mut().entity_mut(wheels_a[0]).insert(WheelOf(b));
+    app.world_mut().entity_mut(wheels_b[0]).insert(WheelOf(a));
+    run(&mut app, steps(3.0, hz));
+    let lists = |app: &App, car: Entity| app.world().get::<ChassisWheels>(car).unwrap().wheels().to_vec();
+    assert!(lists(&app, a).contains(&wheels_b[0]) && !lists(&app, a).contains(&wheels_a[0]));
+    assert!(lists(&app, b).contains(&wheels_a[0]) && !lists(&app, b).contains(&wheels_b[0]));
+    let sag = MASS * G / 4.0 / 40_000.0;
+    let swapped = |own: [Entity; 4], other: [Entity; 4]| [other[0], own[1], own[2], own[3]];
+    for (car, wheels) in [(a, swapped(wheels_a, wheels_b)), (b, swapped(wheels_b, wheels_a))] {
+        let mut total = 0.0;
+        for w in wheels {
+            let s = state(&app, w);
+            assert!(s.grounded(), "wheel {w} of car {car} is on the ground");
+            let compression = s.output.compression;
+            assert!(
+                (compression - sag).abs() / sag < 0.01,
+                "car {car}: compression {compression} vs {sag}"
+            );
+            total += s.load();
+        }
+        eprintln!("measured: car {car} carries {total:.1} N of {:.1}", MASS * G);
+        assert!(
+            (total - MASS * G).abs() / (MASS * G) < 0.005,
+            "car {car}: total load {total}"
+        );
+    }
+}
