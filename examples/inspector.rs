@@ -459,9 +459,6 @@ fn hud(mut contexts: EguiContexts, car: Query<&VehicleTelemetry, With<PlayerVehi
         });
 }
 
-/// Frames shown before the scripted run's clock starts.
-const SCRIPT_WARMUP_FRAMES: u32 = 90;
-
 /// The scripted run: a fixed input sequence, screenshots, exit.
 #[allow(clippy::too_many_arguments)] // a Bevy system: each argument is something it uses
 fn script(
@@ -473,18 +470,10 @@ fn script(
     mut gizmos: ResMut<WheelGizmos>,
     mut cue: Local<u32>,
     mut shots: Local<u32>,
-    mut start: Local<Option<f32>>,
-    frames: Res<bevy::diagnostic::FrameCount>,
     mut exit: MessageWriter<AppExit>,
 ) {
     let Some(dir) = &options.script else { return };
-    // The timeline starts once the window has shown 90 frames: on a software renderer
-    // the first frames take seconds each (pipelines compiling) and egui's appear last,
-    // so a clock from launch took the first picture before the inspector was drawn.
-    if frames.0 < SCRIPT_WARMUP_FRAMES {
-        return;
-    }
-    let t = time.elapsed_secs() - *start.get_or_insert(time.elapsed_secs());
+    let t = time.elapsed_secs();
     let Ok((mut input, mut vehicle)) = car.single_mut() else {
         return;
     };

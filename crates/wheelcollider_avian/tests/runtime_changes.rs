@@ -120,9 +120,10 @@ fn non_finite_setting_by_reflection_is_reset() {
 /// A wheel belongs to the chassis its `WheelOf` names, whatever its place in the
 /// hierarchy. Two cars 10 m apart swap their front-left wheels by `WheelOf` alone (each
 /// stays a child of its old car; the mounts are the same, so nothing should change):
-/// each car's list of wheels follows, each still settles at the sag m·g/(4k) within 1 %
-/// on every wheel and carries its weight within 0.5 %; a wheel stepped in the frame of
-/// the wrong car would stand 10 m away, in the air.
+/// each car's list of wheels follows; each swapped wheel's mount is in the world where
+/// its new car puts it (within 0.1 mm; stepped for its old parent it would be 10 m
+/// away); each car still settles at the sag m·g/(4k) within 1 % on every wheel and
+/// carries its weight within 0.5 %.
 #[test]
 fn a_wheel_moved_to_another_chassis_works_for_that_chassis() {
     let hz = 60.0;
@@ -145,6 +146,14 @@ fn a_wheel_moved_to_another_chassis_works_for_that_chassis() {
     let lists = |app: &App, car: Entity| app.world().get::<ChassisWheels>(car).unwrap().wheels().to_vec();
     assert!(lists(&app, a).contains(&wheels_b[0]) && !lists(&app, a).contains(&wheels_a[0]));
     assert!(lists(&app, b).contains(&wheels_a[0]) && !lists(&app, b).contains(&wheels_b[0]));
+    for (wheel, car) in [(wheels_a[0], b), (wheels_b[0], a)] {
+        let expected = position(&app, car) + rotation(&app, car) * MOUNTS[0];
+        let mount = state(&app, wheel).mount_position;
+        assert!(
+            mount.distance(expected) < 1e-4,
+            "wheel {wheel}: mount {mount}, its car {car} puts it at {expected}"
+        );
+    }
     let sag = MASS * G / 4.0 / 40_000.0;
     let swapped = |own: [Entity; 4], other: [Entity; 4]| [other[0], own[1], own[2], own[3]];
     for (car, wheels) in [(a, swapped(wheels_a, wheels_b)), (b, swapped(wheels_b, wheels_a))] {
