@@ -98,6 +98,8 @@ pub(crate) struct MovingGrid {
     all: Vec<GridEntry>,
     extents: Vec<f32>,
     cursor: Vec<u32>,
+    /// Scratch: each collider's cell range, `None` for the large list.
+    ranges: Vec<Option<(i32, i32, i32, i32)>>,
 }
 
 impl MovingGrid {
@@ -107,16 +109,18 @@ impl MovingGrid {
     /// The cell range (inclusive) a box covers in X and Z, if finite and small.
     #[inline]
     fn cells(&self, min: Vec3A, max: Vec3A) -> Option<(i32, i32, i32, i32)> {
-        let c = |v: f32| (v * self.inv_cell).floor();
-        let (x0, x1, z0, z1) = (c(min.x), c(max.x), c(min.z), c(max.z));
-        // Also rejects NaN and boxes far out (beyond ±2²⁴ cells).
-        let limit = 16_777_216.0;
-        if !(x0 >= -limit && x1 <= limit && z0 >= -limit && z1 <= limit && x0 <= x1 && z0 <= z1) {
-            return None;
-        }
-        let (x0, x1, z0, z1) = (x0 as i32, x1 as i32, z0 as i32, z1 as i32);
+        // floor(v / cell) by a conversion (`f32::floor` is a libm call on the baseline
+        // x86-64 target); rejects NaN and boxes far out (beyond ±2²⁴ cells).
+        let cell = |v: f32| {
+            let x = v * self.inv_cell;
+            (x.abs() <= 16_777_216.0).then(|| {
+                let t = x as i32;
+                t - ((t as f32) > x) as i32
+            })
+        };
+        let (x0, x1, z0, z1) = (cell(min.x)?, cell(max.x)?, cell(min.z)?, cell(max.z)?);
         let count = (x1 as i64 - x0 as i64 + 1) * (z1 as i64 - z0 as i64 + 1);
-        (count <= Self::MAX_CELLS).then_some((x0, x1, z0, z1))
+        (x0 <= x1 && z0 <= z1 && count <= Self::MAX_CELLS).then_some((x0, x1, z0, z1))
     }
 
     #[inline]
@@ -146,35 +150,35 @@ impl MovingGrid {
         let (_, median, _) = self.extents.select_nth_unstable_by(middle, f32::total_cmp);
         let cell = (2.0 * *median).clamp(0.5, 1.0e4);
         self.inv_cell = if cell.is_finite() { 1.0 / cell } else { 1.0e-4 };
-        // Count the cells per bucket, then place the entries (a counting sort).
-        let covered: usize = self
-            .all
-            .iter()
-            .filter_map(|e| self.cells(e.min, e.max))
-            .map(|(x0, x1, z0, z1)| ((x1 - x0 + 1) * (z1 - z0 + 1)) as usize)
-            .sum();
         // Sized by the count of colliders, not of the cells they cover, so that the
         // buffers do not grow while the same colliders move about: an entry covers at
         // most MAX_CELLS cells, usually one to four.
         let n = self.all.len();
         let buckets = (8 * n).next_power_of_two().max(16);
-        self.entries.reserve(Self::MAX_CELLS as usize * n);
         self.mask = (buckets - 1) as u32;
+        self.entries.reserve(Self::MAX_CELLS as usize * n);
+        // Count the cells per bucket, then place the entries (a counting sort).
         self.starts.clear();
         self.starts.resize(buckets + 1, 0);
         let all = core::mem::take(&mut self.all);
+        let mut ranges = core::mem::take(&mut self.ranges);
+        ranges.clear();
+        let mut covered = 0;
         for e in &all {
-            match self.cells(e.min, e.max) {
+            let range = self.cells(e.min, e.max);
+            match range {
                 Some((x0, x1, z0, z1)) => {
                     for x in x0..=x1 {
                         for z in z0..=z1 {
                             let b = self.bucket(x, z);
                             self.starts[b + 1] += 1;
+                            covered += 1;
                         }
                     }
                 }
                 None => self.large.push(*e),
             }
+            ranges.push(range);
         }
         for b in 0..buckets {
             self.starts[b + 1] += self.starts[b];
@@ -188,8 +192,8 @@ impl MovingGrid {
         self.entries.resize(covered, placeholder);
         self.cursor.clear();
         self.cursor.extend_from_slice(&self.starts[..buckets]);
-        for e in &all {
-            if let Some((x0, x1, z0, z1)) = self.cells(e.min, e.max) {
+        for (e, range) in all.iter().zip(&ranges) {
+            if let Some((x0, x1, z0, z1)) = *range {
                 for x in x0..=x1 {
                     for z in z0..=z1 {
                         let b = self.bucket(x, z);
@@ -199,6 +203,7 @@ impl MovingGrid {
                 }
             }
         }
+        self.ranges = ranges;
         self.all = all;
     }
 
