@@ -31,12 +31,13 @@ fn fastest_batches(runners: &mut [Box<dyn FnMut() + '_>], warmup: usize, batches
 fn main() {
     let quick = std::env::args().any(|a| a == "--quick");
     // Bevy's task pools are process-wide and set once, so each thread count is measured in
-    // its own process: `-- --threads-only N` prints "step base" in seconds.
+    // its own process: `-- --threads-only N [detached]` prints "step base" in seconds.
     if let Some(i) = std::env::args().position(|a| a == "--threads-only") {
         let threads: usize = std::env::args().nth(i + 1).and_then(|t| t.parse().ok()).unwrap_or(1);
         let warmup = if quick { 10 } else { 30 };
+        let detached = std::env::args().any(|a| a == "detached");
         let mut base_app = avian_app(1000, Ground::Flat, None, threads);
-        let mut app = avian_app(1000, Ground::Flat, Some(SweepType::Ray), threads);
+        let mut app = avian_app_with(1000, Ground::Flat, Some(SweepType::Ray), threads, detached);
         let (batches, batch) = if quick { (4, 10) } else { (12, 15) };
         let times = fastest_batches(
             &mut [Box::new(|| base_app.update()), Box::new(|| app.update())],

@@ -268,7 +268,11 @@ pub(crate) fn step_wheels(
     }
     // Most scenes have no surfaces: then no wheel looks one up.
     let surfaces = (!surfaces.is_empty()).then_some(&surfaces);
-    casts.rebuild_grid(&mut grid);
+    let count = chassis.iter().len();
+    if count == 0 {
+        return;
+    }
+    casts.rebuild_grid(&mut grid, count);
     let grid = &*grid;
     // Four batches per thread: when a thread is held up (avian's tree optimization runs
     // as a background task meanwhile), the others take its remaining batches. Measured
