@@ -220,6 +220,10 @@ pub struct WheelChassis {
 /// The visual entity of a wheel, a **child of the wheel entity**: its local
 /// [`Transform`] is set every frame to the wheel centre with steer, toe, camber and spin,
 /// interpolated between physics steps so it is smooth at any frame rate.
+///
+/// For a wheel outside the chassis' hierarchy (`WheelOf` without `ChildOf`), make the
+/// visual a **child of the chassis** instead: its transform is then set in the chassis'
+/// frame, through the wheel's mount ([`Transform`] of the wheel), to the same place.
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, Eq)]
 #[reflect(Component, Debug, Clone)]
 pub struct WheelModel(pub Entity);
