@@ -28,8 +28,54 @@ fn fastest_batches(runners: &mut [Box<dyn FnMut() + '_>], warmup: usize, batches
     best
 }
 
+/// How much faster both cores of this machine run work of the wheels' kind than one:
+/// a chain of dependent divisions and square roots, and an update streamed over
+/// 1.5 MB per thread (within L2). Prints the two speed-ups (`-- --machine`).
+fn machine_scaling() {
+    fn chain(n: u64, seed: f64) -> f64 {
+        let (mut x, mut y) = (seed, 1.0f64);
+        for i in 0..n {
+            x = (x * 1.000_001 + (i as f64).sqrt()) % 1000.0;
+            y += x / (1.0 + y.abs());
+        }
+        x + y
+    }
+    fn stream(data: &mut [f32], rounds: usize) -> f32 {
+        let mut sum = 0.0;
+        for _ in 0..rounds {
+            for v in data.iter_mut() {
+                *v = *v * 1.0001 + 1.0;
+                sum += *v;
+            }
+        }
+        sum
+    }
+    let both = |work: &(dyn Fn(usize) -> f64 + Sync)| {
+        let start = std::time::Instant::now();
+        std::hint::black_box(work(0));
+        let one = start.elapsed().as_secs_f64();
+        let start = std::time::Instant::now();
+        std::thread::scope(|s| {
+            let a = s.spawn(|| work(0));
+            let b = s.spawn(|| work(1));
+            std::hint::black_box((a.join().ok(), b.join().ok()));
+        });
+        2.0 * one / start.elapsed().as_secs_f64()
+    };
+    let compute = both(&|k| chain(100_000_000, 1.0 + k as f64));
+    let memory = both(&|_| {
+        let mut data = vec![1.0f32; 384 * 1024];
+        stream(&mut data, 2000) as f64
+    });
+    println!("two threads against one: dependent divisions and roots {compute:.2}×, L2-resident stream {memory:.2}×");
+}
+
 fn main() {
     let quick = std::env::args().any(|a| a == "--quick");
+    if std::env::args().any(|a| a == "--machine") {
+        machine_scaling();
+        return;
+    }
     // Bevy's task pools are process-wide and set once, so each thread count is measured in
     // its own process: `-- --threads-only N [detached]` prints "step base" in seconds.
     if let Some(i) = std::env::args().position(|a| a == "--threads-only") {
