@@ -179,10 +179,11 @@ impl WheelState {
 #[relationship(relationship_target = ChassisWheels)]
 pub struct WheelOf(pub Entity);
 
-/// The wheels of a rigid body (the other side of [`WheelOf`]).
+/// The wheels of a rigid body (the other side of [`WheelOf`]). Despawning the body
+/// despawns its wheels, children or not.
 #[derive(Component, Reflect, Clone, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Debug, Clone)]
-#[relationship_target(relationship = WheelOf)]
+#[relationship_target(relationship = WheelOf, linked_spawn)]
 #[require(WheelChassis)]
 pub struct ChassisWheels(Vec<Entity>);
 

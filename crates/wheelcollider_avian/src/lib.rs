@@ -83,7 +83,8 @@ pub mod prelude {
     pub use crate::input::{PlayerVehicle, VehicleInputPlugin, VehicleInputSystems};
     pub use crate::vehicle::{
         AeroSpec, AxleSpec, BrakeSpec, ChassisSpec, ClutchSpec, DifferentialKind, EngineSpec, GearboxSpec, SpecError,
-        SteeringSpec, Vehicle, VehicleInput, VehicleSpec, VehicleTelemetry, VehicleWheel, WheelSurface, spawn_vehicle,
+        SteeringSpec, Vehicle, VehicleInput, VehicleSpec, VehicleTelemetry, VehicleWheel, WheelPlacement, WheelSurface,
+        spawn_vehicle, spawn_vehicle_with,
     };
     pub use crate::{WheelColliderPlugin, WheelSystems};
     pub use wheelcollider_core::{MagicFormula, SettingsError, SweepType, WheelSettings};

@@ -32,7 +32,7 @@ pub use wheelcollider_core::vehicle::{
 };
 use wheelcollider_core::vehicle::{WheelCommand, WheelFeedback, step_vehicle};
 
-use crate::components::{ChassisWheels, WheelCollider, WheelInput, WheelState};
+use crate::components::{ChassisWheels, WheelCollider, WheelInput, WheelOf, WheelState};
 
 /// The driver's controls for one vehicle: write it from game code, an AI, or the
 /// optional keyboard / gamepad plugin. See [`wheelcollider_core::vehicle::VehicleInput`]
@@ -185,6 +185,33 @@ impl WheelSurface {
 /// named `"axle 0 left"` and so on. The spec is validated first; an invalid one spawns
 /// nothing and returns the error.
 pub fn spawn_vehicle(commands: &mut Commands, spec: &VehicleSpec, transform: Transform) -> Result<Entity, SpecError> {
+    spawn_vehicle_with(commands, spec, transform, WheelPlacement::Children)
+}
+
+/// Where [`spawn_vehicle_with`] puts the wheel entities.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum WheelPlacement {
+    /// Children of the chassis (`ChildOf`), as [`spawn_vehicle`] does: their
+    /// `GlobalTransform` is the mount in the world, and a mesh under a wheel with
+    /// [`WheelModel`](crate::components::WheelModel) follows it.
+    #[default]
+    Children,
+    /// Outside the hierarchy, attached by [`WheelOf`] alone: the same physics (tested bit
+    /// for bit), and Bevy does not propagate the wheels' transforms, which saves 0.05–0.06
+    /// µs per wheel-step (about 10 % of a ray wheel; `docs/performance.md`). For traffic
+    /// and servers. A wheel's `GlobalTransform` is then not its place in the world: read
+    /// its `WheelState`, and put its `WheelModel` mesh under the chassis. Despawning the
+    /// chassis still despawns the wheels.
+    OutsideHierarchy,
+}
+
+/// [`spawn_vehicle`], with the wheels placed as `placement` says.
+pub fn spawn_vehicle_with(
+    commands: &mut Commands,
+    spec: &VehicleSpec,
+    transform: Transform,
+    placement: WheelPlacement,
+) -> Result<Entity, SpecError> {
     let mut spec = spec.clone();
     spec.validate()?;
     let c = &spec.chassis;
@@ -204,13 +231,18 @@ pub fn spawn_vehicle(commands: &mut Commands, spec: &VehicleSpec, transform: Tra
         for right in [false, true] {
             let x = if right { axle.half_track } else { -axle.half_track };
             let side = if right { "right" } else { "left" };
-            commands.spawn((
+            let wheel = (
                 Name::new(format!("axle {a} {side}")),
                 WheelCollider(spec.wheel_settings(a, right)),
                 VehicleWheel { axle: a, right },
                 Transform::from_xyz(x, axle.mount_height, axle.z),
-                ChildOf(chassis),
-            ));
+            );
+            // In the same bundle: the plugin attaches a wheel when its `WheelCollider`
+            // is added, by its `WheelOf` or else its rigid-body ancestor.
+            match placement {
+                WheelPlacement::Children => commands.spawn((wheel, ChildOf(chassis))),
+                WheelPlacement::OutsideHierarchy => commands.spawn((wheel, WheelOf(chassis))),
+            };
         }
     }
     commands.entity(chassis).insert(Vehicle(spec));

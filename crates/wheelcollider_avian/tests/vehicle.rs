@@ -349,3 +349,61 @@ fn a_bad_preset_names_the_place_and_spawns_nothing() {
     assert_eq!(e.field, "engine.inertia");
     assert_eq!(app.world().entities().len(), before, "nothing spawned");
 }
+
+/// `spawn_vehicle_with(.., WheelPlacement::OutsideHierarchy)` spawns the wheels with
+/// `WheelOf` and no `ChildOf`; the road preset then settles and drives (throttle 0.6,
+/// steer 0.2, 3 s) along the path of the same car with child wheels within 1 µm, with
+/// the same engine rpm within 1e-3; despawning either chassis despawns its four wheels.
+#[test]
+fn a_vehicle_outside_the_hierarchy_drives_like_one_with_child_wheels() {
+    let drive = |placement: WheelPlacement| {
+        let spec = preset("road");
+        let mut app = app(HZ);
+        flat(&mut app, None);
+        let car = {
+            let world = app.world_mut();
+            let mut commands = world.commands();
+            let car = spawn_vehicle_with(&mut commands, &spec, Transform::from_xyz(0.0, 0.75, 0.0), placement)
+                .expect("valid spec");
+            world.flush();
+            car
+        };
+        run(&mut app, steps(1.0, HZ));
+        let wheels = wheels(&app, car);
+        assert_eq!(wheels.len(), 4);
+        for &w in &wheels {
+            let child = app.world().get::<ChildOf>(w).is_some();
+            assert_eq!(child, placement == WheelPlacement::Children, "{placement:?}");
+        }
+        input(&mut app, car, |i| {
+            i.throttle = 0.6;
+            i.steer = 0.2;
+        });
+        run(&mut app, steps(3.0, HZ));
+        let result = (
+            position(&app, car),
+            rotation(&app, car),
+            telemetry(&app, car).powertrain.engine_rpm,
+        );
+        app.world_mut().entity_mut(car).despawn();
+        app.update();
+        for w in wheels {
+            assert!(
+                app.world().get_entity(w).is_err(),
+                "{placement:?}: wheel {w} outlived its car"
+            );
+        }
+        result
+    };
+    let (a, ra, rpm_a) = drive(WheelPlacement::Children);
+    let (b, rb, rpm_b) = drive(WheelPlacement::OutsideHierarchy);
+    println!(
+        "measured: travelled {:.2} m at {rpm_a:.0} rpm, paths differ by {:.2e} m",
+        a.xz().length(),
+        (a - b).length()
+    );
+    assert!(a.xz().length() > 5.0, "the car drove: {a}");
+    assert!((a - b).length() < 1e-6, "child wheels {a}, outside the hierarchy {b}");
+    assert!(ra.abs_diff_eq(rb, 1e-6), "{ra} vs {rb}");
+    assert!((rpm_a - rpm_b).abs() < 1e-3, "{rpm_a} vs {rpm_b} rpm");
+}
