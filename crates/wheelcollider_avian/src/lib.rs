@@ -125,6 +125,7 @@ impl Plugin for WheelColliderPlugin {
             .register_type::<vehicle::VehicleRuntime>()
             .register_type::<vehicle::WheelSurface>()
             .add_observer(systems::attach_wheel)
+            .add_observer(systems::attach_reparented_wheel)
             .configure_sets(
                 PhysicsSchedule,
                 (WheelSystems::Prepare, WheelSystems::SenseAndSolve, WheelSystems::Apply)

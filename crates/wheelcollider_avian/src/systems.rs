@@ -24,12 +24,32 @@ pub(crate) fn attach_wheel(
     if wheels.contains(wheel) {
         return;
     }
-    let body = parents.iter_ancestors(wheel).find(|e| bodies.contains(*e));
-    match body {
+    match parents.iter_ancestors(wheel).find(|e| bodies.contains(*e)) {
         Some(body) => {
             commands.entity(wheel).insert(WheelOf(body));
         }
-        None => warn!("wheel {wheel} has no rigid-body ancestor: it does nothing until you insert `WheelOf(chassis)`"),
+        None => warn!(
+            "wheel {wheel} has no rigid-body ancestor: it does nothing until it is made a child of one or you insert `WheelOf(chassis)`"
+        ),
+    }
+}
+
+/// When a [`WheelCollider`] without a [`WheelOf`] is given a parent later (spawned
+/// first, then `add_child`), attach it to its nearest [`RigidBody`] ancestor then. A
+/// wheel that already has a `WheelOf` keeps it.
+pub(crate) fn attach_reparented_wheel(
+    insert: On<Insert, ChildOf>,
+    mut commands: Commands,
+    wheels: Query<(), (With<WheelCollider>, Without<WheelOf>)>,
+    parents: Query<&ChildOf>,
+    bodies: Query<(), With<RigidBody>>,
+) {
+    let wheel = insert.entity;
+    if !wheels.contains(wheel) {
+        return;
+    }
+    if let Some(body) = parents.iter_ancestors(wheel).find(|e| bodies.contains(*e)) {
+        commands.entity(wheel).insert(WheelOf(body));
     }
 }
 

@@ -18,6 +18,38 @@ fn wheel_without_a_rigid_body_is_skipped() {
     assert!(!state(&app, lone).grounded());
 }
 
+/// Wheels spawned alone and made children of a car afterwards (`add_child`) are attached
+/// then: the car settles on them at the sag m·g/(4k) within 1 %.
+#[test]
+fn wheels_parented_after_they_are_spawned_are_attached() {
+    let hz = 60.0;
+    let mut app = app(hz);
+    spawn_ground(&mut app, Quat::IDENTITY);
+    let (car, wheels) = spawn_car(
+        &mut app,
+        Transform::from_xyz(0.0, TOUCH_HEIGHT, 0.0),
+        WheelCollider::default(),
+    );
+    for w in wheels {
+        app.world_mut().entity_mut(w).remove::<(ChildOf, WheelOf)>();
+    }
+    app.update();
+    for w in wheels {
+        assert!(app.world().get::<WheelOf>(w).is_none(), "detached for the test");
+        app.world_mut().entity_mut(car).add_child(w);
+    }
+    run(&mut app, steps(3.0, hz));
+    let sag = MASS * G / 4.0 / 40_000.0;
+    for w in wheels {
+        assert_eq!(app.world().get::<WheelOf>(w), Some(&WheelOf(car)));
+        let compression = state(&app, w).output.compression;
+        assert!(
+            (compression - sag).abs() / sag < 0.01,
+            "compression {compression} vs {sag}"
+        );
+    }
+}
+
 #[test]
 fn zero_and_absurd_chassis_mass() {
     for mass in [0.0f32, 1e-6, 1e9] {
