@@ -103,7 +103,13 @@ fn trimesh_ray(
 /// own collider), which its wheels never hit.
 #[inline]
 fn is_own(proxy: &ColliderTreeProxy, chassis: Entity) -> bool {
-    proxy.body == Some(chassis) || proxy.collider == chassis
+    owned_by(proxy.body, proxy.collider, chassis)
+}
+
+/// Whether a collider (on `body`, if any) is `chassis`' own.
+#[inline]
+fn owned_by(body: Option<Entity>, collider: Entity, chassis: Entity) -> bool {
+    body == Some(chassis) || collider == chassis
 }
 
 /// One moving collider's box on the [`MovingGrid`]: the box of its tree leaf (the
@@ -126,7 +132,7 @@ impl GridEntry {
 
     #[inline]
     fn is_own(&self, chassis: Entity) -> bool {
-        self.body == Some(chassis) || self.collider == chassis
+        owned_by(self.body, self.collider, chassis)
     }
 }
 
@@ -195,12 +201,9 @@ impl MovingGrid {
             & self.mask as usize
     }
 
-    /// Leaves the grid empty: every query answers `None` (ask the trees).
+    /// Every query answers `None` (ask the trees) until the next rebuild.
     fn disable(&mut self) {
         self.built = false;
-        self.all.clear();
-        self.large.clear();
-        self.entries.clear();
     }
 
     /// Rebuilds the grid from the moving colliders' boxes. Allocates only when the

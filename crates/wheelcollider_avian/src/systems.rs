@@ -24,7 +24,7 @@ pub(crate) fn attach_wheel(
     if wheels.contains(wheel) {
         return;
     }
-    match parents.iter_ancestors(wheel).find(|e| bodies.contains(*e)) {
+    match body_above(wheel, &parents, &bodies) {
         Some(body) => {
             commands.entity(wheel).insert(WheelOf(body));
         }
@@ -48,9 +48,14 @@ pub(crate) fn attach_reparented_wheel(
     if !wheels.contains(wheel) {
         return;
     }
-    if let Some(body) = parents.iter_ancestors(wheel).find(|e| bodies.contains(*e)) {
+    if let Some(body) = body_above(wheel, &parents, &bodies) {
         commands.entity(wheel).insert(WheelOf(body));
     }
+}
+
+/// The nearest [`RigidBody`] ancestor of `wheel`.
+fn body_above(wheel: Entity, parents: &Query<&ChildOf>, bodies: &Query<(), With<RigidBody>>) -> Option<Entity> {
+    parents.iter_ancestors(wheel).find(|e| bodies.contains(*e))
 }
 
 /// Re-validates settings that changed (by reflection, a preset, an inspector): clamps,

@@ -17,7 +17,7 @@ fn dropped_car_settles_at_the_static_sag() {
             WheelCollider::default(),
         );
         run(&mut app, steps(5.0, hz));
-        let sag = MASS * G / 4.0 / 40_000.0;
+        let sag = SAG;
         let mut total = 0.0;
         for w in wheels {
             let s = state(&app, w);
@@ -115,13 +115,7 @@ fn parked_car_does_not_creep_or_jitter() {
 fn wheels_outside_the_hierarchy_step_like_child_wheels() {
     let hz = 60.0;
     let drive = |detached: bool| {
-        let mut app = app(hz);
-        spawn_ground(&mut app, Quat::IDENTITY);
-        let (car, wheels) = spawn_car(
-            &mut app,
-            Transform::from_xyz(0.0, TOUCH_HEIGHT, 0.0),
-            WheelCollider::default(),
-        );
+        let (mut app, car, wheels) = car_on_flat(hz);
         if detached {
             for w in wheels {
                 app.world_mut().entity_mut(w).remove::<ChildOf>().insert(WheelOf(car));
@@ -144,14 +138,11 @@ fn wheels_outside_the_hierarchy_step_like_child_wheels() {
             assert_eq!(app.world().get::<WheelOf>(w), Some(&WheelOf(car)));
         }
         run(&mut app, steps(3.0, hz));
-        let sag = MASS * G / 4.0 / 40_000.0;
-        for w in wheels {
-            let compression = state(&app, w).output.compression;
-            assert!(
-                (compression - sag).abs() / sag < 0.01,
-                "compression {compression} vs {sag}"
-            );
-        }
+        assert_at_sag(
+            &app,
+            &wheels,
+            if detached { "outside the hierarchy" } else { "children" },
+        );
         let steer = WheelInput {
             steer_angle: 10.0,
             ..default()

@@ -130,6 +130,21 @@ pub fn set_input(app: &mut App, wheels: &[Entity], input: WheelInput) {
     }
 }
 
+/// The static compression m·g/(4k) of the default wheel (k = 40 000 N/m) under the
+/// test car (m).
+pub const SAG: f32 = MASS * G / 4.0 / 40_000.0;
+
+/// Asserts that every wheel of `wheels` is compressed by [`SAG`] within 1 %.
+pub fn assert_at_sag(app: &App, wheels: &[Entity], what: &str) {
+    for &w in wheels {
+        let compression = state(app, w).output.compression;
+        assert!(
+            (compression - SAG).abs() / SAG < 0.01,
+            "{what}: wheel {w} compressed {compression} m, not {SAG}"
+        );
+    }
+}
+
 /// The usual test scene: an app at `hz` with the flat ground and the default car resting
 /// with its tyres just touching. Returns (app, chassis, wheels).
 pub fn car_on_flat(hz: f64) -> (App, Entity, [Entity; 4]) {
