@@ -100,6 +100,9 @@ pub struct WheelState {
     pub sideways_direction: Vec3,
     /// Suspension axis (world, unit): the mount's up.
     pub up: Vec3,
+    /// The direction the suspension force acted along (world, unit): the contact normal
+    /// or the suspension axis, per [`WheelSettings::suspension_force_direction`].
+    pub suspension_direction: Vec3,
     /// The mount point (world, m).
     pub mount_position: Vec3,
     /// Wheel centre (world, m) = mount − up · current suspension length.
@@ -114,6 +117,12 @@ pub struct WheelState {
     pub(crate) previous_pose: (f32, f32, f32),
     /// Suspension length + radius of the last step, to carry the damper across edits.
     pub(crate) geometry: f32,
+    /// The spring's relaxed compression (m), moved when the spring is stiffened or the
+    /// travel changes at run time and relaxing back to 0 (see
+    /// [`wheelcollider_core::SuspensionRow::spring_offset`]).
+    pub(crate) spring_offset: f32,
+    /// The spring rate of the last step (N/m).
+    pub(crate) stiffness: f32,
     /// The steer (steer + toe, deg) and camber (deg) of the last step and their
     /// rotations about the mount's Y and Z, reused while they stay the same.
     #[reflect(ignore)]
@@ -228,6 +237,23 @@ pub struct WheelChassis {
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, Eq)]
 #[reflect(Component, Debug, Clone)]
 pub struct WheelModel(pub Entity);
+
+/// An anti-roll bar from this wheel to another of the same chassis (put one on each end,
+/// naming each other; the vehicle layer does this for each axle with a bar).
+///
+/// The bar is solved with the suspension, implicitly: its force at this wheel is
+/// `stiffness · (x̂_this − x̂_partner)` with the compressions at the end of the step, so
+/// any stiffness is stable. It acts only while both wheels are grounded and loaded: with
+/// one end in the air the bar would only lift the light wheel off its droop stop, so it
+/// carries nothing, and adds no net force to the chassis.
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
+#[reflect(Component, Debug, Clone)]
+pub struct AntiRollBar {
+    /// The wheel at the bar's other end.
+    pub partner: Entity,
+    /// The bar's stiffness (N/m of compression difference), ≥ 0.
+    pub stiffness: f32,
+}
 
 /// Optional: the collision layers the wheel's sweep hits (its `filters`). Without it the
 /// sweep uses the chassis collider's [`CollisionLayers`] filters, or hits everything.

@@ -55,12 +55,14 @@
 #![warn(missing_docs)]
 
 pub mod components;
+mod contact;
 #[cfg(feature = "debug")]
 pub mod debug;
 #[cfg(feature = "input")]
 pub mod input;
 pub mod maneuvers;
 pub mod replay;
+mod suspension;
 mod sweep;
 mod systems;
 pub mod vehicle;
@@ -74,7 +76,7 @@ pub use components::*;
 /// Everything a game needs: the plugin, the components, and the core's settings types.
 pub mod prelude {
     pub use crate::components::{
-        ChassisWheels, WheelChassis, WheelCollider, WheelHit, WheelInput, WheelModel, WheelOf, WheelState,
+        AntiRollBar, ChassisWheels, WheelChassis, WheelCollider, WheelHit, WheelInput, WheelModel, WheelOf, WheelState,
         WheelSweepLayers,
     };
     #[cfg(feature = "debug")]
@@ -87,7 +89,7 @@ pub mod prelude {
         spawn_vehicle, spawn_vehicle_with,
     };
     pub use crate::{WheelColliderPlugin, WheelSystems};
-    pub use wheelcollider_core::{MagicFormula, SettingsError, SweepType, WheelSettings};
+    pub use wheelcollider_core::{MagicFormula, SettingsError, SuspensionForceDirection, SweepType, WheelSettings};
 }
 
 /// The wheel systems' sets in avian's `PhysicsSchedule`, chained in this order.
@@ -118,6 +120,7 @@ impl Plugin for WheelColliderPlugin {
             .register_type::<WheelChassis>()
             .register_type::<WheelModel>()
             .register_type::<WheelSweepLayers>()
+            .register_type::<AntiRollBar>()
             .register_type::<vehicle::Vehicle>()
             .register_type::<vehicle::VehicleInput>()
             .register_type::<vehicle::VehicleWheel>()

@@ -44,8 +44,48 @@ pub(crate) struct CastHit {
     pub on_static: bool,
 }
 
+/// What a wheel counts as ground: a hit whose normal is within the wheel's
+/// `max_ground_angle` of its suspension axis, and that the sweep did not start inside.
+///
+/// A sweep that starts overlapping a collider (a sphere or cylinder wheel poking into a
+/// wall beside it, a ray whose mount is inside a barrier) has no distance to travel and
+/// no meaningful normal: read as ground it would be a compression of travel + radius,
+/// tens of kilonewtons into a wall. A surface steeper than the limit (a wall, a kerb's
+/// face, another car's side) is not something the tyre stands on. Such a hit is passed
+/// by, and the sweep takes the closest hit beyond it that is ground; on a triangle mesh
+/// or a heightfield each triangle is judged alone.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct GroundFilter {
+    /// The suspension axis (world, unit).
+    pub up: Vec3,
+    /// The cosine of the steepest accepted angle between a hit normal and `up`.
+    pub min_cos: f32,
+}
+
+impl GroundFilter {
+    /// Whether a hit with `normal` (world) at `distance` is ground; `overlapping` when
+    /// the cast started inside the collider.
+    #[inline]
+    pub fn accepts(&self, normal: Vec3, distance: f32, overlapping: bool) -> bool {
+        !overlapping && distance > 0.0 && normal.dot(self.up) >= self.min_cos * normal.length()
+    }
+}
+
+/// What one wheel's cast looks for: colliders with a membership in `mask`, not of
+/// `chassis`, in the static tree alone with `static_only` (see
+/// [`WheelCasts::moving_in`]), whose hits `filter` accepts as ground.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CastQuery {
+    pub mask: LayerMask,
+    pub chassis: Entity,
+    pub static_only: bool,
+    pub filter: GroundFilter,
+}
+
 /// A solid ray against a collider: avian's [`Collider::cast_ray`], with a triangle mesh
 /// searched by [`trimesh_ray`]. Returns the distance and the world normal.
+/// Only hits the `filter` accepts count; on a triangle mesh each triangle is judged
+/// alone.
 #[inline]
 fn cast_ray(
     collider: &Collider,
@@ -54,10 +94,21 @@ fn cast_ray(
     origin: Vec3,
     direction: Dir3,
     max_distance: f32,
+    filter: &GroundFilter,
 ) -> Option<(f32, Vec3)> {
     match collider.shape_scaled().as_trimesh() {
-        Some(mesh) => trimesh_ray(mesh, position, rotation, origin, direction.as_vec3(), max_distance),
-        None => collider.cast_ray(position, rotation, origin, direction.as_vec3(), max_distance, true),
+        Some(mesh) => trimesh_ray(
+            mesh,
+            position,
+            rotation,
+            origin,
+            direction.as_vec3(),
+            max_distance,
+            filter,
+        ),
+        None => collider
+            .cast_ray(position, rotation, origin, direction.as_vec3(), max_distance, true)
+            .filter(|&(distance, normal)| filter.accepts(normal, distance, false)),
     }
 }
 
@@ -77,6 +128,7 @@ fn trimesh_ray(
     origin: Vec3,
     direction: Vec3,
     max_distance: f32,
+    filter: &GroundFilter,
 ) -> Option<(f32, Vec3)> {
     let pose = parry::math::Pose3::from_parts(position, rotation);
     let ray = parry::query::Ray::new(origin, direction).inverse_transform_by(&pose);
@@ -91,12 +143,78 @@ fn trimesh_ray(
         if let Some(hit) =
             parry::query::RayCast::cast_local_ray_and_get_normal(&mesh.triangle(triangle), &ray, best, true)
             && hit.time_of_impact < best
+            && filter.accepts(pose.rotation * hit.normal, hit.time_of_impact, false)
         {
             best = hit.time_of_impact;
             normal = Some(hit.normal);
         }
     }
     normal.map(|n| (best, pose.rotation * n))
+}
+
+/// The ground hit (point, world normal, refined distance) of `shape` at `pose2` swept
+/// along `direction` against `collider` at `pose1`, if `filter` accepts one.
+///
+/// A triangle mesh or a heightfield is cast against triangle by triangle (those whose
+/// box meets the sweep's), each judged by the filter alone: parry's cast on the whole
+/// shape returns only its first hit, and a wall of the mesh, or a neighbouring cell the
+/// wheel starts inside, would hide the ground under the wheel. The triangles' own casts
+/// are parry's. Each hit's distance is corrected by `refine` (see `refine_distance` in
+/// the systems) before the closest is chosen.
+#[allow(clippy::too_many_arguments)]
+fn cast_shape_on(
+    collider: &dyn parry::shape::Shape,
+    pose1: &parry::math::Pose3,
+    shape: &dyn parry::shape::Shape,
+    pose2: &parry::math::Pose3,
+    direction: Vec3,
+    options: parry::query::ShapeCastOptions,
+    filter: &GroundFilter,
+    refine: &impl Fn(Vec3, Vec3, f32) -> f32,
+) -> Option<(Vec3, Vec3, f32)> {
+    let judge = |part: &dyn parry::shape::Shape, part_pose: &parry::math::Pose3| {
+        let hit = parry::query::cast_shapes(part_pose, Vec3::ZERO, part, pose2, direction, shape, options).ok()??;
+        let overlapping = hit.status == parry::query::ShapeCastStatus::PenetratingOrWithinTargetDist;
+        let (point, normal) = (*part_pose * hit.witness1, part_pose.rotation * hit.normal1);
+        if !filter.accepts(normal, hit.time_of_impact, overlapping) {
+            return None;
+        }
+        Some((point, normal, refine(point, normal, hit.time_of_impact)))
+    };
+    let mesh = collider.as_trimesh();
+    let field = collider.as_heightfield();
+    if mesh.is_none() && field.is_none() {
+        return judge(collider, pose1);
+    }
+    // The sweep's box in the collider's frame.
+    let local = pose1.inverse() * *pose2;
+    let local_direction = pose1.rotation.inverse() * direction;
+    let start = shape.compute_aabb(&local);
+    let end_pose = parry::math::Pose3::from_parts(
+        local.translation + local_direction * options.max_time_of_impact,
+        local.rotation,
+    );
+    let end = shape.compute_aabb(&end_pose);
+    let (lo, hi) = (start.mins.min(end.mins), start.maxs.max(end.maxs));
+    let mut best: Option<(Vec3, Vec3, f32)> = None;
+    let mut consider = |triangle: &parry::shape::Triangle| {
+        if let Some(hit) = judge(triangle, pose1)
+            && best.is_none_or(|b| hit.2 < b.2)
+        {
+            best = Some(hit);
+        }
+    };
+    if let Some(mesh) = mesh {
+        for i in mesh
+            .bvh()
+            .leaves(|node| node.mins().cmple(hi).all() && node.maxs().cmpge(lo).all())
+        {
+            consider(&mesh.triangle(i));
+        }
+    } else if let Some(field) = field {
+        field.map_elements_in_local_aabb(&parry::bounding_volume::Aabb::new(lo, hi), &mut |_, t| consider(t));
+    }
+    best
 }
 
 /// Whether a tree proxy is one of `chassis`' own colliders (on the body, or the body's
@@ -411,19 +529,14 @@ impl WheelCasts<'_, '_> {
     }
 
     /// The closest hit of a solid ray from `origin` along `direction` within
-    /// `max_distance`, against colliders with a membership in `mask` that do not belong
-    /// to `chassis`.
-    /// With `static_only`, only static colliders are tested (see
-    /// [`moving_in`](Self::moving_in)).
-    pub fn ray(
-        &self,
-        origin: Vec3,
-        direction: Dir3,
-        max_distance: f32,
-        mask: LayerMask,
-        chassis: Entity,
-        static_only: bool,
-    ) -> Option<CastHit> {
+    /// `max_distance` that `query` looks for.
+    pub fn ray(&self, origin: Vec3, direction: Dir3, max_distance: f32, query: &CastQuery) -> Option<CastHit> {
+        let CastQuery {
+            mask,
+            chassis,
+            static_only,
+            ref filter,
+        } = *query;
         let ray = Ray3d::new(origin, direction);
         let mut reach = max_distance;
         let mut closest = None;
@@ -432,7 +545,8 @@ impl WheelCasts<'_, '_> {
                 let Some((proxy, position, rotation, collider)) = self.candidate(tree, proxy_id, mask, chassis) else {
                     return f32::MAX;
                 };
-                let Some((distance, normal)) = cast_ray(collider, position.0, rotation.0, origin, direction, reach)
+                let Some((distance, normal)) =
+                    cast_ray(collider, position.0, rotation.0, origin, direction, reach, filter)
                 else {
                     return f32::MAX;
                 };
@@ -453,27 +567,29 @@ impl WheelCasts<'_, '_> {
         closest
     }
 
-    /// The closest hit of `shape` at `origin` with `rotation`, swept along `direction`
-    /// within `max_distance` (a shape that starts touching hits at distance 0), against
-    /// the same colliders as [`ray`](Self::ray). The point and normal are on the
+    /// The closest hit of `shape` at the pose `(origin, rotation)`, swept along `direction`
+    /// within `max_distance` that `query` looks for (a collider the shape starts inside
+    /// is passed by). The point and normal are on the
     /// collider hit. `static_only` as for [`ray`](Self::ray).
     ///
     /// `refine(point, normal, distance)` corrects each candidate's distance before the
     /// closest is chosen (parry's cast stops early against large shapes, by centimetres
     /// against a 400 m box: enough to choose that box over a slab lying on it).
-    #[allow(clippy::too_many_arguments)]
     pub fn shape(
         &self,
         shape: &Collider,
-        origin: Vec3,
-        rotation: Quat,
+        (origin, rotation): (Vec3, Quat),
         direction: Dir3,
         max_distance: f32,
-        mask: LayerMask,
-        chassis: Entity,
-        static_only: bool,
+        query: &CastQuery,
         refine: impl Fn(Vec3, Vec3, f32) -> f32,
     ) -> Option<CastHit> {
+        let CastQuery {
+            mask,
+            chassis,
+            static_only,
+            ref filter,
+        } = *query;
         let aabb = obvhs::aabb::Aabb::from(shape.aabb(origin, rotation));
         let pose2 = parry::math::Pose3::from_parts(origin, rotation);
         let options = parry::query::ShapeCastOptions {
@@ -492,19 +608,18 @@ impl WheelCasts<'_, '_> {
                     return f32::MAX;
                 };
                 let pose1 = parry::math::Pose3::from_parts(position.0, collider_rotation.0);
-                let Ok(Some(hit)) = parry::query::cast_shapes(
-                    &pose1,
-                    Vec3::ZERO,
+                let Some((point, normal, distance)) = cast_shape_on(
                     collider.shape_scaled().as_ref(),
+                    &pose1,
+                    shape.shape_scaled().as_ref(),
                     &pose2,
                     direction.as_vec3(),
-                    shape.shape_scaled().as_ref(),
                     options,
+                    filter,
+                    &refine,
                 ) else {
                     return f32::MAX;
                 };
-                let (point, normal) = (pose1 * hit.witness1, pose1.rotation * hit.normal1);
-                let distance = refine(point, normal, hit.time_of_impact);
                 if distance < reach {
                     reach = distance;
                     closest = Some(CastHit {
@@ -526,6 +641,12 @@ impl WheelCasts<'_, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A filter that takes every hit with a positive distance.
+    const ANYTHING: GroundFilter = GroundFilter {
+        up: Vec3::Y,
+        min_cos: -1.0,
+    };
 
     /// A deterministic generator of numbers in [0, 1).
     struct Lcg(u64);
@@ -588,7 +709,7 @@ mod tests {
                 let d = Vec3::new(at(0.3), -1.0, at(0.3)).normalize();
                 (Vec3::new(at(64.0), at(0.4) - 0.4, at(64.0)), d, 0.4 + 0.6 * rng.next())
             };
-            let ours = trimesh_ray(mesh, position, rotation, origin, direction, reach);
+            let ours = trimesh_ray(mesh, position, rotation, origin, direction, reach, &ANYTHING);
             let parry = collider.cast_ray(position, rotation, origin, direction, reach, true);
             match (ours, parry) {
                 (Some((d, n)), Some((dp, np))) => {

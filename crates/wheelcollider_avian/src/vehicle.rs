@@ -32,7 +32,7 @@ pub use wheelcollider_core::vehicle::{
 };
 use wheelcollider_core::vehicle::{WheelCommand, WheelFeedback, step_vehicle};
 
-use crate::components::{ChassisWheels, WheelCollider, WheelInput, WheelOf, WheelState};
+use crate::components::{AntiRollBar, ChassisWheels, WheelCollider, WheelInput, WheelOf, WheelState};
 
 /// The driver's controls for one vehicle: write it from game code, an AI, or the
 /// optional keyboard / gamepad plugin. See [`wheelcollider_core::vehicle::VehicleInput`]
@@ -228,7 +228,7 @@ pub fn spawn_vehicle_with(
         ))
         .id();
     for (a, axle) in spec.axles.iter().enumerate() {
-        for right in [false, true] {
+        let ends = [false, true].map(|right| {
             let x = if right { axle.half_track } else { -axle.half_track };
             let side = if right { "right" } else { "left" };
             let wheel = (
@@ -240,9 +240,16 @@ pub fn spawn_vehicle_with(
             // In the same bundle: the plugin attaches a wheel when its `WheelCollider`
             // is added, by its `WheelOf` or else its rigid-body ancestor.
             match placement {
-                WheelPlacement::Children => commands.spawn((wheel, ChildOf(chassis))),
-                WheelPlacement::OutsideHierarchy => commands.spawn((wheel, WheelOf(chassis))),
-            };
+                WheelPlacement::Children => commands.spawn((wheel, ChildOf(chassis))).id(),
+                WheelPlacement::OutsideHierarchy => commands.spawn((wheel, WheelOf(chassis))).id(),
+            }
+        });
+        // Each axle's anti-roll bar, solved with the suspension (zero stiffness: none).
+        for (this, partner) in [(ends[0], ends[1]), (ends[1], ends[0])] {
+            commands.entity(this).insert(AntiRollBar {
+                partner,
+                stiffness: axle.anti_roll_stiffness,
+            });
         }
     }
     commands.entity(chassis).insert(Vehicle(spec));
@@ -252,7 +259,12 @@ pub fn spawn_vehicle_with(
 /// Validates changed specs and pushes them to the wheels and the body.
 pub(crate) fn sync_vehicles(
     mut vehicles: Query<(Entity, &Vehicle, &mut VehicleRuntime, Option<&ChassisWheels>), Changed<Vehicle>>,
-    mut wheels: Query<(&VehicleWheel, &mut WheelCollider, &mut Transform)>,
+    mut wheels: Query<(
+        &VehicleWheel,
+        &mut WheelCollider,
+        &mut Transform,
+        Option<&mut AntiRollBar>,
+    )>,
     mut bodies: Query<(&mut Mass, &mut AngularInertia, &mut CenterOfMass, &mut Collider)>,
 ) {
     for (entity, vehicle, mut runtime, children) in &mut vehicles {
@@ -278,7 +290,7 @@ pub(crate) fn sync_vehicles(
             }
         }
         for &w in children.map(|c| c.wheels()).unwrap_or(&[]) {
-            let Ok((id, mut collider, mut transform)) = wheels.get_mut(w) else {
+            let Ok((id, mut collider, mut transform, bar)) = wheels.get_mut(w) else {
                 continue;
             };
             let Some(axle) = spec.axles.get(id.axle) else {
@@ -292,6 +304,11 @@ pub(crate) fn sync_vehicles(
             let t = Vec3::new(x, axle.mount_height, axle.z);
             if transform.translation != t {
                 transform.translation = t;
+            }
+            if let Some(mut bar) = bar
+                && bar.stiffness != axle.anti_roll_stiffness
+            {
+                bar.stiffness = axle.anti_roll_stiffness;
             }
         }
         runtime.spec = Some(spec);
@@ -377,7 +394,8 @@ pub(crate) fn drive_vehicles(
             wheel_input.steer_angle = c.steer_angle;
             wheel_input.drive_torque = c.drive_torque;
             wheel_input.brake_torque = c.brake_torque;
-            wheel_input.anti_roll_force = c.anti_roll_force;
+            // The bars are `AntiRollBar`s, solved with the suspension.
+            wheel_input.anti_roll_force = 0.0;
         }
         let accel = (v - telemetry.last_velocity) / dt;
         let k = spec.aero.drag_factor();

@@ -94,14 +94,28 @@ fn settle_sag_frequency_and_damping() {
         }
         let creep = r.value("creep");
         assert!(creep.abs() < 0.1, "{name}: creep {creep} mm in a second at rest");
-        // The corner model (f = √(k/m)/2π, ζ = c/2√(km)) ignores pitch coupling, and
-        // the damper's finite-difference speed stiffens it at coarse rates: at 60 Hz
-        // the road car rings 6–9 % fast. At 240 Hz it is within 6 % (ζ within 12 %).
-        let r = run(name, Maneuver::Settle, 240.0, false);
+        // The implicit suspension rings at the corner model's frequency within 3 % at
+        // 60 Hz (f = √(k/m)/2π; the explicit spring read +6–9 % on the road car), and
+        // 60 Hz agrees with 240 Hz within 3 % in frequency and 10 % in damping (the kart,
+        // at 3.8 Hz, is the coarsest case, ω·dt = 0.4, and its bump half cycle, read off
+        // the third extreme of a small swing, differs most: 8 %). The corner model ignores the coupling of the axles through pitch,
+        // which moves the damping ratio of the rally car's and the kart's axles by up to
+        // 15 % at any rate; the road car, whose axles ring alike, is within 5 %.
+        let coarse = run(name, Maneuver::Settle, 60.0, false);
+        let fine = run(name, Maneuver::Settle, 240.0, false);
         for axle in ["front", "rear"] {
-            close(&r, &format!("natural_frequency_{axle}"), 0.06);
-            close(&r, &format!("damping_ratio_rebound_{axle}"), 0.12);
-            close(&r, &format!("damping_ratio_bump_{axle}"), 0.12);
+            close(&coarse, &format!("natural_frequency_{axle}"), 0.03);
+            for metric in ["natural_frequency", "damping_ratio_rebound", "damping_ratio_bump"] {
+                let metric = format!("{metric}_{axle}");
+                let (c, f) = (coarse.value(&metric), fine.value(&metric));
+                let agree = if metric.starts_with("natural") { 0.03 } else { 0.1 };
+                assert!(
+                    (c - f).abs() <= agree * f.abs(),
+                    "{name}: {metric} {c} at 60 Hz, {f} at 240 Hz"
+                );
+                let tol = if name == "road" { 0.05 } else { 0.15 };
+                close(&coarse, &metric, tol);
+            }
         }
     }
 }

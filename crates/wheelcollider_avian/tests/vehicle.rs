@@ -135,15 +135,18 @@ fn abs_shortens_the_stop_on_ice() {
     let mut spec = preset("road");
     spec.brakes.abs = false;
     let locked = expected_stop_distance(&spec, WheelSurface::ICE.grip, v0);
-    let peak = v0 * v0 / (2.0 * spec.axles[0].wheel.tire().peak_value() * WheelSurface::ICE.grip * G);
+    // The most deceleration the tyres can give: the curve's peak, plus the rolling
+    // resistance that acts on top of it (0.015 against ice's 0.11: 14 %).
+    let wheel = &spec.axles[0].wheel;
+    let peak = v0 * v0 / (2.0 * (wheel.tire().peak_value() * WheelSurface::ICE.grip + wheel.rolling_resistance()) * G);
     println!(
-        "measured: 15 m/s on ice: locked {:.1} m (curve {locked:.1}), ABS {:.1} m (peak-μ bound {peak:.1})",
+        "measured: 15 m/s on ice: locked {:.1} m (curve {locked:.1}), ABS {:.1} m (peak-μ and rolling-resistance bound {peak:.1})",
         d[0], d[1]
     );
     assert!(d[1] < 0.9 * d[0], "ABS {} vs locked {}", d[1], d[0]);
     assert!(
         d[1] > peak * 0.98,
-        "ABS cannot beat the peak of the curve: {} vs {peak}",
+        "ABS cannot beat the peak of the curve and the rolling resistance: {} vs {peak}",
         d[1]
     );
 }

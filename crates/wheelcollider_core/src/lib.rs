@@ -10,6 +10,7 @@
 //! | [`settings`] | [`WheelSettings`]: defaults and limits of the original, validated setters |
 //! | [`tire`] | [`MagicFormula`], slips, combined slip (friction circle) |
 //! | [`spin`] | the implicit wheel-spin integrator (why it is stable) |
+//! | [`suspension`] | the implicit suspension of one chassis' wheels, solved together |
 //! | [`bumps`] | Perlin road bumps |
 //! | [`wheel`] | [`step`]: one physics step of one wheel |
 //! | [`vehicle`] | engine, clutch, gearbox, differentials, brakes, steering, aero; presets |
@@ -32,10 +33,17 @@
 pub mod bumps;
 pub mod settings;
 pub mod spin;
+pub mod suspension;
 pub mod tire;
 pub mod vehicle;
 pub mod wheel;
 
-pub use settings::{MAX_VALUE, SettingsError, SweepType, WheelSettings, WheelSettingsDef};
+pub use settings::{
+    MAX_DAMPING, MAX_SPRING, MAX_VALUE, SettingsError, SuspensionForceDirection, SweepType, WheelSettings,
+    WheelSettingsDef,
+};
+pub use suspension::{SuspensionForce, SuspensionRow};
 pub use tire::{CurveTable, MIN_DENOMINATOR, MagicFormula, atan as fast_atan, sin_cos_0_pi};
-pub use wheel::{Contact, DT_RANGE, MAX_ANGULAR_VELOCITY, STICK_SPEED, StepInput, StepOutput, StepState, step};
+pub use wheel::{
+    Contact, DT_RANGE, MAX_ANGULAR_VELOCITY, STICK_SPEED, StepInput, StepOutput, StepState, compression_of, step,
+};

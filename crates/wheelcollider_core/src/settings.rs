@@ -8,10 +8,12 @@
 //! | [`inertia`](WheelSettings::inertia) | kg·m² | 1 | ≥ 0.001 |
 //! | [`width`](WheelSettings::width) | m | 0.2 | ≥ 0.001 |
 //! | [`cylinder_resolution`](WheelSettings::cylinder_resolution) | segments | 16 | ≥ 8 |
-//! | [`suspension_spring`](WheelSettings::suspension_spring) | N/m | 40 000 | ≥ 0 |
-//! | [`suspension_bump`](WheelSettings::suspension_bump) | N·s/m | 2 000 | ≥ 0 |
-//! | [`suspension_rebound`](WheelSettings::suspension_rebound) | N·s/m | 2 000 | ≥ 0 |
+//! | [`suspension_spring`](WheelSettings::suspension_spring) | N/m | 40 000 | 0 ..= 10⁷ ([`MAX_SPRING`]) |
+//! | [`suspension_bump`](WheelSettings::suspension_bump) | N·s/m | 2 000 | 0 ..= 10⁶ ([`MAX_DAMPING`]) |
+//! | [`suspension_rebound`](WheelSettings::suspension_rebound) | N·s/m | 2 000 | 0 ..= 10⁶ ([`MAX_DAMPING`]) |
 //! | [`suspension_length`](WheelSettings::suspension_length) | m | 0.1 | ≥ 0.001 |
+//! | [`suspension_force_direction`](WheelSettings::suspension_force_direction) | | `ContactNormal` | `ContactNormal`, `SuspensionAxis` |
+//! | [`max_ground_angle`](WheelSettings::max_ground_angle) | deg | 60 | 0 ..= 89 |
 //! | [`camber_angle`](WheelSettings::camber_angle) | deg | 0 | −45 ..= 45 |
 //! | [`toe_angle`](WheelSettings::toe_angle) | deg | 0 | −45 ..= 45 |
 //! | [`tire`](WheelSettings::tire) (B, C, D, E) | – | 10, 1.65, 1.5, 0.97 | see [`MagicFormula`] |
@@ -33,6 +35,33 @@ use core::fmt;
 /// The largest magnitude any setting accepts; larger finite values clamp to it.
 /// It is far beyond any physical wheel and keeps the model's arithmetic finite.
 pub const MAX_VALUE: f32 = 1.0e9;
+
+/// The stiffest spring a wheel accepts (N/m): a hundred times a race car's wheel rate,
+/// rigid for any game. The plugin's implicit suspension is stable up to it (and beyond)
+/// at every step rate; the limit keeps a typo from meaning "infinitely stiff".
+pub const MAX_SPRING: f32 = 1.0e7;
+
+/// The strongest damper a wheel accepts (N·s/m), bump or rebound: far past critical
+/// damping for any car corner (a 300 kg corner on a 10⁷ N/m spring is critically damped
+/// at 1.1·10⁵).
+pub const MAX_DAMPING: f32 = 1.0e6;
+
+/// Along which direction the suspension pushes the chassis.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+pub enum SuspensionForceDirection {
+    /// Along the ground's normal at the contact, as Jolt's vehicle does (the default).
+    /// The tyre's forces lie in the ground plane, so the three are orthogonal: a body
+    /// rolled in a corner gets no sideways push from its springs, and the lateral force
+    /// is the tyre's alone, bounded by friction.
+    #[default]
+    ContactNormal,
+    /// Along the mount's up (the suspension axis), as Unity's WheelCollider2 does. A
+    /// body rolled by φ gets `load·tan φ` of sideways push from its springs that no
+    /// friction limits.
+    SuspensionAxis,
+}
 
 /// The shape that finds the ground.
 ///
@@ -110,6 +139,8 @@ pub struct WheelSettings {
     suspension_bump: f32,
     suspension_rebound: f32,
     suspension_length: f32,
+    suspension_force_direction: SuspensionForceDirection,
+    max_ground_angle: f32,
     camber_angle: f32,
     toe_angle: f32,
     tire: MagicFormula,
@@ -133,6 +164,8 @@ impl Default for WheelSettings {
             suspension_bump: 2_000.0,
             suspension_rebound: 2_000.0,
             suspension_length: 0.1,
+            suspension_force_direction: SuspensionForceDirection::ContactNormal,
+            max_ground_angle: 60.0,
             camber_angle: 0.0,
             toe_angle: 0.0,
             tire: MagicFormula::default(),
@@ -199,22 +232,42 @@ impl WheelSettings {
     }
 
     float_setting!(
-        /// Suspension spring rate (N/m), ≥ 0.
-        suspension_spring, set_suspension_spring, 0.0, MAX_VALUE
+        /// Suspension spring rate (N/m), 0 ..= [`MAX_SPRING`].
+        suspension_spring, set_suspension_spring, 0.0, MAX_SPRING
     );
     float_setting!(
-        /// Damping while the suspension compresses (N·s/m), ≥ 0.
-        suspension_bump, set_suspension_bump, 0.0, MAX_VALUE
+        /// Damping while the suspension compresses (N·s/m), 0 ..= [`MAX_DAMPING`].
+        suspension_bump, set_suspension_bump, 0.0, MAX_DAMPING
     );
     float_setting!(
-        /// Damping while the suspension extends (N·s/m), ≥ 0.
-        suspension_rebound, set_suspension_rebound, 0.0, MAX_VALUE
+        /// Damping while the suspension extends (N·s/m), 0 ..= [`MAX_DAMPING`].
+        suspension_rebound, set_suspension_rebound, 0.0, MAX_DAMPING
     );
     float_setting!(
         /// Suspension travel (m), ≥ 0.001. At full droop the wheel centre sits this far
         /// below the mount point; at full compression it sits at the mount point, where
         /// the bump stop takes over.
         suspension_length, set_suspension_length, 0.001, MAX_VALUE
+    );
+    /// Along which direction the suspension force acts (see
+    /// [`SuspensionForceDirection`]; the default is the contact normal).
+    #[inline]
+    pub fn suspension_force_direction(&self) -> SuspensionForceDirection {
+        self.suspension_force_direction
+    }
+    /// Sets [`suspension_force_direction`](Self::suspension_force_direction).
+    pub fn set_suspension_force_direction(&mut self, direction: SuspensionForceDirection) {
+        self.suspension_force_direction = direction;
+    }
+    float_setting!(
+        /// The steepest surface the wheel stands on (deg), 0 ..= 89: the largest angle
+        /// between a hit's normal and the suspension axis that counts as ground. A
+        /// steeper hit (a wall, a kerb's face, another car's side) is not ground: the
+        /// sweep passes it by and looks for ground beyond, and the wheel pushes nothing
+        /// against it (the chassis' own collider meets walls). Default 60°, like a
+        /// steep ramp a car still climbs; Jolt's vehicle has the same limit
+        /// (`mMaxSlopeAngle`, 80° by default).
+        max_ground_angle, set_max_ground_angle, 0.0, 89.0
     );
     float_setting!(
         /// Static camber (deg), −45 ..= 45. Positive tilts the top of the wheel towards
@@ -322,6 +375,10 @@ pub struct WheelSettingsDef {
     pub suspension_rebound: f32,
     /// See [`WheelSettings::suspension_length`] (m).
     pub suspension_length: f32,
+    /// See [`WheelSettings::suspension_force_direction`].
+    pub suspension_force_direction: SuspensionForceDirection,
+    /// See [`WheelSettings::max_ground_angle`] (deg).
+    pub max_ground_angle: f32,
     /// See [`WheelSettings::camber_angle`] (deg).
     pub camber_angle: f32,
     /// See [`WheelSettings::toe_angle`] (deg).
@@ -372,6 +429,8 @@ impl From<&WheelSettings> for WheelSettingsDef {
             suspension_bump: s.suspension_bump,
             suspension_rebound: s.suspension_rebound,
             suspension_length: s.suspension_length,
+            suspension_force_direction: s.suspension_force_direction,
+            max_ground_angle: s.max_ground_angle,
             camber_angle: s.camber_angle,
             toe_angle: s.toe_angle,
             magic_formula_b: s.tire.b(),
@@ -404,6 +463,8 @@ impl TryFrom<WheelSettingsDef> for WheelSettings {
         s.set_suspension_bump(d.suspension_bump)?;
         s.set_suspension_rebound(d.suspension_rebound)?;
         s.set_suspension_length(d.suspension_length)?;
+        s.set_suspension_force_direction(d.suspension_force_direction);
+        s.set_max_ground_angle(d.max_ground_angle)?;
         s.set_camber_angle(d.camber_angle)?;
         s.set_toe_angle(d.toe_angle)?;
         s.set_tire(
@@ -454,6 +515,7 @@ impl WheelSettingsDef {
             "suspension_bump" => self.suspension_bump = d.suspension_bump,
             "suspension_rebound" => self.suspension_rebound = d.suspension_rebound,
             "suspension_length" => self.suspension_length = d.suspension_length,
+            "max_ground_angle" => self.max_ground_angle = d.max_ground_angle,
             "camber_angle" => self.camber_angle = d.camber_angle,
             "toe_angle" => self.toe_angle = d.toe_angle,
             "magic_formula_b" => self.magic_formula_b = d.magic_formula_b,

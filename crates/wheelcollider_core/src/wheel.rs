@@ -20,9 +20,7 @@ use crate::tire::{MIN_DENOMINATOR, combined};
 
 /// The largest wheel spin (rad/s) the model keeps; faster clamps (≈ 95 000 rpm).
 pub const MAX_ANGULAR_VELOCITY: f32 = 1.0e4;
-/// Baumgarte factor of the bump stop's position correction: the fraction of the
-/// over-compression removed per step.
-pub const BUMP_STOP_BAUMGARTE: f64 = 0.2;
+pub use crate::suspension::BUMP_STOP_BAUMGARTE;
 /// Below this ground speed (m/s) static friction fades in: 0 at this speed, full at
 /// rest (see [`step`]).
 pub const STICK_SPEED: f32 = 0.5;
@@ -82,6 +80,12 @@ pub struct Contact {
     /// Height of the ground surface's own roughness under the tyre (m), added to the
     /// wheel's Perlin bump (the plugin samples it from the surface).
     pub surface_bump: f32,
+    /// The suspension force solved outside the step, together with the chassis' other
+    /// wheels ([`crate::suspension::solve`], as the plugin does). With it, [`step`] uses
+    /// its spring, damper, bar and bump-stop forces and its tyre load, and
+    /// [`StepInput::anti_roll_force`] is taken to be in it already. Without it, [`step`]
+    /// computes them itself, explicitly from this contact alone (a standalone wheel).
+    pub suspension: Option<crate::suspension::SuspensionForce>,
 }
 
 impl Default for Contact {
@@ -100,8 +104,23 @@ impl Default for Contact {
             approach_speed: 0.0,
             surface_rolling_resistance: 0.0,
             surface_bump: 0.0,
+            suspension: None,
         }
     }
+}
+
+/// The compression (m, 0 at full droop) and road bump (m) a contact gives: what [`step`]
+/// computes first, for code that solves the suspension outside it.
+pub fn compression_of(settings: &WheelSettings, contact: &Contact) -> (f32, f32) {
+    let bump = perlin_bump(
+        contact.hit_x,
+        contact.hit_z,
+        settings.bump_period(),
+        settings.bump_amplitude(),
+    ) + (contact.surface_bump as f64).clamp(-1.0, 1.0);
+    let (radius, length) = (settings.radius() as f64, settings.suspension_length() as f64);
+    let d = (contact.hit_distance as f64).clamp(0.0, length + radius);
+    (out32(length - (d + bump - radius)), out32(bump))
 }
 
 impl Contact {
@@ -123,6 +142,11 @@ impl Contact {
         ]
         .iter()
         .all(|v| v.is_finite())
+            && self.suspension.is_none_or(|s| {
+                [s.spring, s.damper, s.anti_roll, s.bump_stop, s.total, s.tyre_load]
+                    .iter()
+                    .all(|v| v.is_finite())
+            })
     }
 }
 
@@ -354,7 +378,7 @@ pub fn step(settings: &WheelSettings, state: &mut StepState, input: StepInput, d
     let (mut forward_mass, mut sideways_mass) = (0.0, 0.0);
     let mut surface_rr = 0.0;
     let mut load = 0.0;
-    let mut bump_stop_force = 0.0;
+    let mut tyre_load = 0.0;
     let mut compression = 0.0;
     if let Some(c) = contact {
         out.grounded = true;
@@ -399,12 +423,26 @@ pub fn step(settings: &WheelSettings, state: &mut StepState, input: StepInput, d
         } else {
             0.0
         };
-        load = (spring + damper + bump_stop + anti_roll).clamp(0.0, MAX_VALUE as f64);
+        let (spring, damper, bump_stop) = match c.suspension {
+            Some(s) => (s.spring as f64, s.damper as f64, s.bump_stop as f64),
+            None => (spring, damper, bump_stop),
+        };
+        (load, tyre_load) = match c.suspension {
+            Some(s) => (s.total as f64, s.tyre_load as f64),
+            None => {
+                let load = (spring + damper + bump_stop + anti_roll).clamp(0.0, MAX_VALUE as f64);
+                // The tyre grips with the suspension's load, not with the bump stop's
+                // impulse: that force exists to stop the travel within a step and can be
+                // many times the weight, and friction that strong, explicit in the
+                // chassis velocity, would throw the body (measured: a 3 m drop onto
+                // bumps flipped the car).
+                (load, (load - bump_stop).max(0.0))
+            }
+        };
         out.compression_speed = out32(speed);
         out.spring_force = out32(spring);
         out.damper_force = out32(damper);
         out.bump_stop_force = out32(bump_stop);
-        bump_stop_force = bump_stop;
         vx = c.forward_velocity as f64;
         vy = c.sideways_velocity as f64;
         grip = (c.grip as f64).clamp(0.0, MAX_VALUE as f64);
@@ -443,11 +481,9 @@ pub fn step(settings: &WheelSettings, state: &mut StepState, input: StepInput, d
     let inv_den = 1.0 / den;
     let sigma = vy * inv_den + camber_slip;
     let inertia = settings.inertia() as f64 + dt_inertia;
-    // The tyre grips with the suspension's load, not with the bump stop's impulse: that
-    // force exists to stop the travel within a step and can be many times the weight,
-    // and friction that strong, explicit in the chassis velocity, would throw the body
-    // (measured: a 3 m drop onto bumps flipped the car).
-    let load = (load - bump_stop_force).max(0.0);
+    // The tyre grips with the load found above (without the bump stop's landing
+    // impulse).
+    let load = tyre_load;
     // Load sensitivity: a tyre's friction coefficient falls as its load rises.
     let grip = grip * settings.load_grip_factor(load);
     let rolling_torque = (settings.rolling_resistance() as f64 + surface_rr) * load * radius;

@@ -55,6 +55,7 @@ fn input() -> impl Strategy<Value = StepInput> {
             approach_speed: v[15],
             surface_rolling_resistance: v[16],
             surface_bump: v[17],
+            suspension: None,
         }),
     })
 }

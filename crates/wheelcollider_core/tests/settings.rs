@@ -33,21 +33,21 @@ const FLOATS: &[(&str, Setter, Getter, f32, f32)] = &[
         WheelSettings::set_suspension_spring,
         WheelSettings::suspension_spring,
         0.0,
-        MAX_VALUE,
+        MAX_SPRING,
     ),
     (
         "suspension_bump",
         WheelSettings::set_suspension_bump,
         WheelSettings::suspension_bump,
         0.0,
-        MAX_VALUE,
+        MAX_DAMPING,
     ),
     (
         "suspension_rebound",
         WheelSettings::set_suspension_rebound,
         WheelSettings::suspension_rebound,
         0.0,
-        MAX_VALUE,
+        MAX_DAMPING,
     ),
     (
         "suspension_length",
@@ -55,6 +55,13 @@ const FLOATS: &[(&str, Setter, Getter, f32, f32)] = &[
         WheelSettings::suspension_length,
         0.001,
         MAX_VALUE,
+    ),
+    (
+        "max_ground_angle",
+        WheelSettings::set_max_ground_angle,
+        WheelSettings::max_ground_angle,
+        0.0,
+        89.0,
     ),
     (
         "camber_angle",

@@ -102,7 +102,7 @@ fn wheel_settings_ui(ui: &mut egui::Ui, id: &str, w: &mut WheelSettings) -> bool
                     "spring",
                     suspension_spring,
                     set_suspension_spring,
-                    0.0..=500_000.0,
+                    0.0..=wheelcollider_core::MAX_SPRING,
                     " N/m",
                     100.0
                 );
@@ -113,7 +113,7 @@ fn wheel_settings_ui(ui: &mut egui::Ui, id: &str, w: &mut WheelSettings) -> bool
                     "bump damping",
                     suspension_bump,
                     set_suspension_bump,
-                    0.0..=50_000.0,
+                    0.0..=wheelcollider_core::MAX_DAMPING,
                     " N·s/m",
                     20.0
                 );
@@ -124,7 +124,7 @@ fn wheel_settings_ui(ui: &mut egui::Ui, id: &str, w: &mut WheelSettings) -> bool
                     "rebound damping",
                     suspension_rebound,
                     set_suspension_rebound,
-                    0.0..=50_000.0,
+                    0.0..=wheelcollider_core::MAX_DAMPING,
                     " N·s/m",
                     20.0
                 );
@@ -139,6 +139,31 @@ fn wheel_settings_ui(ui: &mut egui::Ui, id: &str, w: &mut WheelSettings) -> bool
                     " m",
                     0.002
                 );
+                wheel_field!(
+                    ui,
+                    w,
+                    changed,
+                    "max ground angle",
+                    max_ground_angle,
+                    set_max_ground_angle,
+                    0.0..=89.0,
+                    "°",
+                    0.5
+                );
+                ui.label("force along");
+                ui.horizontal(|ui| {
+                    for (d, name) in [
+                        (SuspensionForceDirection::ContactNormal, "contact normal"),
+                        (SuspensionForceDirection::SuspensionAxis, "suspension axis"),
+                    ] {
+                        let on = w.suspension_force_direction() == d;
+                        if ui.selectable_label(on, name).clicked() && !on {
+                            w.set_suspension_force_direction(d);
+                            changed = true;
+                        }
+                    }
+                });
+                ui.end_row();
             });
         });
     egui::CollapsingHeader::new("alignment")
@@ -561,7 +586,7 @@ pub(crate) fn inspector_ui(
                                             ui,
                                             "anti-roll bar",
                                             &mut axle.anti_roll_stiffness,
-                                            0.0..=200_000.0,
+                                            0.0..=wheelcollider_core::MAX_SPRING,
                                             " N/m",
                                             100.0,
                                         );

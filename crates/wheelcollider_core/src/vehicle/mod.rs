@@ -600,7 +600,14 @@ pub fn step_vehicle(
             0.0
         };
         let (wl, wr) = (wheel(l), wheel(r));
-        let roll = axle.anti_roll_stiffness * (wl.compression - wr.compression);
+        // The bar acts between two grounded wheels only: with one end in the air it
+        // would add its force to the grounded wheel and throw the other half away (net
+        // lift). The Bevy plugin solves the bar with the suspension instead.
+        let roll = if wl.grounded && wr.grounded {
+            axle.anti_roll_stiffness * (wl.compression - wr.compression)
+        } else {
+            0.0
+        };
         for (i, w, angle, roll) in [(l, wl, angle_l, roll), (r, wr, angle_r, -roll)] {
             let mut service = service;
             if abs_on && service > 0.0 {

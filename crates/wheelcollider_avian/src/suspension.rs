@@ -1,0 +1,67 @@
+//! The suspension of one chassis' wheels, solved together and implicitly.
+//!
+//! Each grounded wheel is a row of [`wheelcollider_core::suspension::solve`]: its spring,
+//! damper, bump stop and anti-roll bar as a soft constraint on the chassis' inverse-mass
+//! matrix `K`, where `Kᵢⱼ` is how fast wheel `i`'s compression speed changes per newton of
+//! wheel `j`'s suspension force:
+//!
+//! ```text
+//! Kᵢⱼ = lᵢ·dⱼ / m + (I⁻¹·(rᵢ × lᵢ))·(rⱼ × dⱼ)   (+ a dynamic ground's own term on i = j)
+//! ```
+//!
+//! with `lᵢ` the suspension axis (the compression speed is the mount's approach to the
+//! ground along it), `dⱼ` the force's direction and `r` the arms from the centre of
+//! mass.
+//! Solving the wheels together with the chassis' real mass and inertia is what makes the
+//! static sag exactly `m·g/k` and the frequency and damping those of the car, at any
+//! stiffness and step rate (see the core module for the equations and the stability
+//! proof). A chassis with more than [`MAX_WHEELS`] grounded wheels solves them in groups,
+//! each on `K` scaled by the number of groups, a conservative (softer) estimate.
+
+use crate::contact::Sensed;
+use wheelcollider_core::SuspensionRow;
+use wheelcollider_core::suspension::{MAX_WHEELS, SuspensionForce, solve};
+
+/// Solves the suspension of `sensed` (one group of one chassis' wheels) and writes each
+/// grounded wheel's force into its contact. `inverse_mass` is the chassis' (1/kg), `scale`
+/// multiplies `K` (the number of groups).
+pub(crate) fn solve_chassis(inverse_mass: f32, sensed: &mut [Sensed], dt: f32, scale: f32) {
+    let mut index = [usize::MAX; MAX_WHEELS];
+    let mut rows = [SuspensionRow::default(); MAX_WHEELS];
+    let mut n = 0;
+    for (i, s) in sensed.iter().enumerate().take(MAX_WHEELS) {
+        if let Some(g) = &s.ground {
+            index[n] = i;
+            rows[n] = g.row;
+            n += 1;
+        }
+    }
+    if n == 0 {
+        return;
+    }
+    let mut k = [0.0f64; MAX_WHEELS * MAX_WHEELS];
+    for a in 0..n {
+        let ga = sensed[index[a]].ground.as_ref().expect("grounded");
+        // The bar's other end, if it is grounded in this group.
+        rows[a].anti_roll = ga.bar.and_then(|(partner, stiffness)| {
+            (0..n)
+                .find(|&b| sensed[index[b]].entity == partner)
+                .map(|b| (b, stiffness))
+        });
+        for b in 0..n {
+            let gb = sensed[index[b]].ground.as_ref().expect("grounded");
+            let mut v = inverse_mass * ga.lin.dot(gb.direction) + ga.ang.dot(gb.moment);
+            if a == b {
+                v += ga.ground_inverse;
+            }
+            k[a * n + b] = (scale * v) as f64;
+        }
+    }
+    let mut forces = [SuspensionForce::default(); MAX_WHEELS];
+    solve(&rows[..n], &k[..n * n], dt, &mut forces[..n]);
+    for a in 0..n {
+        if let Some(g) = sensed[index[a]].ground.as_mut() {
+            g.contact.suspension = Some(forces[a]);
+        }
+    }
+}

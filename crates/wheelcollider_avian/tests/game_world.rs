@@ -1,0 +1,400 @@
+//! Scenes a game has and the wheel's own tests did not: walls beside the wheels, bumpy
+//! heightfields and meshes with edges, springs and dampers typed at the edge of their
+//! range, a side over a drop, a car on its bump stops, a car across a bank.
+mod common;
+use avian3d::prelude::*;
+use bevy::prelude::*;
+use common::*;
+use wheelcollider_avian::prelude::*;
+use wheelcollider_core::{MAX_DAMPING, MAX_SPRING};
+
+const SWEEPS: [SweepType; 3] = [SweepType::Ray, SweepType::Sphere, SweepType::Cylinder];
+const PRESETS: [&str; 3] = ["road", "rally", "kart"];
+
+/// A preset with `sweep` wheels, no auto-reverse.
+fn preset_with(name: &str, sweep: SweepType) -> VehicleSpec {
+    let mut spec = preset(name);
+    spec.gearbox.auto_reverse = false;
+    for a in &mut spec.axles {
+        a.wheel.set_sweep_type(sweep);
+    }
+    spec
+}
+
+fn up(app: &App, car: Entity) -> Vec3 {
+    rotation(app, car) * Vec3::Y
+}
+
+fn set_controls(app: &mut App, car: Entity, f: impl Fn(&mut VehicleInput)) {
+    f(&mut app.world_mut().get_mut::<VehicleInput>(car).unwrap());
+}
+
+/// Parked (handbrake and brake) and then driving at a quarter throttle along a wall 10 cm
+/// from the chassis' side, against the same car with no wall, step for step: for every
+/// sweep and every shipped preset, the chassis is never more than 5 mm higher, its roll
+/// within 1°, and its sideways speed under 0.5 m/s. The sphere and cylinder wheels poke
+/// into the wall (the sphere by up to 21 cm), the ray's mount is beside it.
+///
+/// Before the contact filter, a sphere wheel starting inside the wall hit it at distance
+/// 0 (full compression + radius) and flipped the road car within a second.
+#[test]
+fn a_wall_beside_the_wheels_is_not_ground() {
+    let hz = 60.0;
+    for name in PRESETS {
+        for sweep in SWEEPS {
+            let spec = preset_with(name, sweep);
+            let half_width = 0.5 * spec.chassis.size[0];
+            let make = |wall: bool| {
+                let mut app = app(hz);
+                flat(&mut app, None);
+                if wall {
+                    // The wall's face 10 cm from the chassis' left side.
+                    app.world_mut().spawn((
+                        RigidBody::Static,
+                        Collider::cuboid(1.0, 3.0, 200.0),
+                        Transform::from_xyz(-half_width - 0.1 - 0.5, 1.5, -80.0),
+                    ));
+                }
+                let car = spawn_preset_car(&mut app, &spec, Transform::from_xyz(0.0, 0.6, 0.0));
+                (app, car)
+            };
+            let (mut with, car_w) = make(true);
+            let (mut without, car_o) = make(false);
+            let total = steps(5.0, hz);
+            for i in 0..total {
+                let drive = i >= steps(2.0, hz);
+                for (app, car) in [(&mut with, car_w), (&mut without, car_o)] {
+                    set_controls(app, car, |c| {
+                        c.handbrake = if drive { 0.0 } else { 1.0 };
+                        c.brake = if drive { 0.0 } else { 1.0 };
+                        c.throttle = if drive { 0.25 } else { 0.0 };
+                    });
+                    app.update();
+                }
+                let (pw, po) = (position(&with, car_w), position(&without, car_o));
+                let roll = up(&with, car_w).dot(Vec3::X).asin().to_degrees();
+                let roll_o = up(&without, car_o).dot(Vec3::X).asin().to_degrees();
+                let side = velocity(&with, car_w).x;
+                assert!(
+                    pw.y - po.y < 0.005 && (roll - roll_o).abs() < 1.0 && side.abs() < 0.5,
+                    "{name} {sweep:?} step {i}: lifted {} m, roll {roll}° vs {roll_o}°, side {side} m/s",
+                    pw.y - po.y
+                );
+            }
+        }
+    }
+}
+
+/// A deterministic height within ±`amplitude` per grid vertex: a long swell and a
+/// shorter ripple across the cells (every cell a different pair of triangles, creased at
+/// their edges).
+fn vertex_height(i: usize, j: usize, amplitude: f32) -> f32 {
+    let (i, j) = (i as f32, j as f32);
+    let swell = (0.9 * i + 0.3).sin() * (0.7 * j).cos();
+    let ripple = (2.1 * i).sin() * (1.7 * j + 1.0).sin();
+    amplitude * (0.6 * swell + 0.4 * ripple)
+}
+
+/// A bumpy square of `cells` cells of `cell` m, as a heightfield or the same surface as
+/// a triangle mesh.
+fn bumpy(cells: usize, cell: f32, amplitude: f32, mesh: bool) -> Collider {
+    let side = cells as f32 * cell;
+    let h: Vec<Vec<f32>> = (0..=cells)
+        .map(|i| (0..=cells).map(|j| vertex_height(i, j, amplitude)).collect())
+        .collect();
+    if !mesh {
+        return Collider::heightfield(h, Vec3::new(side, 1.0, side));
+    }
+    // The heightfield's layout: rows along Z (i), columns along X (j).
+    let n = cells + 1;
+    let mut vertices = Vec::new();
+    for (i, row) in h.iter().enumerate() {
+        for (j, y) in row.iter().enumerate() {
+            vertices.push(Vec3::new(
+                -side / 2.0 + j as f32 * cell,
+                *y,
+                -side / 2.0 + i as f32 * cell,
+            ));
+        }
+    }
+    let mut indices = Vec::new();
+    for i in 0..cells {
+        for j in 0..cells {
+            let a = (i * n + j) as u32;
+            let b = a + n as u32;
+            indices.push([a, b, a + 1]);
+            indices.push([a + 1, b, b + 1]);
+        }
+    }
+    Collider::trimesh(vertices, indices)
+}
+
+/// The road preset at 0.6 throttle with a slow sine steer for 20 s over ±15 cm bumps on
+/// 5 m cells, as a heightfield and as a triangle mesh, with each sweep: the chassis'
+/// highest point stays within 0.3 m of the ray wheels' run, it never rolls over, and
+/// everything stays finite.
+///
+/// Before the per-triangle casts, the cylinder wheels were thrown 4 m up and half rolled
+/// on the heightfield.
+#[test]
+fn bumpy_terrain_every_sweep() {
+    let hz = 60.0;
+    for mesh in [false, true] {
+        let mut highest = Vec::new();
+        for sweep in SWEEPS {
+            let mut app = app(hz);
+            app.world_mut().spawn((RigidBody::Static, bumpy(220, 5.0, 0.15, mesh)));
+            let car = spawn_preset_car(
+                &mut app,
+                &preset_with("road", sweep),
+                Transform::from_xyz(0.0, 0.9, 0.0),
+            );
+            // The chassis box on a layer of its own, the wheels sweeping everything: the
+            // road car's 25 cm of clearance scrapes ±15 cm crests at 100 km/h, and the
+            // box's contacts with the terrain's triangle edges then throw it (seen with
+            // every sweep, chaotically); this test is about the wheels.
+            app.world_mut()
+                .entity_mut(car)
+                .insert(CollisionLayers::new(LayerMask(2), LayerMask(2)));
+            let wheels = app.world().get::<ChassisWheels>(car).unwrap().wheels().to_vec();
+            for w in wheels {
+                app.world_mut().entity_mut(w).insert(WheelSweepLayers(LayerMask::ALL));
+            }
+            let mut top = f32::MIN;
+            for i in 0..steps(20.0, hz) {
+                let t = i as f32 / hz as f32;
+                set_controls(&mut app, car, |c| {
+                    c.throttle = if t > 1.0 { 0.6 } else { 0.0 };
+                    c.steer = 0.4 * (t * std::f32::consts::TAU / 8.0).sin();
+                });
+                app.update();
+                let p = position(&app, car);
+                assert!(
+                    p.is_finite() && velocity(&app, car).is_finite(),
+                    "{sweep:?} mesh {mesh}: {p}"
+                );
+                assert!(up(&app, car).y > 0.5, "{sweep:?} mesh {mesh}: rolled over at {t} s");
+                assert!(p.x.abs() < 540.0 && p.z.abs() < 540.0, "left the terrain at {t} s");
+                if t > 1.0 {
+                    top = top.max(p.y);
+                }
+            }
+            highest.push(top);
+        }
+        println!("mesh {mesh}: highest points {highest:?} (ray, sphere, cylinder)");
+        for (sweep, top) in SWEEPS.iter().zip(&highest) {
+            assert!(
+                (top - highest[0]).abs() < 0.3,
+                "mesh {mesh}: {sweep:?} highest {top} m, ray {} m",
+                highest[0]
+            );
+        }
+    }
+}
+
+/// Springs and dampers at the ends of their range (10⁴ and 10⁷ N/m, 0 and 10⁶ N·s/m),
+/// on one wheel and on all four, parked and coasting from 100 km/h, at 30, 60 and
+/// 240 Hz: the car never flips, never gains speed, and stays finite.
+///
+/// Before the implicit suspension, one 2·10⁶ N/m spring flipped the parked car.
+#[test]
+fn springs_and_dampers_at_the_edge_of_their_range() {
+    for hz in [30.0, 60.0, 240.0] {
+        for (k, c) in [
+            (1.0e4, 0.0),
+            (1.0e4, MAX_DAMPING),
+            (MAX_SPRING, 0.0),
+            (MAX_SPRING, MAX_DAMPING),
+        ] {
+            for all in [false, true] {
+                for speed in [0.0, 27.8f32] {
+                    let mut app = app(hz);
+                    flat(&mut app, None);
+                    let car = spawn_preset_car(
+                        &mut app,
+                        &preset_with("road", SweepType::Cylinder),
+                        Transform::from_xyz(0.0, 0.75, 0.0),
+                    );
+                    run(&mut app, steps(1.5, hz));
+                    let settled = velocity(&app, car).length();
+                    let wheels = app.world().get::<ChassisWheels>(car).unwrap().wheels().to_vec();
+                    // Past the vehicle layer: a game's code setting one wheel directly.
+                    app.world_mut().entity_mut(car).remove::<Vehicle>();
+                    for &w in if all { &wheels[..] } else { &wheels[..1] } {
+                        let mut wheel = app.world_mut().get_mut::<WheelCollider>(w).unwrap();
+                        wheel.set_suspension_spring(k).unwrap();
+                        wheel.set_suspension_bump(c).unwrap();
+                        wheel.set_suspension_rebound(c).unwrap();
+                    }
+                    if speed > 0.0 {
+                        launch(&mut app, car, speed);
+                    } else {
+                        brake(&mut app, &wheels, 3000.0);
+                    }
+                    for i in 0..steps(4.0, hz) {
+                        app.update();
+                        let v = velocity(&app, car).with_y(0.0).length();
+                        let what = format!("{hz} Hz k {k} c {c} all {all} from {speed} m/s, step {i}");
+                        assert!(position(&app, car).is_finite(), "{what}");
+                        assert!(up(&app, car).y > 0.9, "{what}: tipped, up {}", up(&app, car));
+                        assert!(v < speed.max(settled) + 0.5, "{what}: {v} m/s");
+                        let rise = velocity(&app, car).y;
+                        assert!(rise < 1.0, "{what}: launched at {rise} m/s");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The test car on springs from 10⁴ to 10⁷ N/m, all four the same, at 30, 60 and 240 Hz:
+/// each wheel settles at m·g/(4k) within 1 % wherever the travel allows it.
+#[test]
+fn sag_is_mg_over_k_across_the_range() {
+    for hz in [30.0, 60.0, 240.0] {
+        // From the softest that holds the car within its 10 cm of travel.
+        for k in [4.0e4f32, 1.0e5, 1.0e6, MAX_SPRING] {
+            let mut app = app(hz);
+            spawn_ground(&mut app, Quat::IDENTITY);
+            let mut wheel = WheelCollider::default();
+            wheel.set_suspension_spring(k).unwrap();
+            wheel.set_suspension_bump(2.0 * (k * MASS / 4.0).sqrt()).unwrap();
+            wheel.set_suspension_rebound(2.0 * (k * MASS / 4.0).sqrt()).unwrap();
+            let (_, wheels) = spawn_car(&mut app, Transform::from_xyz(0.0, TOUCH_HEIGHT, 0.0), wheel);
+            run(&mut app, steps(4.0, hz));
+            let sag = MASS * G / 4.0 / k;
+            for &w in &wheels {
+                let x = state(&app, w).output.compression;
+                assert!((x - sag).abs() / sag < 0.01, "{hz} Hz k {k}: {x} m vs {sag}");
+            }
+        }
+    }
+}
+
+/// The road car with its left wheels over a drop (the ground ends under the chassis'
+/// middle): in every step where one wheel of an axle is grounded and the other is not,
+/// the grounded wheel's load is its spring, damper and bump stop (±50 N): the anti-roll
+/// bar adds nothing.
+///
+/// Before, the bar pushed the grounded wheel by its whole twist and threw the airborne
+/// half away (3.5 kN of net lift on the road preset).
+#[test]
+fn an_anti_roll_bar_with_one_end_in_the_air_adds_no_lift() {
+    let hz = 60.0;
+    let mut app = app(hz);
+    app.world_mut().spawn((
+        RigidBody::Static,
+        Collider::cuboid(50.0, 1.0, 50.0),
+        Transform::from_xyz(25.0, -0.5, 0.0),
+    ));
+    let car = spawn_preset_car(
+        &mut app,
+        &preset_with("road", SweepType::Ray),
+        Transform::from_xyz(0.0, 0.75, 0.0),
+    );
+    set_controls(&mut app, car, |c| c.handbrake = 1.0);
+    let mut checked = 0;
+    for _ in 0..steps(1.0, hz) {
+        app.update();
+        let wheels = app.world().get::<ChassisWheels>(car).unwrap().wheels().to_vec();
+        let (mut loads, mut parts, mut airborne) = (0.0, 0.0, 0);
+        for &w in &wheels {
+            let o = state(&app, w).output;
+            if o.grounded {
+                loads += o.load;
+                // A suspension only pushes.
+                parts += (o.spring_force + o.damper_force + o.bump_stop_force).max(0.0);
+            } else {
+                airborne += 1;
+            }
+        }
+        if airborne == 2 {
+            checked += 1;
+            assert!(
+                (loads - parts).abs() < 50.0,
+                "loads {loads} N, springs and dampers {parts} N"
+            );
+        }
+    }
+    assert!(checked > 10, "only {checked} steps with one side in the air");
+}
+
+/// The test car on springs too soft for it (10⁴ N/m: its sag would be 29 cm on 10 cm of
+/// travel), so it rests on its bump stops, sliding on locked wheels from 20 m/s: each
+/// tyre's braking force is μ × (spring + damper + bump stop) within 2 %.
+///
+/// Before, the tyre's load left the bump stop out: the force was μ × the spring alone.
+#[test]
+fn on_the_bump_stop_the_tyre_grips_with_the_whole_load() {
+    let hz = 60.0;
+    let mut app = app(hz);
+    spawn_ground(&mut app, Quat::IDENTITY);
+    let mut wheel = WheelCollider::default();
+    wheel.set_suspension_spring(1.0e4).unwrap();
+    let (chassis, wheels) = spawn_car(&mut app, Transform::from_xyz(0.0, TOUCH_HEIGHT, 0.0), wheel);
+    run(&mut app, steps(2.0, hz));
+    app.world_mut().get_mut::<LinearVelocity>(chassis).unwrap().0 = Vec3::new(0.0, 0.0, -20.0);
+    brake(&mut app, &wheels, 1.0e5);
+    // The dive has settled by then (still sliding at about 9 m/s).
+    run(&mut app, steps(0.8, hz));
+    // The front wheels, pressed harder by the braking.
+    for &w in &wheels[..2] {
+        let o = state(&app, w).output;
+        assert!(o.compression >= 0.099, "not on the stop: {}", o.compression);
+        assert!(o.bump_stop_force > 500.0, "bump stop {}", o.bump_stop_force);
+        let whole = o.spring_force + o.damper_force + o.bump_stop_force;
+        let expected = o.friction * whole;
+        assert!(
+            (o.forward_force.abs() - expected).abs() < 0.02 * expected,
+            "Fx {} vs μ {} × {whole}",
+            o.forward_force,
+            o.friction
+        );
+    }
+}
+
+/// The test car parked across a 15° bank with its brakes on: with the suspension
+/// force along the contact normal (the default) the springs push nothing along the
+/// slope (under 1 N in all), so the tyres alone hold the car; along the suspension axis
+/// the body's roll on its springs tilts the push downhill.
+#[test]
+fn across_a_bank_the_suspension_pushes_no_sideways_force() {
+    let hz = 60.0;
+    let bank = Quat::from_rotation_z(15f32.to_radians());
+    let downhill = bank * Vec3::NEG_X;
+    let mut sideways = Vec::new();
+    for direction in [
+        SuspensionForceDirection::ContactNormal,
+        SuspensionForceDirection::SuspensionAxis,
+    ] {
+        let mut app = app(hz);
+        spawn_ground(&mut app, bank);
+        let mut wheel = WheelCollider::default();
+        wheel.set_suspension_force_direction(direction);
+        let (_, wheels) = spawn_car(
+            &mut app,
+            Transform::from_rotation(bank).with_translation(bank * Vec3::new(0.0, TOUCH_HEIGHT, 0.0)),
+            wheel,
+        );
+        brake(&mut app, &wheels, 3000.0);
+        run(&mut app, steps(3.0, hz));
+        let push: f32 = wheels
+            .iter()
+            .map(|&w| {
+                let s = state(&app, w);
+                (s.suspension_direction * s.output.load).dot(downhill)
+            })
+            .sum();
+        sideways.push(push);
+    }
+    assert!(
+        sideways[0].abs() < 1.0,
+        "contact normal: {} N along the slope",
+        sideways[0]
+    );
+    assert!(
+        sideways[1].abs() > 5.0,
+        "suspension axis: {} N along the slope",
+        sideways[1]
+    );
+}
