@@ -85,14 +85,15 @@ fn a_wall_beside_the_wheels_is_not_ground() {
     }
 }
 
-/// A deterministic height within ±`amplitude` per grid vertex: a long swell and a
-/// shorter ripple across the cells (every cell a different pair of triangles, creased at
-/// their edges).
+/// A deterministic height within ±`amplitude` per grid vertex, a hash of its indices:
+/// neighbouring vertices differ by up to twice the amplitude, so every cell is a pair of
+/// differently tilted triangles creased at their edges.
 fn vertex_height(i: usize, j: usize, amplitude: f32) -> f32 {
-    let (i, j) = (i as f32, j as f32);
-    let swell = (0.9 * i + 0.3).sin() * (0.7 * j).cos();
-    let ripple = (2.1 * i).sin() * (1.7 * j + 1.0).sin();
-    amplitude * (0.6 * swell + 0.4 * ripple)
+    let mut h = (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (j as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+    h ^= h >> 29;
+    h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    h ^= h >> 32;
+    amplitude * ((h % 2001) as f32 / 1000.0 - 1.0)
 }
 
 /// A bumpy square of `cells` cells of `cell` m, as a heightfield or the same surface as

@@ -231,7 +231,9 @@ pub fn solve(rows: &[SuspensionRow], inverse_mass: &[f64], dt: f32, out: &mut [S
             let soft = spring + damper + bar + rows[i].extra_force as f64;
             let next = match modes[i] {
                 Mode::Spring if forces[i] < 0.0 => Mode::Released,
-                Mode::Spring if p.x + h * ends[i] > rows[i].length as f64 + 1e-9 => Mode::Stop,
+                // The stop's own test: the end speed it allows (full travel at the end of
+                // the step, or past it the push-out); the spring alone may do better.
+                Mode::Spring if ends[i] > p.stop_speed + 1e-9 => Mode::Stop,
                 Mode::Stop if forces[i] < 0.0 => Mode::Released,
                 Mode::Stop if forces[i] < soft => Mode::Spring,
                 Mode::Released if soft > 0.0 => Mode::Spring,
