@@ -413,6 +413,21 @@ fn gauss(a: &mut [[f64; MAX_WHEELS]; MAX_WHEELS], rhs: &mut [f64; MAX_WHEELS], n
 mod tests {
     use super::*;
 
+    /// One corner's row under gravity: compression `x`, speed `u`, spring `k`, damping
+    /// `c` both ways, travel `length`.
+    fn corner_row(x: f64, u: f64, k: f32, c: f32, length: f32) -> SuspensionRow {
+        SuspensionRow {
+            compression: x as f32,
+            speed: u as f32,
+            free_acceleration: 9.81,
+            stiffness: k,
+            bump_damping: c,
+            rebound_damping: c,
+            length,
+            ..Default::default()
+        }
+    }
+
     /// One corner of `m` kg on its spring, integrated as the physics engine does (a
     /// constant force over the step: u' = u + dt·(g − F/m), x' = x + dt·(u + u')/2).
     fn corner(m: f64, k: f32, c: f32, hz: f64, seconds: f64, x0: f64) -> Vec<f64> {
@@ -421,16 +436,7 @@ mod tests {
         let mut xs = Vec::new();
         let mut out = [SuspensionForce::default()];
         for _ in 0..(seconds * hz) as usize {
-            let row = SuspensionRow {
-                compression: x as f32,
-                speed: u as f32,
-                free_acceleration: 9.81,
-                stiffness: k,
-                bump_damping: c,
-                rebound_damping: c,
-                length: 1.0e3,
-                ..Default::default()
-            };
+            let row = corner_row(x, u, k, c, 1.0e3);
             solve(&[row], &[1.0 / m], h as f32, &mut out);
             let u1 = u + h * (9.81 - out[0].total as f64 / m);
             x += h * (u + u1) / 2.0;
@@ -492,16 +498,7 @@ mod tests {
                     let mut out = [SuspensionForce::default()];
                     let mut fastest_out = 0.0f64;
                     for _ in 0..(5.0 * hz) as usize {
-                        let row = SuspensionRow {
-                            compression: x as f32,
-                            speed: u as f32,
-                            free_acceleration: 9.81,
-                            stiffness: k,
-                            bump_damping: c,
-                            rebound_damping: c,
-                            length: 1.0e3,
-                            ..Default::default()
-                        };
+                        let row = corner_row(x, u, k, c, 1.0e3);
                         solve(&[row], &[1.0 / m], h as f32, &mut out);
                         let u1 = u + h * (9.81 - out[0].total as f64 / m);
                         x += h * (u + u1) / 2.0;
@@ -559,16 +556,7 @@ mod tests {
         let (mut x, mut u) = (0.0f64, 0.0f64);
         let mut out = [SuspensionForce::default()];
         for _ in 0..600 {
-            let row = SuspensionRow {
-                compression: x as f32,
-                speed: u as f32,
-                free_acceleration: 9.81,
-                stiffness: k,
-                bump_damping: 1000.0,
-                rebound_damping: 1000.0,
-                length,
-                ..Default::default()
-            };
+            let row = corner_row(x, u, k, 1000.0, length);
             solve(&[row], &[1.0 / m], h as f32, &mut out);
             let u1 = u + h * (9.81 - out[0].total as f64 / m);
             x += h * (u + u1) / 2.0;

@@ -302,7 +302,10 @@ pub struct AxleSpec {
     pub driven: bool,
     /// Braked by the handbrake.
     pub handbrake: bool,
-    /// Anti-roll bar stiffness (N/m of compression difference), ≥ 0.
+    /// Anti-roll bar stiffness (N/m of compression difference), 0 ..= 10⁷
+    /// ([`MAX_SPRING`](crate::settings::MAX_SPRING)). The Bevy plugin solves the bar with
+    /// the suspension (stable at any stiffness); it acts only while both wheels of the
+    /// axle are grounded.
     pub anti_roll_stiffness: f32,
     /// The axle's differential (used when `driven`).
     pub differential: DifferentialKind,
@@ -481,7 +484,12 @@ impl VehicleSpec {
             field!(format!("axles[{i}].z"), a.z, -1000.0, 1000.0);
             field!(format!("axles[{i}].half_track"), a.half_track, 0.01, 100.0);
             field!(format!("axles[{i}].mount_height"), a.mount_height, -1000.0, 1000.0);
-            field!(format!("axles[{i}].anti_roll_stiffness"), a.anti_roll_stiffness, 0.0, M);
+            field!(
+                format!("axles[{i}].anti_roll_stiffness"),
+                a.anti_roll_stiffness,
+                0.0,
+                crate::settings::MAX_SPRING
+            );
             check_differential(&format!("axles[{i}].differential"), &mut a.differential)?;
             let (clean, err) = a.wheel.sanitized();
             if let Some(e) = err {
