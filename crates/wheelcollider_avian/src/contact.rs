@@ -344,12 +344,16 @@ pub(crate) type SurfaceQuery<'w, 's> = Query<'w, 's, &'static crate::vehicle::Wh
 /// How long a spring offset takes to relax by a factor e (s).
 pub(crate) const SPRING_RELAX_TIME: f32 = 0.5;
 
+/// The fastest a spring offset relaxes (m/s): a travel made 80 cm longer raises the car
+/// over three seconds instead of throwing it up.
+pub(crate) const SPRING_RELAX_SPEED: f32 = 0.25;
+
 /// Keeps the spring's force continuous across run-time edits: a stiffer spring at the
 /// same compression, or a longer travel, would push harder at once and release the
 /// difference's energy in one step (a parked car's spring typed a hundred times
 /// stiffer threw it off the ground). The spring's relaxed compression moves so that the
-/// force stays what it was, then relaxes back to 0 with [`SPRING_RELAX_TIME`]: the car
-/// rises to its new ride height in a second or two.
+/// force stays what it was, then relaxes back to 0 with [`SPRING_RELAX_TIME`], at most
+/// [`SPRING_RELAX_SPEED`]: the car rises to its new ride height in a second or two.
 fn relax_spring(settings: &wheelcollider_core::WheelSettings, state: &mut WheelState, dt: f32) {
     let k = settings.suspension_spring();
     let geometry = settings.suspension_length() + settings.radius();
@@ -361,7 +365,9 @@ fn relax_spring(settings: &wheelcollider_core::WheelSettings, state: &mut WheelS
         state.spring_offset = x - state.stiffness / k * (x - state.spring_offset);
     }
     state.stiffness = k;
-    state.spring_offset = finite_or_zero(state.spring_offset * (-dt / SPRING_RELAX_TIME).exp());
+    let relaxed = state.spring_offset * (-dt / SPRING_RELAX_TIME).exp();
+    let step = SPRING_RELAX_SPEED * dt;
+    state.spring_offset = finite_or_zero(relaxed.clamp(state.spring_offset - step, state.spring_offset + step));
 }
 
 /// A moving body a wheel stands on.

@@ -423,3 +423,53 @@ fn across_a_bank_the_suspension_pushes_no_sideways_force() {
         sideways[1]
     );
 }
+
+/// The rally car, parked and then driven, after values typed at the edges of the
+/// inspector's suspension fields into its spec (as the Tune tab writes them): springs
+/// 0 and 10⁷ N/m, dampers 0 and 10⁶ N·s/m, travel 5 mm and 1 m, anti-roll bars 10⁷ N/m.
+/// It never tips (up·Y > 0.9), is never thrown up faster than 1 m/s, and stays finite.
+///
+/// Before, typing 3 000 000 into the spring field flipped the rally car onto its roof.
+#[test]
+fn values_at_the_edges_of_the_inspector_fields() {
+    let hz = 60.0;
+    type Edit = fn(&mut AxleSpec);
+    let edits: [(&str, Edit); 7] = [
+        ("spring 1e7", |a| drop(a.wheel.set_suspension_spring(MAX_SPRING))),
+        ("spring 0", |a| drop(a.wheel.set_suspension_spring(0.0))),
+        ("dampers 1e6", |a| {
+            a.wheel.set_suspension_bump(MAX_DAMPING).unwrap();
+            a.wheel.set_suspension_rebound(MAX_DAMPING).unwrap();
+        }),
+        ("dampers 0", |a| {
+            a.wheel.set_suspension_bump(0.0).unwrap();
+            a.wheel.set_suspension_rebound(0.0).unwrap();
+        }),
+        ("travel 5 mm", |a| drop(a.wheel.set_suspension_length(0.005))),
+        ("travel 1 m", |a| drop(a.wheel.set_suspension_length(1.0))),
+        ("anti-roll 1e7", |a| a.anti_roll_stiffness = MAX_SPRING),
+    ];
+    for (what, edit) in edits {
+        let mut app = app(hz);
+        flat(&mut app, None);
+        let car = spawn_preset_car(&mut app, &preset("rally"), Transform::from_xyz(0.0, 0.8, 0.0));
+        set_controls(&mut app, car, |c| c.handbrake = 1.0);
+        run(&mut app, steps(1.5, hz));
+        for axle in &mut app.world_mut().get_mut::<Vehicle>(car).unwrap().0.axles {
+            edit(axle);
+        }
+        for i in 0..steps(6.0, hz) {
+            if i == steps(3.0, hz) {
+                set_controls(&mut app, car, |c| {
+                    c.handbrake = 0.0;
+                    c.throttle = 0.5;
+                });
+            }
+            app.update();
+            let (p, v) = (position(&app, car), velocity(&app, car));
+            assert!(p.is_finite() && v.is_finite(), "{what}, step {i}");
+            assert!(up(&app, car).y > 0.9, "{what}, step {i}: tipped, up {}", up(&app, car));
+            assert!(v.y < 1.0, "{what}, step {i}: thrown up at {} m/s", v.y);
+        }
+    }
+}
