@@ -438,6 +438,25 @@ mod tests {
         min_cos: -1.0,
     };
 
+    /// What counts as ground: a hit within the angle of the axis, at a positive
+    /// distance, not from a sweep that started inside; the normal's length does not
+    /// matter.
+    #[test]
+    fn the_ground_filter_takes_ground_and_nothing_else() {
+        let filter = GroundFilter {
+            up: Vec3::Y,
+            min_cos: 60f32.to_radians().cos(),
+        };
+        let tilted = |deg: f32| Quat::from_rotation_z(deg.to_radians()) * Vec3::Y;
+        assert!(filter.accepts(Vec3::Y, 0.2, false));
+        assert!(filter.accepts(2.0 * tilted(59.0), 0.2, false));
+        assert!(!filter.accepts(tilted(61.0), 0.2, false), "steeper than the limit");
+        assert!(!filter.accepts(Vec3::X, 0.2, false), "a wall");
+        assert!(!filter.accepts(Vec3::NEG_Y, 0.2, false), "a ceiling");
+        assert!(!filter.accepts(Vec3::Y, 0.2, true), "the sweep started inside");
+        assert!(!filter.accepts(Vec3::Y, 0.0, false), "no distance travelled");
+    }
+
     /// A deterministic generator of numbers in [0, 1).
     struct Lcg(u64);
     impl Lcg {
