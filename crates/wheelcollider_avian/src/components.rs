@@ -58,7 +58,10 @@ pub struct WheelInput {
     pub drivetrain_inertia: f32,
     /// Drivetrain friction torque (N·m), ≥ 0.
     pub drivetrain_friction_torque: f32,
-    /// Anti-roll bar force (N), signed, added to this wheel's suspension force.
+    /// An extra force (N), signed, added to this wheel's suspension force while it is
+    /// grounded (explicitly, as it is given). For anti-roll bars use [`AntiRollBar`]
+    /// instead, which is solved with the suspension and stable at any stiffness; the
+    /// vehicle layer does, and leaves this at 0.
     pub anti_roll_force: f32,
 }
 

@@ -66,9 +66,10 @@
 //! The damper uses bump damping while the wheel compresses at the start of the step
 //! (`u > 0`), rebound otherwise.
 
-/// The most wheels solved together; a chassis with more solves the rest one by one on a
-/// conservative share of its mass (see the plugin).
-pub const MAX_WHEELS: usize = 16;
+/// The most wheels solved together (eight: a truck's; the solve's buffers are this size
+/// on the stack, zeroed every step). A chassis with more solves them in groups on a
+/// softened share of its mass (see the plugin).
+pub const MAX_WHEELS: usize = 8;
 
 /// Baumgarte factor of the bump stop: the fraction of an overshoot past full travel
 /// pushed out per step.
