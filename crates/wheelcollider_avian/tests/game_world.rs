@@ -435,8 +435,12 @@ fn values_at_the_edges_of_the_inspector_fields() {
     let hz = 60.0;
     type Edit = fn(&mut AxleSpec);
     let edits: [(&str, Edit); 7] = [
-        ("spring 1e7", |a| drop(a.wheel.set_suspension_spring(MAX_SPRING))),
-        ("spring 0", |a| drop(a.wheel.set_suspension_spring(0.0))),
+        ("spring 1e7", |a| {
+            a.wheel.set_suspension_spring(MAX_SPRING).unwrap();
+        }),
+        ("spring 0", |a| {
+            a.wheel.set_suspension_spring(0.0).unwrap();
+        }),
         ("dampers 1e6", |a| {
             a.wheel.set_suspension_bump(MAX_DAMPING).unwrap();
             a.wheel.set_suspension_rebound(MAX_DAMPING).unwrap();
@@ -445,8 +449,12 @@ fn values_at_the_edges_of_the_inspector_fields() {
             a.wheel.set_suspension_bump(0.0).unwrap();
             a.wheel.set_suspension_rebound(0.0).unwrap();
         }),
-        ("travel 5 mm", |a| drop(a.wheel.set_suspension_length(0.005))),
-        ("travel 1 m", |a| drop(a.wheel.set_suspension_length(1.0))),
+        ("travel 5 mm", |a| {
+            a.wheel.set_suspension_length(0.005).unwrap();
+        }),
+        ("travel 1 m", |a| {
+            a.wheel.set_suspension_length(1.0).unwrap();
+        }),
         ("anti-roll 1e7", |a| a.anti_roll_stiffness = MAX_SPRING),
     ];
     for (what, edit) in edits {
