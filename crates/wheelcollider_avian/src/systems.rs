@@ -213,7 +213,9 @@ pub(crate) fn step_wheels(
                         .copied()
                         .filter(|&w| owners.get(w).is_ok_and(|wheel_of| wheel_of.0 == entity))
                 };
-                let groups = mine().count().div_ceil(MAX_WHEELS).max(1);
+                // Groups of the solve: from the list's length (no second pass of lookups; a
+                // wheel that is moving to another chassis at most makes it one too many).
+                let groups = children.wheels().len().div_ceil(MAX_WHEELS).max(1);
                 let mut sums = ChassisSums::default();
                 let mut batch = [Entity::PLACEHOLDER; MAX_WHEELS];
                 let mut n = 0;
