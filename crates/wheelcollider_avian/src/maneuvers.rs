@@ -177,7 +177,7 @@ pub struct Metric {
     pub value: f64,
     /// Unit (`m`, `s`, `km/h`, `g`, `deg/g`, `1`…).
     pub unit: &'static str,
-    /// The closed-form answer (MODEL.md §3) where there is one, in the same unit.
+    /// The closed-form answer (see `docs/maneuvers.md`) where there is one, in the same unit.
     pub expected: Option<f64>,
 }
 

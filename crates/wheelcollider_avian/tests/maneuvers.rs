@@ -1,5 +1,5 @@
 //! The test track's manoeuvres on the shipped presets: closed-form metrics against their
-//! answers (MODEL.md §3), the rest inside physically sane bands, every manoeuvre run
+//! answers (`docs/maneuvers.md`), the rest inside physically sane bands, every manoeuvre run
 //! briefly on every preset, determinism, and the errors.
 use wheelcollider_avian::maneuvers::*;
 use wheelcollider_avian::vehicle::VehicleSpec;
@@ -150,7 +150,9 @@ fn braking_from_100_matches_the_tyre_curve_and_brake_layout() {
 
 #[test]
 fn circle_lateral_limit_and_understeer() {
-    // MODEL.md §3: "tops out near μ·g". Measured: 0.84–0.86 μ·g for the road and rally cars,
+    // A steady circle tops out near μ·g (Milliken & Milliken, ch. 5: the lateral limit is
+    // the tyres' friction less what holding speed and load transfer take). Measured:
+    // 0.88–0.89 μ·g for the road and rally cars,
     // because holding speed on the circle takes a drive force of ≈ 11 % of the weight
     // (the tyres' lateral forces tilted by their slip angles, ≈ 0.1 rad at the limit,
     // plus drag and rolling resistance), and that comes out of the driven tyres'

@@ -1,4 +1,4 @@
-//! The vehicle layer against closed-form answers (MODEL.md §3): top speed, braking
+//! The vehicle layer against closed-form answers (`docs/vehicle.md`): top speed, braking
 //! distance, Ackermann, differentials, surfaces, idle
 //! and rev limiter. Every run uses a shipped preset from `assets/presets/`.
 mod common;

@@ -302,7 +302,7 @@ fn finite_or_zero(v: f32, rejected: &mut bool) -> f64 {
 
 /// Advances one wheel by `dt` seconds and returns its forces and outputs.
 ///
-/// The order is the original's (MODEL.md §1, steps 2–7): bump and compression,
+/// The order is Unity WheelCollider2's (see `docs/wheel-model.md`, "One step"): bump and compression,
 /// suspension with the bump stop, slips, an implicit wheel-spin solve with the tyre
 /// force, brake, drivetrain friction and rolling resistance (see [`crate::spin`]), and
 /// the final tyre forces at the new spin, and static friction at low speed.
@@ -373,7 +373,7 @@ pub fn step(settings: &WheelSettings, state: &mut StepState, input: StepInput, d
     let length = settings.suspension_length() as f64;
     let prev_compression = state.compression as f64;
 
-    // --- Suspension (MODEL.md §1 steps 2–3) -------------------------------------------
+    // --- Suspension (docs/wheel-model.md, step 2) ----------------------------------------
     let (mut vx, mut vy, mut grip, mut camber_deg) = (0.0, 0.0, 0.0, settings.camber_angle() as f64);
     let (mut forward_mass, mut sideways_mass) = (0.0, 0.0);
     let mut surface_rr = 0.0;

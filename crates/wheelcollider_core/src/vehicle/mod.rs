@@ -1,5 +1,5 @@
 //! The vehicle around the wheels: engine, clutch, gearbox, differentials, brakes,
-//! anti-roll bars, steering and aerodynamics (MODEL.md §2). No Bevy.
+//! anti-roll bars, steering and aerodynamics (`docs/vehicle.md`). No Bevy.
 //!
 //! One call of [`step_vehicle`] per physics step, before the wheels' own
 //! [`crate::step`], turns the driver's [`VehicleInput`] and what the wheels did last
@@ -344,7 +344,8 @@ impl VehicleSpec {
 
     /// The top speed (m/s) and the gear it is reached in: the highest speed, in any
     /// forward gear, where the full-throttle drive force still equals drag + rolling
-    /// resistance (seed `000`, formula 9), with the engine at or below its redline.
+    /// resistance (the balance of tractive force and road load, Gillespie, *Fundamentals of
+    /// Vehicle Dynamics*, ch. 2), with the engine at or below its redline.
     pub fn predicted_top_speed(&self) -> (f32, i32) {
         let mut best = (0.0f32, 1);
         let r = self.drive_radius();
