@@ -221,6 +221,32 @@ fn cast_shape_on(
     best
 }
 
+/// Keeps a candidate hit as the closest if it is nearer than `reach` (and shrinks the
+/// reach to it); returns its distance for the tree's traversal.
+#[inline]
+fn keep_closest(
+    reach: &mut f32,
+    closest: &mut Option<CastHit>,
+    proxy: &ColliderTreeProxy,
+    point: Vec3,
+    normal: Vec3,
+    distance: f32,
+    on_static: bool,
+) -> f32 {
+    if distance < *reach {
+        *reach = distance;
+        *closest = Some(CastHit {
+            entity: proxy.collider,
+            body: proxy.body,
+            point,
+            normal,
+            distance,
+            on_static,
+        });
+    }
+    distance
+}
+
 /// Whether a tree proxy is one of `chassis`' own colliders (on the body, or the body's
 /// own collider), which its wheels never hit.
 #[inline]
@@ -345,18 +371,15 @@ impl WheelCasts<'_, '_> {
                 else {
                     return f32::MAX;
                 };
-                if distance < reach {
-                    reach = distance;
-                    closest = Some(CastHit {
-                        entity: proxy.collider,
-                        body: proxy.body,
-                        point: origin + direction * distance,
-                        normal,
-                        distance,
-                        on_static,
-                    });
-                }
-                distance
+                keep_closest(
+                    &mut reach,
+                    &mut closest,
+                    proxy,
+                    origin + direction * distance,
+                    normal,
+                    distance,
+                    on_static,
+                )
             });
         }
         closest
@@ -410,18 +433,7 @@ impl WheelCasts<'_, '_> {
                 ) else {
                     return f32::MAX;
                 };
-                if distance < reach {
-                    reach = distance;
-                    closest = Some(CastHit {
-                        entity: proxy.collider,
-                        body: proxy.body,
-                        point,
-                        normal,
-                        distance,
-                        on_static,
-                    });
-                }
-                distance
+                keep_closest(&mut reach, &mut closest, proxy, point, normal, distance, on_static)
             });
         }
         closest
