@@ -145,10 +145,8 @@ pub(crate) struct Grounded {
     pub direction: Vec3,
     /// The suspension's row in the chassis' solve.
     pub row: SuspensionRow,
-    /// The direction whose approach speed is the row's compression speed (world, unit:
-    /// the suspension axis), `u = −lin·v` at the force's point.
-    pub lin: Vec3,
-    /// `I⁻¹·(r × lin)`: the angular part of the row, through the chassis' inverse inertia.
+    /// `I⁻¹·(r × up)`: the angular part of the row (its compression speed is the mount's
+    /// approach along the suspension axis `up`), through the chassis' inverse inertia.
     pub ang: Vec3,
     /// `r × direction`: the moment arm of the force.
     pub moment: Vec3,
@@ -450,7 +448,8 @@ fn ground_contact(
         suspension_mass: 0.0,
         forward_mass: stick_mass(forward),
         sideways_mass: stick_mass(sideways),
-        approach_speed: -velocity.dot(up),
+        // The row's speed, set below.
+        approach_speed: 0.0,
         suspension: None,
     };
     // The suspension's row. Its speed is the mount's approach to the ground along the
@@ -461,7 +460,6 @@ fn ground_contact(
     // measured: 180° over a 12 cm kerb at 100 km/h). The spring takes the jump as a
     // position instead.
     let (compression, bump) = compression_of(settings, &contact);
-    let lin = up;
     let bump_rate = if state.output.grounded {
         (bump - state.output.bump) / ctx.dt
     } else {
@@ -473,8 +471,8 @@ fn ground_contact(
     };
     let row = SuspensionRow {
         compression,
-        speed: finite_or_zero(-relative(position).dot(lin) + bump_rate),
-        free_acceleration: finite_or_zero(-frame.gravity.dot(lin)),
+        speed: finite_or_zero(-relative(position).dot(up) + bump_rate),
+        free_acceleration: finite_or_zero(-frame.gravity.dot(up)),
         stiffness: settings.suspension_spring(),
         bump_damping: settings.suspension_bump(),
         rebound_damping: settings.suspension_rebound(),
@@ -486,7 +484,7 @@ fn ground_contact(
     contact.approach_speed = row.speed;
     let ground_inverse = match other.and_then(|g| g.inverse.map(|i| (i, hit.point - g.center))) {
         Some(((im, ii), rg)) => {
-            let v = im * lin.dot(direction) + (ii.mul_vec3(rg.cross(lin))).dot(rg.cross(direction));
+            let v = im * up.dot(direction) + (ii.mul_vec3(rg.cross(up))).dot(rg.cross(direction));
             finite_or_zero(v).max(0.0)
         }
         None => 0.0,
@@ -506,8 +504,7 @@ fn ground_contact(
         position,
         direction,
         row,
-        lin,
-        ang: frame.inverse_inertia.mul_vec3(r.cross(lin)),
+        ang: frame.inverse_inertia.mul_vec3(r.cross(up)),
         moment: r.cross(direction),
         ground_inverse,
         bar: view.bar.map(|b| (b.partner, b.stiffness)),

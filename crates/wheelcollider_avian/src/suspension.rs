@@ -42,6 +42,7 @@ pub(crate) fn solve_chassis(inverse_mass: f32, sensed: &mut [Sensed], dt: f32, s
     let mut k = [0.0f64; MAX_WHEELS * MAX_WHEELS];
     for a in 0..n {
         let ga = sensed[index[a]].ground.as_ref().expect("grounded");
+        let up = sensed[index[a]].up;
         // The bar's other end, if it is grounded in this group.
         rows[a].anti_roll = ga.bar.and_then(|(partner, stiffness)| {
             (0..n)
@@ -50,7 +51,7 @@ pub(crate) fn solve_chassis(inverse_mass: f32, sensed: &mut [Sensed], dt: f32, s
         });
         for b in 0..n {
             let gb = sensed[index[b]].ground.as_ref().expect("grounded");
-            let mut v = inverse_mass * ga.lin.dot(gb.direction) + ga.ang.dot(gb.moment);
+            let mut v = inverse_mass * up.dot(gb.direction) + ga.ang.dot(gb.moment);
             if a == b {
                 v += ga.ground_inverse;
             }

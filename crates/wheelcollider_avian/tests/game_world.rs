@@ -382,10 +382,11 @@ fn on_the_bump_stop_the_tyre_grips_with_the_whole_load() {
     }
 }
 
-/// The test car parked across a 15° bank with its brakes on: with the suspension
-/// force along the contact normal (the default) the springs push nothing along the
-/// slope (under 1 N in all), so the tyres alone hold the car; along the suspension axis
-/// the body's roll on its springs tilts the push downhill.
+/// The test car parked across a 15° bank with its brakes on: it holds (under 1 mm in a
+/// second), its wheels' forces along the slope carry gravity's m·g·sin 15° (±2 %), and
+/// with the suspension force along the contact normal (the default) the springs' part
+/// of them is nothing (under 1 N in all): the tyres alone hold the car. Along the
+/// suspension axis the body's roll on its springs tilts the push.
 #[test]
 fn across_a_bank_the_suspension_pushes_no_sideways_force() {
     let hz = 60.0;
@@ -400,13 +401,26 @@ fn across_a_bank_the_suspension_pushes_no_sideways_force() {
         spawn_ground(&mut app, bank);
         let mut wheel = WheelCollider::default();
         wheel.set_suspension_force_direction(direction);
-        let (_, wheels) = spawn_car(
+        let (chassis, wheels) = spawn_car(
             &mut app,
             Transform::from_rotation(bank).with_translation(bank * Vec3::new(0.0, TOUCH_HEIGHT, 0.0)),
             wheel,
         );
         brake(&mut app, &wheels, 3000.0);
         run(&mut app, steps(3.0, hz));
+        // The car holds still, and the wheels' forces along the slope carry gravity's
+        // pull along it (the tyres' in the first case, all of them in the second).
+        let before = position(&app, chassis);
+        run(&mut app, steps(1.0, hz));
+        let drift = (position(&app, chassis) - before).length();
+        assert!(drift < 0.001, "{direction:?}: drifted {drift} m in a second");
+        let along: f32 = wheels.iter().map(|&w| state(&app, w).force.dot(downhill)).sum();
+        let pull = MASS * G * 15f32.to_radians().sin();
+        println!("measured: {direction:?}: wheels {along:.1} N along the slope, gravity {pull:.1} N");
+        assert!(
+            (along + pull).abs() < 0.02 * pull,
+            "{direction:?}: {along} N vs {pull} N"
+        );
         let push: f32 = wheels
             .iter()
             .map(|&w| {

@@ -300,6 +300,60 @@ fn finite_or_zero(v: f32, rejected: &mut bool) -> f64 {
     }
 }
 
+/// The standalone (explicit) suspension of one wheel from its contact alone (see
+/// `docs/wheel-model.md` 2a): (spring, damper, bump stop, load, tyre load), N.
+fn explicit_suspension(
+    settings: &WheelSettings,
+    c: &Contact,
+    compression: f64,
+    speed: f64,
+    anti_roll: f64,
+    dt64: f64,
+) -> (f64, f64, f64, f64, f64) {
+    let length = settings.suspension_length() as f64;
+    let spring = compression * settings.suspension_spring() as f64;
+    let damping = if speed > 0.0 {
+        settings.suspension_bump()
+    } else {
+        settings.suspension_rebound()
+    };
+    let damper = speed * damping as f64;
+    // Bump stop, speculative: act in the step that would carry the compression past full
+    // travel, not the step after.
+    let overshoot = compression - length;
+    let allowed_speed = if overshoot > 0.0 {
+        -BUMP_STOP_BAUMGARTE * overshoot / dt64
+    } else {
+        -overshoot / dt64
+    };
+    let stop_speed = if c.suspension_mass > 0.0 {
+        (c.approach_speed as f64).clamp(-(MAX_VALUE as f64), MAX_VALUE as f64)
+    } else {
+        speed
+    };
+    let bump_stop = if stop_speed > allowed_speed {
+        // Unknown mass: assume the corner carries what the spring holds at full
+        // compression, k·length/g; springs are sized not to bottom out at rest.
+        let m = match c.suspension_mass {
+            m if m > 0.0 => m as f64,
+            _ => (settings.suspension_spring() as f64 * length / 9.81).max(1.0),
+        };
+        // A velocity-level contact, stable at any dt: together with the spring and damper,
+        // bring the compression speed down to what reaches full travel at the end of this
+        // step (past it: push out a fraction of the overshoot).
+        let needed = m * (stop_speed - allowed_speed) / dt64;
+        (needed - spring - damper).max(0.0)
+    } else {
+        0.0
+    };
+    let load = (spring + damper + bump_stop + anti_roll).clamp(0.0, MAX_VALUE as f64);
+    // The tyre grips with the suspension's load, not with the bump stop's impulse: that
+    // force exists to stop the travel within a step and can be many times the weight, and
+    // friction that strong, explicit in the chassis velocity, would throw the body
+    // (measured: a 3 m drop onto bumps flipped the car).
+    (spring, damper, bump_stop, load, (load - bump_stop).max(0.0))
+}
+
 /// Advances one wheel by `dt` seconds and returns its forces and outputs.
 ///
 /// The order is Unity WheelCollider2's (see `docs/wheel-model.md`, "One step"): bump and compression,
@@ -388,57 +442,17 @@ pub fn step(settings: &WheelSettings, state: &mut StepState, input: StepInput, d
         let d = (c.hit_distance as f64).clamp(0.0, length + radius);
         compression = length - (d + bump - radius);
         let speed = (compression - prev_compression) / dt64;
-        let spring = compression * settings.suspension_spring() as f64;
-        let damping = if speed > 0.0 {
-            settings.suspension_bump()
-        } else {
-            settings.suspension_rebound()
+        let (spring, damper, bump_stop, total, tyre) = match c.suspension {
+            Some(s) => (
+                s.spring as f64,
+                s.damper as f64,
+                s.bump_stop as f64,
+                s.total as f64,
+                s.tyre_load as f64,
+            ),
+            None => explicit_suspension(settings, &c, compression, speed, anti_roll, dt64),
         };
-        let damper = speed * damping as f64;
-        // Bump stop, speculative: act in the step that would carry the compression past
-        // full travel, not the step after.
-        let overshoot = compression - length;
-        let allowed_speed = if overshoot > 0.0 {
-            -BUMP_STOP_BAUMGARTE * overshoot / dt64
-        } else {
-            -overshoot / dt64
-        };
-        let stop_speed = if c.suspension_mass > 0.0 {
-            (c.approach_speed as f64).clamp(-(MAX_VALUE as f64), MAX_VALUE as f64)
-        } else {
-            speed
-        };
-        let bump_stop = if stop_speed > allowed_speed {
-            // Unknown mass: assume the corner carries what the spring holds at full
-            // compression, k·length/g; springs are sized not to bottom out at rest.
-            let m = match c.suspension_mass {
-                m if m > 0.0 => m as f64,
-                _ => (settings.suspension_spring() as f64 * length / 9.81).max(1.0),
-            };
-            // A velocity-level contact, stable at any dt: together with the spring and
-            // damper, bring the compression speed down to what reaches full travel at the
-            // end of this step (past it: push out a fraction of the overshoot).
-            let needed = m * (stop_speed - allowed_speed) / dt64;
-            (needed - spring - damper).max(0.0)
-        } else {
-            0.0
-        };
-        let (spring, damper, bump_stop) = match c.suspension {
-            Some(s) => (s.spring as f64, s.damper as f64, s.bump_stop as f64),
-            None => (spring, damper, bump_stop),
-        };
-        (load, tyre_load) = match c.suspension {
-            Some(s) => (s.total as f64, s.tyre_load as f64),
-            None => {
-                let load = (spring + damper + bump_stop + anti_roll).clamp(0.0, MAX_VALUE as f64);
-                // The tyre grips with the suspension's load, not with the bump stop's
-                // impulse: that force exists to stop the travel within a step and can be
-                // many times the weight, and friction that strong, explicit in the
-                // chassis velocity, would throw the body (measured: a 3 m drop onto
-                // bumps flipped the car).
-                (load, (load - bump_stop).max(0.0))
-            }
-        };
+        (load, tyre_load) = (total, tyre);
         out.compression_speed = out32(speed);
         out.spring_force = out32(spring);
         out.damper_force = out32(damper);
