@@ -60,7 +60,6 @@ mod contact;
 pub mod debug;
 #[cfg(feature = "input")]
 pub mod input;
-pub mod maneuvers;
 pub mod replay;
 mod suspension;
 mod sweep;

@@ -6,7 +6,7 @@ mod common;
 use avian3d::prelude::*;
 use bevy::prelude::*;
 use common::*;
-use wheelcollider_avian::maneuvers::expected_stop_distance;
+
 use wheelcollider_avian::prelude::*;
 use wheelcollider_avian::vehicle::VehicleRuntime;
 use wheelcollider_core::vehicle::RAD_PER_S_TO_RPM;
@@ -112,7 +112,7 @@ fn braking_distance_from_100_kmh_matches_the_tyre_curve() {
         run(&mut app, steps(1.0, hz));
         launch(&mut app, car, v0);
         let (d, t) = stop(&mut app, car, 1.0, 20.0, hz);
-        let expected = expected_stop_distance(&spec, 1.0, v0);
+        let expected = spec.expected_stop_distance(1.0, v0);
         println!("measured: 100-0 km/h at {hz} Hz: {d:.2} m in {t:.2} s, tyre curve predicts {expected:.2} m");
         assert!((d - expected).abs() < 0.05 * expected, "{d} vs {expected}");
     }
@@ -134,7 +134,7 @@ fn abs_shortens_the_stop_on_ice() {
     }
     let mut spec = preset("road");
     spec.brakes.abs = false;
-    let locked = expected_stop_distance(&spec, WheelSurface::ICE.grip, v0);
+    let locked = spec.expected_stop_distance(WheelSurface::ICE.grip, v0);
     // The most deceleration the tyres can give: the curve's peak, plus the rolling
     // resistance that acts on top of it (0.015 against ice's 0.11: 14 %).
     let wheel = &spec.axles[0].wheel;

@@ -7,6 +7,7 @@
 //!
 //! | module | what |
 //! | --- | --- |
+//! | [`limits`] | limits, errors and constants every part shares (a leaf: no cycle) |
 //! | [`settings`] | [`WheelSettings`]: defaults and limits of the original, validated setters |
 //! | [`tire`] | [`MagicFormula`], slips, combined slip (friction circle) |
 //! | [`spin`] | the implicit wheel-spin integrator (why it is stable) |
@@ -31,6 +32,7 @@
 #![warn(missing_docs)]
 
 pub mod bumps;
+pub mod limits;
 pub mod settings;
 pub mod spin;
 pub mod suspension;
@@ -38,10 +40,10 @@ pub mod tire;
 pub mod vehicle;
 pub mod wheel;
 
-pub use settings::{
-    MAX_DAMPING, MAX_SPRING, MAX_VALUE, SettingsError, SuspensionForceDirection, SweepType, WheelSettings,
-    WheelSettingsDef,
+pub use limits::{
+    MAX_DAMPING, MAX_SPRING, MAX_VALUE, RAD_PER_S_TO_RPM, STANDARD_GRAVITY, SettingsError, finite_or_zero,
 };
+pub use settings::{SuspensionForceDirection, SweepType, WheelSettings, WheelSettingsDef};
 pub use suspension::{SuspensionForce, SuspensionRow};
 pub use tire::{CurveTable, MIN_DENOMINATOR, MagicFormula, atan as fast_atan, sin_cos_0_pi};
 pub use wheel::{

@@ -29,22 +29,8 @@
 //! field, and the old value is kept: a `WheelSettings` can never hold one. Upper limits
 //! that the original does not have ([`MAX_VALUE`]) keep every product in the model finite.
 
+use crate::limits::{MAX_DAMPING, MAX_SPRING, MAX_VALUE, SettingsError, check};
 use crate::tire::MagicFormula;
-use core::fmt;
-
-/// The largest magnitude any setting accepts; larger finite values clamp to it.
-/// It is far beyond any physical wheel and keeps the model's arithmetic finite.
-pub const MAX_VALUE: f32 = 1.0e9;
-
-/// The stiffest spring a wheel accepts (N/m): a hundred times a race car's wheel rate,
-/// rigid for any game. The plugin's implicit suspension is stable up to it (and beyond)
-/// at every step rate; the limit keeps a typo from meaning "infinitely stiff".
-pub const MAX_SPRING: f32 = 1.0e7;
-
-/// The strongest damper a wheel accepts (N·s/m), bump or rebound: far past critical
-/// damping for any car corner (a 300 kg corner on a 10⁷ N/m spring is critically damped
-/// at 1.1·10⁵).
-pub const MAX_DAMPING: f32 = 1.0e6;
 
 /// Along which direction the suspension pushes the chassis.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -79,38 +65,6 @@ pub enum SweepType {
     /// A cylinder of the tyre radius and width, its axis along the axle: the closest to a
     /// real tyre (recommended).
     Cylinder,
-}
-
-/// A setting that could not be stored.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum SettingsError {
-    /// The value was NaN or infinite; the old value was kept.
-    NonFinite {
-        /// The setting's name, as in the preset file.
-        field: &'static str,
-        /// The value that was refused.
-        value: f32,
-    },
-}
-
-impl fmt::Display for SettingsError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SettingsError::NonFinite { field, value } => {
-                write!(f, "wheel setting `{field}` must be a finite number, got {value}")
-            }
-        }
-    }
-}
-
-impl std::error::Error for SettingsError {}
-
-/// Checks that `value` is finite and clamps it into `[min, max]` (and into ±[`MAX_VALUE`]).
-pub(crate) fn check(field: &'static str, value: f32, min: f32, max: f32) -> Result<f32, SettingsError> {
-    if !value.is_finite() {
-        return Err(SettingsError::NonFinite { field, value });
-    }
-    Ok(value.clamp(min.max(-MAX_VALUE), max.min(MAX_VALUE)))
 }
 
 /// The tuning of one wheel. See the [module docs](self) for units, defaults and limits.

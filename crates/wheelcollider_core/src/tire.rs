@@ -18,7 +18,7 @@
 //! formula stays a friction curve (non-negative, single-valued), and are documented here
 //! because a preset can otherwise produce a tyre that pushes the wrong way.
 
-use crate::settings::{SettingsError, check};
+use crate::limits::{SettingsError, check};
 
 /// Slip denominators are at least this (m/s), as in the original (`MinDenominator`):
 /// slip stays smooth through zero speed, and below this speed the tyre acts like a
@@ -281,7 +281,7 @@ impl MagicFormula {
                 break;
             }
         }
-        (0.5 * (lo + hi) / b).min(crate::settings::MAX_VALUE as f64)
+        (0.5 * (lo + hi) / b).min(crate::limits::MAX_VALUE as f64)
     }
 }
 

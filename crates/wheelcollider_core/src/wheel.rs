@@ -14,7 +14,8 @@
 //!   `camberAngle` does in the wheel's own frame.
 
 use crate::bumps::perlin_bump;
-use crate::settings::{MAX_VALUE, WheelSettings};
+use crate::limits::{MAX_VALUE, RAD_PER_S_TO_RPM};
+use crate::settings::WheelSettings;
 use crate::spin::solve_spin;
 use crate::tire::{MIN_DENOMINATOR, combined};
 
@@ -28,7 +29,6 @@ pub const STICK_SPEED: f32 = 0.5;
 /// displacement pulled back per step.
 pub const STICK_BAUMGARTE: f64 = 0.2;
 /// Seconds-to-minutes factor: rpm = ω · 60 / 2π.
-const RAD_PER_S_TO_RPM: f32 = 60.0 / core::f32::consts::TAU;
 
 /// What the sweep found, reduced to the wheel's contact frame.
 ///

@@ -1,9 +1,9 @@
 //! What follows from a spec without running it: the engine's torque at an rpm and
 //! throttle, the gearbox's ratios, the drive and brake shares, the drive and resistance
-//! forces, the predicted top speed, the ride height and the steering geometry. The
-//! closed-form answers the manoeuvres are checked against come from here.
+//! forces, the ride height and the steering geometry.
 
 use super::*;
+use crate::limits::STANDARD_GRAVITY;
 
 impl EngineSpec {
     /// Full-throttle torque at `rpm` (N·m), from the curve.
@@ -130,7 +130,7 @@ impl VehicleSpec {
         let n = self.axles.len().max(1) as f32;
         let c: f32 = self.axles.iter().map(|a| a.wheel.rolling_resistance()).sum::<f32>() / n;
         let down = 0.5 * self.aero.air_density * (self.aero.downforce_front + self.aero.downforce_rear) * v * v;
-        c * (self.chassis.mass * 9.81 + down)
+        c * (self.chassis.mass * STANDARD_GRAVITY + down)
     }
 
     /// Drive force at the wheels in `gear` at road speed `v` (m/s) and full throttle (N),
@@ -148,54 +148,6 @@ impl VehicleSpec {
     /// Resistance on flat ground at `v` (N): aerodynamic drag plus rolling resistance.
     pub fn resistance_force(&self, v: f32) -> f32 {
         self.aero.drag_factor() * v * v + self.rolling_resistance_force(v)
-    }
-
-    /// The top speed (m/s) and the gear it is reached in: the highest speed, in any
-    /// forward gear, where the full-throttle drive force still equals drag + rolling
-    /// resistance (the balance of tractive force and road load, Gillespie, *Fundamentals of
-    /// Vehicle Dynamics*, ch. 2), with the engine at or below its redline.
-    pub fn predicted_top_speed(&self) -> (f32, i32) {
-        let mut best = (0.0f32, 1);
-        let r = self.drive_radius();
-        for g in 1..=self.gearbox.top_gear() {
-            let ratio = self.gearbox.total_ratio(g);
-            let v_red = self.engine.redline_rpm / RAD_PER_S_TO_RPM * r / ratio;
-            // The net force falls with speed near the top: scan down from the redline.
-            let net = |v: f32| self.drive_force(g, v.min(v_red * 0.999_99)) - self.resistance_force(v);
-            let top = if net(v_red) >= 0.0 {
-                v_red
-            } else {
-                let n = 2000;
-                let mut hi = v_red;
-                let mut found = None;
-                for i in (0..n).rev() {
-                    let v = v_red * i as f32 / n as f32;
-                    if net(v) >= 0.0 {
-                        found = Some((v, hi));
-                        break;
-                    }
-                    hi = v;
-                }
-                match found {
-                    Some((mut lo, mut hi)) => {
-                        for _ in 0..40 {
-                            let mid = 0.5 * (lo + hi);
-                            if net(mid) >= 0.0 {
-                                lo = mid;
-                            } else {
-                                hi = mid;
-                            }
-                        }
-                        lo
-                    }
-                    None => 0.0,
-                }
-            };
-            if top > best.0 {
-                best = (top, g);
-            }
-        }
-        best
     }
 
     /// Height of the chassis origin above flat ground (m) at which the lowest wheel just

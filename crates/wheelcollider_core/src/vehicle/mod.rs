@@ -31,14 +31,14 @@
 //! | forces | N |
 
 mod derived;
+mod predict;
 mod spec;
 
 pub use spec::*;
 
-use crate::settings::MAX_VALUE;
+use crate::limits::MAX_VALUE;
+pub use crate::limits::RAD_PER_S_TO_RPM;
 
-/// rad/s → rpm.
-pub const RAD_PER_S_TO_RPM: f32 = 60.0 / core::f32::consts::TAU;
 /// Width of the rev limiter (rpm): the throttle is cut to hold the engine this far below
 /// the redline at most.
 pub const LIMITER_BAND_RPM: f32 = 100.0;

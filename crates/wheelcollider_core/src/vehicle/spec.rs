@@ -8,7 +8,8 @@
 //! Frames: the chassis' local frame is Bevy's: −Z forward, +X right, +Y up. Axles are
 //! listed front to back.
 
-use crate::settings::{MAX_VALUE, WheelSettings};
+use crate::limits::MAX_VALUE;
+use crate::settings::WheelSettings;
 
 /// An error in a vehicle description: the field's path and what is wrong.
 #[derive(Clone, Debug, PartialEq)]
@@ -303,7 +304,7 @@ pub struct AxleSpec {
     /// Braked by the handbrake.
     pub handbrake: bool,
     /// Anti-roll bar stiffness (N/m of compression difference), 0 ..= 10⁷
-    /// ([`MAX_SPRING`](crate::settings::MAX_SPRING)). The Bevy plugin solves the bar with
+    /// ([`MAX_SPRING`](crate::limits::MAX_SPRING)). The Bevy plugin solves the bar with
     /// the suspension (stable at any stiffness); it acts only while both wheels of the
     /// axle are grounded.
     pub anti_roll_stiffness: f32,
@@ -488,7 +489,7 @@ impl VehicleSpec {
                 format!("axles[{i}].anti_roll_stiffness"),
                 a.anti_roll_stiffness,
                 0.0,
-                crate::settings::MAX_SPRING
+                crate::limits::MAX_SPRING
             );
             check_differential(&format!("axles[{i}].differential"), &mut a.differential)?;
             let (clean, err) = a.wheel.sanitized();

@@ -1,8 +1,8 @@
 //! The test track's manoeuvres on the shipped presets: closed-form metrics against their
 //! answers (`docs/maneuvers.md`), the rest inside physically sane bands, every manoeuvre run
 //! briefly on every preset, determinism, and the errors.
-use wheelcollider_avian::maneuvers::*;
 use wheelcollider_avian::vehicle::VehicleSpec;
+use wheelcollider_track::*;
 
 const PRESETS: [&str; 3] = ["road", "rally", "kart"];
 

@@ -2,10 +2,10 @@
 //! writes JSON, CSV time series and PNG plots on request. No window.
 //!
 //! ```text
-//! cargo run --release --example maneuvers -- --preset assets/presets/road.ron
+//! cargo run --release -p wheelcollider_track -- --preset assets/presets/road.ron
 //!     [--preset more.ron …] [--maneuver NAME|all] [--json out.json] [--csv DIR]
 //!     [--plots DIR] [--hz 60] [--quick]
-//! cargo run --release --example maneuvers -- --compare a.ron b.ron [--maneuver …]
+//! cargo run --release -p wheelcollider_track -- --compare a.ron b.ron [--maneuver …]
 //! ```
 //!
 //! Manoeuvres: settle, acceleration, braking, circle, step-steer, slalom, slope-hold,
@@ -14,8 +14,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use plotters::prelude::*;
-use wheelcollider::avian::maneuvers::{HZ_RANGE, Maneuver, ManeuverOptions, ManeuverReport, run_maneuver};
-use wheelcollider::prelude::VehicleSpec;
+use wheelcollider_avian::prelude::VehicleSpec;
+use wheelcollider_track::{HZ_RANGE, Maneuver, ManeuverOptions, ManeuverReport, run_maneuver};
 
 const USAGE: &str = "usage: maneuvers --preset FILE.ron [--preset FILE.ron …] [--maneuver NAME|all]
                  [--json FILE] [--csv DIR] [--plots DIR] [--hz RATE] [--quick]

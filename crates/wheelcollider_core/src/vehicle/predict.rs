@@ -1,0 +1,142 @@
+//! Closed-form predictions: what a spec should do, worked out from its numbers without
+//! running it. The manoeuvres and the plugin's tests check the simulation against these.
+//!
+//! - top speed: where the full-throttle drive force meets drag and rolling resistance;
+//! - static axle loads: the centre of mass between the axles (lever rule);
+//! - stopping distance: the tyre curve's locked or peak friction per axle, the brake
+//!   layout, load transfer and drag, integrated over speed.
+//!
+//! The formulas are in `docs/vehicle.md` and `docs/maneuvers.md`.
+
+use super::*;
+use crate::limits::STANDARD_GRAVITY as G;
+
+impl VehicleSpec {
+    /// The top speed (m/s) and the gear it is reached in: the highest speed, in any
+    /// forward gear, where the full-throttle drive force still equals drag + rolling
+    /// resistance (the balance of tractive force and road load, Gillespie, *Fundamentals of
+    /// Vehicle Dynamics*, ch. 2), with the engine at or below its redline.
+    pub fn predicted_top_speed(&self) -> (f32, i32) {
+        let mut best = (0.0f32, 1);
+        let r = self.drive_radius();
+        for g in 1..=self.gearbox.top_gear() {
+            let ratio = self.gearbox.total_ratio(g);
+            let v_red = self.engine.redline_rpm / RAD_PER_S_TO_RPM * r / ratio;
+            // The net force falls with speed near the top: scan down from the redline.
+            let net = |v: f32| self.drive_force(g, v.min(v_red * 0.999_99)) - self.resistance_force(v);
+            let top = if net(v_red) >= 0.0 {
+                v_red
+            } else {
+                let n = 2000;
+                let mut hi = v_red;
+                let mut found = None;
+                for i in (0..n).rev() {
+                    let v = v_red * i as f32 / n as f32;
+                    if net(v) >= 0.0 {
+                        found = Some((v, hi));
+                        break;
+                    }
+                    hi = v;
+                }
+                match found {
+                    Some((mut lo, mut hi)) => {
+                        for _ in 0..40 {
+                            let mid = 0.5 * (lo + hi);
+                            if net(mid) >= 0.0 {
+                                lo = mid;
+                            } else {
+                                hi = mid;
+                            }
+                        }
+                        lo
+                    }
+                    None => 0.0,
+                }
+            };
+            if top > best.0 {
+                best = (top, g);
+            }
+        }
+        best
+    }
+
+    /// Static load of each axle (N) of a two-axle car from its centre of mass.
+    pub fn static_axle_loads(&self) -> Option<[f32; 2]> {
+        if self.axles.len() != 2 {
+            return None;
+        }
+        let (zf, zr, zc) = (self.axles[0].z, self.axles[1].z, self.chassis.center_of_mass[2]);
+        let l = zr - zf;
+        if l.abs() < 1e-3 {
+            return None;
+        }
+        let w = self.chassis.mass * G;
+        Some([w * (zr - zc) / l, w * (zc - zf) / l])
+    }
+
+    /// Stopping distance (m) from `v0` (m/s) with the brake pedal fully down, on a surface
+    /// of `grip`, from the tyre curve and the brake layout; drag included.
+    ///
+    /// Each axle's brakes either lock its wheels (their torque beats the tyre's peak force
+    /// at the axle's load) and give the curve's force at a locked wheel's slip
+    /// (κ = −v / max(v, 10)), or they do not and give torque / radius. With two axles the
+    /// loads include the transfer m·a·h / L (h: centre-of-mass height at rest), solved by
+    /// fixed-point iteration, and each axle's friction coefficient is its tyre's at half the
+    /// axle's load ([`WheelSettings::load_grip_factor`]). With ABS every axle works at the
+    /// curve's peak instead. For a car whose brakes lock every wheel this is v² / (2·μ·g)
+    /// with the locked μ.
+    ///
+    /// [`WheelSettings::load_grip_factor`]: crate::WheelSettings::load_grip_factor
+    pub fn expected_stop_distance(&self, grip: f32, v0: f32) -> f32 {
+        let mf = self.axles[0].wheel.tire();
+        let m = self.chassis.mass;
+        let w = m * G;
+        let k = self.aero.drag_factor();
+        let loads = self.static_axle_loads();
+        let (l, h) = match (self.axles.first(), self.axles.last()) {
+            (Some(f), Some(r)) if self.axles.len() == 2 => {
+                let sag = loads.map_or(0.0, |ld| {
+                    0.5 * (ld[0] / 2.0 / f.wheel.suspension_spring() + ld[1] / 2.0 / r.wheel.suspension_spring())
+                });
+                (r.z - f.z, self.touch_height() + self.chassis.center_of_mass[1] - sag)
+            }
+            _ => (0.0, 0.0),
+        };
+        let decel = |v: f32| -> f32 {
+            let slide = v / v.max(10.0);
+            let mut a = mf.eval(slide) * grip * G;
+            for _ in 0..30 {
+                let mut force = 0.0;
+                for (i, axle) in self.axles.iter().enumerate() {
+                    let static_load = match loads {
+                        Some(ld) => ld[i],
+                        None => w / self.axles.len() as f32,
+                    };
+                    let transfer = if l > 0.0 { m * a * h / l } else { 0.0 };
+                    let load = (static_load + if i == 0 { transfer } else { -transfer }).max(0.0);
+                    // Each axle's tyre at its load (load sensitivity), two tyres per axle.
+                    let tyre = &axle.wheel;
+                    let mu = grip * tyre.load_grip_factor(0.5 * load as f64) as f32;
+                    let (peak, locked) = (tyre.tire().peak_value() * mu, tyre.tire().eval(slide) * mu);
+                    let brake = self.brakes.max_torque * self.brake_share(i) / tyre.radius();
+                    force += if self.brakes.abs {
+                        brake.min(peak * load)
+                    } else if brake >= peak * load {
+                        locked * load
+                    } else {
+                        brake
+                    };
+                }
+                a = 0.5 * a + 0.5 * (force + k * v * v) / m;
+            }
+            a
+        };
+        let n = 4000;
+        (0..n)
+            .map(|i| {
+                let v = v0 * (i as f32 + 0.5) / n as f32;
+                v / decel(v).max(1e-3) * (v0 / n as f32)
+            })
+            .sum()
+    }
+}

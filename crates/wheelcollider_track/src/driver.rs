@@ -1,0 +1,59 @@
+//! The robot drivers: steering to a road-wheel angle, pure pursuit along a line, and a
+//! cruise control, each reading the harness's kinematics once per step.
+
+use bevy::prelude::*;
+use wheelcollider_core::vehicle::VehicleInput as Controls;
+
+use crate::sim::Sim;
+
+impl Sim {
+    /// Steering input (−1..1) that puts the road wheels at `angle` (deg, positive left)
+    /// at the current speed.
+    pub(crate) fn steer_for(&self, angle: f32) -> f32 {
+        (angle / self.spec.steering.lock_at(self.k.forward_speed).max(1e-3)).clamp(-1.0, 1.0)
+    }
+
+    /// Pure-pursuit steering towards `target` (world, on the ground plane).
+    pub(crate) fn pursue(&self, target: Vec3) -> f32 {
+        let to = (target - self.k.position).with_y(0.0);
+        let f = self.k.forward.with_y(0.0).normalize_or_zero();
+        let ld = to.length().max(1e-3);
+        let alpha = f.cross(to).y.atan2(f.dot(to));
+        let l = self.spec.wheelbase_for(0).max(0.5);
+        let delta = (2.0 * l * alpha.sin() / ld).atan().to_degrees();
+        self.steer_for(delta)
+    }
+
+    /// Look-ahead distance of the path-following driver (m).
+    pub(crate) fn lookahead(&self) -> f32 {
+        (0.6 * self.k.speed).clamp(5.0, 30.0)
+    }
+
+    /// Steering that keeps the car on the line x = 0, heading −Z.
+    pub(crate) fn keep_lane(&self) -> f32 {
+        let p = self.k.position;
+        self.pursue(Vec3::new(0.0, p.y, p.z - self.lookahead()))
+    }
+
+    /// One step holding `target` (m/s) on the line x = 0.
+    pub(crate) fn cruise_in_lane(&mut self, target: f32) {
+        let (throttle, brake) = self.cruise(target);
+        let steer = self.keep_lane();
+        self.step(Controls {
+            throttle,
+            brake,
+            steer,
+            ..Default::default()
+        });
+    }
+
+    /// Throttle / brake that hold `target` (m/s).
+    pub(crate) fn cruise(&self, target: f32) -> (f32, f32) {
+        let e = target - self.k.forward_speed;
+        if e > -0.5 {
+            ((0.3 + 0.4 * e).clamp(0.0, 1.0), 0.0)
+        } else {
+            (0.0, (-0.1 * e).clamp(0.0, 0.3))
+        }
+    }
+}

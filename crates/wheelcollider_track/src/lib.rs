@@ -1,0 +1,210 @@
+//! # wheelcollider_track
+//!
+//! A headless test track: the standard manoeuvres vehicle engineers run (settle,
+//! acceleration, braking, steady-state circle, step steer, slalom, slope hold, bump run),
+//! turning a [`VehicleSpec`] into numbers and time series.
+//!
+//! Each run builds its own headless app (no window, exact fixed steps), spawns the car
+//! from the spec on the manoeuvre's ground, drives it with a robot driver and records
+//! every physics step. The same spec, manoeuvre and rate give the same numbers, run
+//! after run.
+//!
+//! ```no_run
+//! use wheelcollider_avian::prelude::VehicleSpec;
+//! use wheelcollider_track::{Maneuver, ManeuverOptions, run_maneuver};
+//!
+//! let spec = VehicleSpec::from_ron(&std::fs::read_to_string("assets/presets/road.ron")?)?;
+//! let report = run_maneuver(&spec, Maneuver::Braking, &ManeuverOptions::default())?;
+//! for m in &report.metrics {
+//!     println!("{:<24} {:>10.3} {}", m.name, m.value, m.unit);
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! The runnable front end is `cargo run --release -p wheelcollider_track`; the method of
+//! each manoeuvre and the shipped presets' results are in `docs/maneuvers.md`.
+
+//!
+//! | module | what |
+//! | --- | --- |
+//! | this file | the manoeuvre list, options, errors, [`run_maneuver`] |
+//! | [`report`] | metrics, channels and plots: what a run produces |
+//! | `sim` | the harness: a headless app at an exact rate, the car, the recorder |
+//! | `driver` | the robot drivers: steer to an angle, pure pursuit, cruise control |
+//! | `stats` | signal statistics: crossings, RMS, line fits, damping from extremes |
+//! | `maneuvers/` | one file per manoeuvre |
+//!
+//! The closed-form answers each metric is compared with come from the core
+//! ([`VehicleSpec::expected_stop_distance`], [`VehicleSpec::static_axle_loads`],
+//! [`VehicleSpec::predicted_top_speed`]).
+#![warn(missing_docs)]
+
+mod driver;
+mod maneuvers;
+pub mod report;
+mod sim;
+mod stats;
+
+use std::fmt;
+use std::str::FromStr;
+
+use wheelcollider_avian::prelude::{SpecError, VehicleSpec};
+
+use report::Out;
+pub use report::{Channel, ManeuverReport, Metric, PlotSpec};
+
+/// Physics rates the track accepts (Hz).
+pub const HZ_RANGE: std::ops::RangeInclusive<f64> = 20.0..=1000.0;
+/// A quarter mile (m).
+pub const QUARTER_MILE: f32 = 402.336;
+
+/// One standard manoeuvre.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Maneuver {
+    /// Release at ride height, settle 3 s (sag per wheel, creep), then push the body
+    /// down (half the sag deep): each axle's natural frequency and bump / rebound
+    /// damping ratios.
+    Settle,
+    /// Full throttle from rest on flat asphalt: 0–100 km/h, quarter mile, shift points,
+    /// top speed (run until the speed stops rising).
+    Acceleration,
+    /// Full brake from 100 km/h (wheels rolling) to a stop: distance, time, deceleration.
+    Braking,
+    /// ISO 4138-style constant-radius test on a 40 m circle, speed raised slowly:
+    /// maximum lateral acceleration and the understeer gradient.
+    Circle,
+    /// ISO 7401-style step steer at 80 km/h to a kinematic 4 m/s²: yaw-rate response
+    /// time, overshoot, gains.
+    StepSteer,
+    /// An 18 m slalom at 60 km/h, a path-following driver: peaks and tracking error.
+    Slalom,
+    /// Brakes and handbrake on, nose up a 10° and a 20° slope: drift over 5 s.
+    SlopeHold,
+    /// 10 s at 60 km/h over gravel (Perlin roughness): body acceleration, wheel lift.
+    BumpRun,
+}
+
+impl Maneuver {
+    /// Every manoeuvre, in the order `all` runs them.
+    pub const ALL: [Maneuver; 8] = [
+        Maneuver::Settle,
+        Maneuver::Acceleration,
+        Maneuver::Braking,
+        Maneuver::Circle,
+        Maneuver::StepSteer,
+        Maneuver::Slalom,
+        Maneuver::SlopeHold,
+        Maneuver::BumpRun,
+    ];
+
+    /// The command-line name (`step-steer`…).
+    pub fn name(self) -> &'static str {
+        match self {
+            Maneuver::Settle => "settle",
+            Maneuver::Acceleration => "acceleration",
+            Maneuver::Braking => "braking",
+            Maneuver::Circle => "circle",
+            Maneuver::StepSteer => "step-steer",
+            Maneuver::Slalom => "slalom",
+            Maneuver::SlopeHold => "slope-hold",
+            Maneuver::BumpRun => "bump-run",
+        }
+    }
+}
+
+impl fmt::Display for Maneuver {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Maneuver {
+    type Err = ManeuverError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Maneuver::ALL
+            .into_iter()
+            .find(|m| m.name() == s || m.name().replace('-', "_") == s)
+            .ok_or_else(|| ManeuverError::UnknownManeuver(s.to_string()))
+    }
+}
+
+/// How to run a manoeuvre.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ManeuverOptions {
+    /// Physics rate (Hz), in [`HZ_RANGE`].
+    pub hz: f64,
+    /// A short version of each manoeuvre (seconds instead of minutes), for tests: the
+    /// acceleration run stops at 100 km/h, the circle ramps faster, the holds are
+    /// shorter. The numbers are rougher.
+    pub quick: bool,
+}
+
+impl Default for ManeuverOptions {
+    fn default() -> Self {
+        Self { hz: 60.0, quick: false }
+    }
+}
+
+/// Why a manoeuvre could not run.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ManeuverError {
+    /// No manoeuvre has this name.
+    #[error("unknown manoeuvre `{0}`; one of: {names}, all", names = maneuver_names())]
+    UnknownManeuver(String),
+    /// The physics rate is outside [`HZ_RANGE`] (or not finite).
+    #[error("physics rate {0} Hz is out of range {lo}..={hi} Hz", lo = HZ_RANGE.start(), hi = HZ_RANGE.end())]
+    Rate(f64),
+    /// The spec does not validate.
+    #[error("invalid vehicle: {0}")]
+    Spec(#[from] SpecError),
+}
+
+fn maneuver_names() -> String {
+    Maneuver::ALL.map(|m| m.name()).join(", ")
+}
+
+/// Runs `maneuver` on a car built from `spec`.
+pub fn run_maneuver(
+    spec: &VehicleSpec,
+    maneuver: Maneuver,
+    options: &ManeuverOptions,
+) -> Result<ManeuverReport, ManeuverError> {
+    if !options.hz.is_finite() || !HZ_RANGE.contains(&options.hz) {
+        return Err(ManeuverError::Rate(options.hz));
+    }
+    let mut spec = spec.clone();
+    spec.validate()?;
+    let mut out = Out::default();
+    let sim = match maneuver {
+        Maneuver::Settle => maneuvers::settle::settle(&spec, options, &mut out),
+        Maneuver::Acceleration => maneuvers::acceleration::acceleration(&spec, options, &mut out),
+        Maneuver::Braking => maneuvers::braking::braking(&spec, options, &mut out),
+        Maneuver::Circle => maneuvers::circle::circle(&spec, options, &mut out),
+        Maneuver::StepSteer => maneuvers::step_steer::step_steer(&spec, options, &mut out),
+        Maneuver::Slalom => maneuvers::slalom::slalom(&spec, options, &mut out),
+        Maneuver::SlopeHold => maneuvers::slope_hold::slope_hold(&spec, options, &mut out),
+        Maneuver::BumpRun => maneuvers::bump_run::bump_run(&spec, options, &mut out),
+    };
+    let (time, mut channels) = sim.rec.finish(&sim.labels);
+    channels.extend(out.extra);
+    Ok(ManeuverReport {
+        maneuver: maneuver.name(),
+        vehicle: spec.name.clone(),
+        hz: options.hz,
+        metrics: out.metrics,
+        time,
+        channels,
+        wheels: sim.labels,
+        plots: out.plots,
+    })
+}
+
+/// Labels of the wheels in [`VehicleSpec::wheel_index`] order.
+pub fn wheel_labels(spec: &VehicleSpec) -> Vec<String> {
+    if spec.axles.len() == 2 {
+        return ["fl", "fr", "rl", "rr"].map(String::from).to_vec();
+    }
+    (0..spec.axles.len())
+        .flat_map(|a| [format!("a{a}l"), format!("a{a}r")])
+        .collect()
+}

@@ -1,0 +1,80 @@
+use super::prelude::*;
+
+pub(crate) fn circle(spec: &VehicleSpec, o: &ManeuverOptions, out: &mut Out) -> Sim {
+    // A path-following driver holds a 40 m circle (turning left) and raises the speed
+    // slowly: quickly through the linear range, then 0.05 m/s per second near the limit.
+    // It aims at a point on the circle one look-ahead ahead (pure pursuit), and an
+    // integral of the radius error pulls that circle in or out, so it holds R exactly.
+    let radius = 40.0;
+    let mut sim = Sim::new(spec, o, Ground::Flat(WheelSurface::ASPHALT));
+    sim.hold(Controls::default(), 1.0);
+    let centre = sim.k.position + Vec3::new(-radius, 0.0, 0.0);
+    let mut target: f32 = 6.0;
+    sim.launch(target);
+    let kinematic = (spec.wheelbase_for(0) / radius).atan().to_degrees();
+    let mu = spec.axles[0].wheel.tire().peak_value();
+    let (mut best, mut integral) = (0.0f32, 0.0f32);
+    let mut window: Vec<f32> = vec![];
+    let mut points = vec![];
+    let win = sim.steps(1.0);
+    let (fast, slow) = if o.quick { (1.0, 0.3) } else { (0.2, 0.05) };
+    let mut lateral = vec![0.0; sim.rec.time.len()];
+    let lat_col = CHASSIS.iter().position(|c| c.0 == "lateral_acc").expect("recorded");
+    for _ in 0..sim.steps(if o.quick { 40.0 } else { 300.0 }) {
+        let p = sim.k.position;
+        let to_car = (p - centre).with_y(0.0);
+        let r = to_car.length();
+        let error = r - radius;
+        integral = (integral + 0.5 * error / sim.hz).clamp(-10.0, 10.0);
+        let aim = radius - integral;
+        let angle = to_car.z.atan2(to_car.x) - sim.lookahead().min(15.0) / radius;
+        let steer = sim.pursue(centre + Vec3::new(aim * angle.cos(), 0.0, aim * angle.sin()) + Vec3::Y * p.y);
+        let ay = sim.k.speed * sim.k.yaw_rate.abs();
+        target += if ay < 0.6 * mu * G { fast } else { slow } / sim.hz;
+        let throttle = ((target - sim.k.speed) * 0.5).clamp(0.0, 1.0);
+        sim.step(Controls {
+            throttle,
+            steer,
+            ..Default::default()
+        });
+        // Centripetal acceleration, measured (left positive).
+        let ay = -sim.rec.chassis[lat_col].last().copied().unwrap_or(0.0);
+        lateral.push(ay / G);
+        if error.abs() < 1.0 {
+            window.push(ay);
+            if window.len() > win {
+                window.remove(0);
+                best = best.max(mean(&window));
+            }
+            if ay < 0.5 * mu * G && ay > 0.05 * G {
+                points.push((ay / G, sim.k.road_wheel_angle));
+            }
+        } else {
+            window.clear();
+        }
+        if error > 4.0 {
+            break;
+        }
+    }
+    out.metric("max_lateral_acc", best / G, "g", Some(mu));
+    match fit_line(&points) {
+        Some((slope, intercept)) => {
+            out.metric("understeer_gradient", slope, "deg/g", None);
+            out.metric("steer_at_zero_lateral_acc", intercept, "deg", Some(kinematic));
+        }
+        None => out.metric("understeer_gradient", f32::NAN, "deg/g", None),
+    }
+    out.extra.push(Channel {
+        name: "lateral_g".into(),
+        unit: "g",
+        values: lateral,
+    });
+    out.plot(
+        "Road-wheel angle (deg) against lateral acceleration (g)",
+        "lateral_g",
+        &["road_wheel_angle"],
+    );
+    out.plot("Lateral acceleration (g)", "time", &["lateral_g"]);
+    out.plot("Speed (km/h)", "time", &["speed"]);
+    sim
+}

@@ -1,0 +1,99 @@
+use super::prelude::*;
+
+pub(crate) fn settle(spec: &VehicleSpec, o: &ManeuverOptions, out: &mut Out) -> Sim {
+    let mut sim = Sim::new(spec, o, Ground::Flat(WheelSurface::ASPHALT));
+    let still = Controls::default();
+    sim.hold(still, 2.0);
+    let h0 = sim.k.position.y;
+    sim.hold(still, 1.0);
+    let creep = (sim.k.position.y - h0) * 1000.0;
+    let loads = spec.static_axle_loads();
+    for i in 0..spec.wheel_count() {
+        let a = i / 2;
+        let k = spec.axles[a].wheel.suspension_spring();
+        let expected = loads.map(|l| l[a] / 2.0 / k * 1000.0);
+        out.metric(
+            format!("sag_{}", sim.labels[i]),
+            sim.wheel(i).output.compression * 1000.0,
+            "mm",
+            expected,
+        );
+    }
+    out.metric("creep", creep, "mm", Some(0.0));
+    // Push the body down and watch each axle ring down. The push is sized so the first
+    // swing is about half the sag (v = ½·g/ω): the wheels stay on the ground and off the
+    // bump stops, where the suspension is linear.
+    let rest: Vec<f32> = (0..spec.wheel_count())
+        .map(|i| sim.wheel(i).output.compression)
+        .collect();
+    let start = sim.rec.time.len();
+    let omega_max = loads.map_or(0.0, |l| {
+        (0..2)
+            .map(|a| (spec.axles[a].wheel.suspension_spring() * 2.0 * G / l[a].max(1.0)).sqrt())
+            .fold(0.0, f32::max)
+    });
+    let push = if omega_max > 0.0 { 0.5 * G / omega_max } else { 0.3 };
+    sim.app.world_mut().get_mut::<LinearVelocity>(sim.car).unwrap().0.y -= push;
+    sim.hold(still, 3.0);
+    let time = sim.rec.time[start..].to_vec();
+    for (a, axle) in spec.axles.iter().enumerate() {
+        let name = if spec.axles.len() == 2 {
+            ["front", "rear"][a].to_string()
+        } else {
+            format!("axle{a}")
+        };
+        let comp = |i: usize| &sim.rec.wheels[i][0][start..];
+        let (l, r) = (2 * a, 2 * a + 1);
+        let dev: Vec<f32> = comp(l)
+            .iter()
+            .zip(comp(r))
+            .map(|(x, y)| 0.5 * (x + y) - 0.5 * (rest[l] + rest[r]))
+            .collect();
+        let k = axle.wheel.suspension_spring();
+        let corner_mass = loads.map(|l| l[a] / 2.0 / G);
+        let ex = extremes(&time, &dev);
+        // Pushed down: the first extreme is the deepest compression (a rebound half
+        // cycle follows), then the fullest extension (a bump half cycle follows).
+        if ex.len() >= 3 && ex[0].1 > 0.0 {
+            let zr = half_cycle_damping(ex[0].1, ex[1].1);
+            let zb = half_cycle_damping(ex[1].1, ex[2].1);
+            let wr = std::f32::consts::PI / (ex[1].0 - ex[0].0) / (1.0 - zr * zr).max(1e-6).sqrt();
+            let wb = std::f32::consts::PI / (ex[2].0 - ex[1].0) / (1.0 - zb * zb).max(1e-6).sqrt();
+            let f = 0.5 * (wr + wb) / std::f32::consts::TAU;
+            let fe = corner_mass.map(|m| (k / m).sqrt() / std::f32::consts::TAU);
+            let ze = |c: f32| corner_mass.map(|m| c / (2.0 * (k * m).sqrt()));
+            out.metric(format!("natural_frequency_{name}"), f, "Hz", fe);
+            out.metric(
+                format!("damping_ratio_rebound_{name}"),
+                zr,
+                "1",
+                ze(axle.wheel.suspension_rebound()),
+            );
+            out.metric(
+                format!("damping_ratio_bump_{name}"),
+                zb,
+                "1",
+                ze(axle.wheel.suspension_bump()),
+            );
+        } else {
+            // Overdamped: no second extreme to measure.
+            out.metric(format!("natural_frequency_{name}"), f32::NAN, "Hz", None);
+        }
+        out.extra.push(Channel {
+            name: format!("{name}.heave"),
+            unit: "m",
+            values: {
+                let mut v = vec![0.0; start];
+                v.extend(dev.iter());
+                v
+            },
+        });
+    }
+    let compressions: Vec<String> = sim.labels.iter().map(|l| format!("{l}.compression")).collect();
+    let refs: Vec<&str> = compressions.iter().map(String::as_str).collect();
+    out.plot("Suspension compression (m)", "time", &refs);
+    let heave: Vec<String> = out.extra.iter().map(|c| c.name.clone()).collect();
+    let refs: Vec<&str> = heave.iter().map(String::as_str).collect();
+    out.plot("Each axle's compression from rest after the push (m)", "time", &refs);
+    sim
+}
