@@ -399,7 +399,6 @@ pub(crate) fn drive_vehicles(
         }
         let accel = (v - telemetry.last_velocity) / dt;
         let k = spec.aero.drag_factor();
-        let q = 0.5 * spec.aero.air_density * forward_speed * forward_speed;
         *telemetry = VehicleTelemetry {
             forward_speed,
             speed_kmh: v.length() * 3.6,
@@ -408,7 +407,7 @@ pub(crate) fn drive_vehicles(
             yaw_rate: ang.0.dot(rot.0 * Vec3::Y),
             powertrain: report,
             drag: k * v.length_squared(),
-            downforce: [q * spec.aero.downforce_front, q * spec.aero.downforce_rear],
+            downforce: spec.aero.downforce(forward_speed),
             grounded_wheels: grounded,
             wheels: n as u32,
             last_velocity: v,

@@ -5,84 +5,6 @@
 use super::*;
 use crate::limits::STANDARD_GRAVITY;
 
-impl EngineSpec {
-    /// Full-throttle torque at `rpm` (N·m), from the curve.
-    pub fn curve_torque(&self, rpm: f32) -> f32 {
-        let c = &self.torque_curve;
-        let Some(first) = c.first() else { return 0.0 };
-        if rpm <= first[0] {
-            return first[1];
-        }
-        for w in c.windows(2) {
-            if rpm <= w[1][0] {
-                let t = (rpm - w[0][0]) / (w[1][0] - w[0][0]);
-                return w[0][1] + t * (w[1][1] - w[0][1]);
-            }
-        }
-        c[c.len() - 1][1]
-    }
-
-    /// Closed-throttle braking torque at `rpm` (N·m, positive), ∝ rpm.
-    pub fn braking_at(&self, rpm: f32) -> f32 {
-        self.braking_torque * (rpm / self.redline_rpm).clamp(0.0, 1.5)
-    }
-
-    /// Engine torque at `rpm` and `throttle` (N·m): `throttle·curve − (1 − throttle)²·braking`.
-    pub fn torque(&self, rpm: f32, throttle: f32) -> f32 {
-        throttle * self.curve_torque(rpm) - (1.0 - throttle).powi(2) * self.braking_at(rpm)
-    }
-
-    /// The throttle (0..=1) at which the engine makes `torque` at `rpm`: the inverse of
-    /// [`EngineSpec::torque`], which rises monotonically with throttle.
-    pub fn throttle_for(&self, rpm: f32, torque: f32) -> f32 {
-        let c = self.curve_torque(rpm);
-        let b = self.braking_at(rpm);
-        // b·t² − (c + 2b)·t + (b + torque) = 0, smaller root.
-        let t = if b > 1e-6 {
-            let p = c + 2.0 * b;
-            let disc = (p * p - 4.0 * b * (b + torque)).max(0.0);
-            (p - disc.sqrt()) / (2.0 * b)
-        } else if c > 1e-6 {
-            torque / c
-        } else {
-            0.0
-        };
-        if t.is_finite() { t.clamp(0.0, 1.0) } else { 0.0 }
-    }
-
-    /// Peak power (W) and the rpm where the curve makes it.
-    pub fn peak_power(&self) -> (f32, f32) {
-        let mut best = (0.0, 0.0);
-        let n = 400;
-        for i in 0..=n {
-            let rpm = self.redline_rpm * i as f32 / n as f32;
-            let p = self.curve_torque(rpm) * rpm / RAD_PER_S_TO_RPM;
-            if p > best.0 {
-                best = (p, rpm);
-            }
-        }
-        best
-    }
-}
-
-impl GearboxSpec {
-    /// Ratio of `gear` times the final drive, signed (negative in reverse, 0 in neutral
-    /// or for a gear the box does not have).
-    pub fn total_ratio(&self, gear: i32) -> f32 {
-        let r = match gear {
-            -1 => -self.reverse,
-            g if g >= 1 => self.forward.get(g as usize - 1).copied().unwrap_or(0.0),
-            _ => 0.0,
-        };
-        r * self.final_drive
-    }
-
-    /// The highest forward gear.
-    pub fn top_gear(&self) -> i32 {
-        self.forward.len() as i32
-    }
-}
-
 impl VehicleSpec {
     /// Each axle's share of the drive torque (0 for axles that are not driven): the
     /// first two driven axles split by `front_torque_share`, further ones share equally.
@@ -172,24 +94,5 @@ impl VehicleSpec {
             .map(|a| a.z)
             .unwrap_or(z);
         (rear - z).abs()
-    }
-
-    /// Steer angles (deg) of the left and right wheels of `axle` for a centre-wheel
-    /// angle `delta` (deg, positive left), with the spec's Ackermann fraction.
-    pub fn ackermann_angles(&self, axle: usize, delta: f32) -> (f32, f32) {
-        let a = &self.axles[axle];
-        let l = self.wheelbase_for(axle);
-        let k = self.steering.ackermann;
-        if delta.abs() < 1e-4 || l < 1e-3 || k == 0.0 {
-            return (delta, delta);
-        }
-        let t = delta.abs().to_radians().tan();
-        let radius = l / t;
-        let inner = (l / (radius - a.half_track).max(1e-3)).atan().to_degrees();
-        let outer = (l / (radius + a.half_track)).atan().to_degrees();
-        let s = delta.signum();
-        let (inner, outer) = (delta + k * (s * inner - delta), delta + k * (s * outer - delta));
-        // Turning left (delta > 0), the left wheel is the inner one.
-        if delta > 0.0 { (inner, outer) } else { (outer, inner) }
     }
 }

@@ -1,0 +1,43 @@
+/// Aerodynamic drag and downforce.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(default, deny_unknown_fields))]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+pub struct AeroSpec {
+    /// Air density ρ (kg/m³), ≥ 0; 1.225 at sea level.
+    pub air_density: f32,
+    /// Drag coefficient Cd, ≥ 0.
+    pub drag_coefficient: f32,
+    /// Frontal area A (m²), ≥ 0.
+    pub frontal_area: f32,
+    /// Downforce on the first axle as lift coefficient × area (m²), ≥ 0:
+    /// F = ½·ρ·value·v².
+    pub downforce_front: f32,
+    /// The same on the last axle (m²), ≥ 0.
+    pub downforce_rear: f32,
+}
+
+impl Default for AeroSpec {
+    fn default() -> Self {
+        Self {
+            air_density: 1.225,
+            drag_coefficient: 0.32,
+            frontal_area: 2.2,
+            downforce_front: 0.0,
+            downforce_rear: 0.0,
+        }
+    }
+}
+
+impl AeroSpec {
+    /// ½·ρ·Cd·A (kg/m): drag = this · v².
+    pub fn drag_factor(&self) -> f32 {
+        0.5 * self.air_density * self.drag_coefficient * self.frontal_area
+    }
+
+    /// Downforce on the first and last axle (N) at forward speed `v` (m/s).
+    pub fn downforce(&self, v: f32) -> [f32; 2] {
+        let q = 0.5 * self.air_density * v * v;
+        [q * self.downforce_front, q * self.downforce_rear]
+    }
+}

@@ -1,0 +1,139 @@
+//! The engine: its settings (a torque curve, idle, redline, inertia, engine braking),
+//! what follows from them (torque at an rpm and throttle, the throttle for a torque,
+//! peak power), and its part of a step: idle control, the rev limiter and the
+//! integration of its speed.
+//!
+//! The engine is a rotating body of its own: `J_e·dω_e/dt = T_engine − T_clutch`.
+
+use super::RAD_PER_S_TO_RPM;
+use super::VehicleState;
+
+/// Width of the rev limiter (rpm): the throttle is cut to hold the engine this far below
+/// the redline at most.
+pub const LIMITER_BAND_RPM: f32 = 100.0;
+
+/// The engine: a torque curve, idle control, rev limiter and engine braking.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(default, deny_unknown_fields))]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+pub struct EngineSpec {
+    /// Full-throttle torque (N·m) against engine speed (rpm): `[rpm, torque]` points in
+    /// increasing rpm, linearly interpolated, held flat beyond the ends. At least one
+    /// point; rpm ≥ 0, torque ≥ 0.
+    pub torque_curve: Vec<[f32; 2]>,
+    /// Idle speed (rpm) that the idle control holds, ≥ 100.
+    pub idle_rpm: f32,
+    /// The rev limiter's speed (rpm), > idle.
+    pub redline_rpm: f32,
+    /// Rotating inertia of the engine and flywheel (kg·m²), ≥ 0.01.
+    pub inertia: f32,
+    /// Engine braking torque at the redline with the throttle closed (N·m), ≥ 0; it
+    /// scales with rpm and with (1 − throttle)².
+    pub braking_torque: f32,
+}
+
+impl Default for EngineSpec {
+    fn default() -> Self {
+        Self {
+            torque_curve: vec![[1000.0, 250.0], [4000.0, 320.0], [6500.0, 260.0]],
+            idle_rpm: 850.0,
+            redline_rpm: 6800.0,
+            inertia: 0.2,
+            braking_torque: 60.0,
+        }
+    }
+}
+
+impl EngineSpec {
+    /// Full-throttle torque at `rpm` (N·m), from the curve.
+    pub fn curve_torque(&self, rpm: f32) -> f32 {
+        let c = &self.torque_curve;
+        let Some(first) = c.first() else { return 0.0 };
+        if rpm <= first[0] {
+            return first[1];
+        }
+        for w in c.windows(2) {
+            if rpm <= w[1][0] {
+                let t = (rpm - w[0][0]) / (w[1][0] - w[0][0]);
+                return w[0][1] + t * (w[1][1] - w[0][1]);
+            }
+        }
+        c[c.len() - 1][1]
+    }
+
+    /// Closed-throttle braking torque at `rpm` (N·m, positive), ∝ rpm.
+    pub fn braking_at(&self, rpm: f32) -> f32 {
+        self.braking_torque * (rpm / self.redline_rpm).clamp(0.0, 1.5)
+    }
+
+    /// Engine torque at `rpm` and `throttle` (N·m): `throttle·curve − (1 − throttle)²·braking`.
+    pub fn torque(&self, rpm: f32, throttle: f32) -> f32 {
+        throttle * self.curve_torque(rpm) - (1.0 - throttle).powi(2) * self.braking_at(rpm)
+    }
+
+    /// The throttle (0..=1) at which the engine makes `torque` at `rpm`: the inverse of
+    /// [`EngineSpec::torque`], which rises monotonically with throttle.
+    pub fn throttle_for(&self, rpm: f32, torque: f32) -> f32 {
+        let c = self.curve_torque(rpm);
+        let b = self.braking_at(rpm);
+        // b·t² − (c + 2b)·t + (b + torque) = 0, smaller root.
+        let t = if b > 1e-6 {
+            let p = c + 2.0 * b;
+            let disc = (p * p - 4.0 * b * (b + torque)).max(0.0);
+            (p - disc.sqrt()) / (2.0 * b)
+        } else if c > 1e-6 {
+            torque / c
+        } else {
+            0.0
+        };
+        if t.is_finite() { t.clamp(0.0, 1.0) } else { 0.0 }
+    }
+
+    /// Peak power (W) and the rpm where the curve makes it.
+    pub fn peak_power(&self) -> (f32, f32) {
+        let mut best = (0.0, 0.0);
+        let n = 400;
+        for i in 0..=n {
+            let rpm = self.redline_rpm * i as f32 / n as f32;
+            let p = self.curve_torque(rpm) * rpm / RAD_PER_S_TO_RPM;
+            if p > best.0 {
+                best = (p, rpm);
+            }
+        }
+        best
+    }
+}
+
+/// Idle control and the rev limiter, then the engine's torque (N·m) and the throttle it
+/// got. Idle control gives at least the throttle that brings the engine halfway back to
+/// idle this step against the clutch's last load; the limiter at most the throttle that
+/// holds it at the redline.
+pub(crate) fn governed_torque(
+    engine: &EngineSpec,
+    state: &VehicleState,
+    throttle: f32,
+    rpm: f32,
+    dt: f32,
+) -> (f32, f32) {
+    let mut throttle = throttle;
+    let clutch_torque_est = state.clutch_torque;
+    let idle = engine.idle_rpm / RAD_PER_S_TO_RPM;
+    let red = (engine.redline_rpm - 0.5 * LIMITER_BAND_RPM) / RAD_PER_S_TO_RPM;
+    let j_e = engine.inertia;
+    if state.engine_speed < idle * 1.05 {
+        let need = j_e * 0.5 * (idle - state.engine_speed) / dt + clutch_torque_est;
+        throttle = throttle.max(engine.throttle_for(rpm, need));
+    }
+    if state.engine_speed > red - 2.0 * LIMITER_BAND_RPM / RAD_PER_S_TO_RPM {
+        let allow = j_e * 0.5 * (red - state.engine_speed) / dt + clutch_torque_est;
+        throttle = throttle.min(engine.throttle_for(rpm, allow));
+    }
+    (throttle, engine.torque(rpm, throttle))
+}
+
+/// Integrates the engine's speed over one step: its torque against the clutch's.
+pub(crate) fn integrate(engine: &EngineSpec, state: &mut VehicleState, engine_torque: f32, dt: f32) {
+    state.engine_speed =
+        (state.engine_speed + (engine_torque - state.clutch_torque) * dt / engine.inertia).clamp(0.0, 2.0e4);
+}

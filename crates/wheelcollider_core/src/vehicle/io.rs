@@ -1,0 +1,175 @@
+//! What a vehicle step reads and writes: the driver's [`VehicleInput`], each wheel's
+//! [`WheelFeedback`] from the last step, the [`WheelCommand`] it gives each wheel, the
+//! [`VehicleState`] it carries and the [`PowertrainReport`] it returns.
+
+use super::{RAD_PER_S_TO_RPM, VehicleSpec};
+
+/// What the driver (a player, an AI, a script) asks for. Values are clamped to their
+/// ranges; a non-finite value counts as 0.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+pub struct VehicleInput {
+    /// Accelerator, 0..=1.
+    pub throttle: f32,
+    /// Brake pedal, 0..=1.
+    pub brake: f32,
+    /// Steering, −1 (full right) ..= 1 (full left).
+    pub steer: f32,
+    /// Handbrake, 0..=1.
+    pub handbrake: f32,
+    /// Clutch pedal, 0 (engaged) ..= 1 (open); read only with a manual clutch.
+    pub clutch: f32,
+    /// Shift up once (consumed by the step that reads it).
+    pub gear_up: bool,
+    /// Shift down once (consumed by the step that reads it).
+    pub gear_down: bool,
+}
+
+impl VehicleInput {
+    /// Every value clamped to its range, a non-finite one to 0.
+    pub(crate) fn sanitized(&self) -> VehicleInput {
+        let f = |v: f32, lo: f32, hi: f32| if v.is_finite() { v.clamp(lo, hi) } else { 0.0 };
+        VehicleInput {
+            throttle: f(self.throttle, 0.0, 1.0),
+            brake: f(self.brake, 0.0, 1.0),
+            steer: f(self.steer, -1.0, 1.0),
+            handbrake: f(self.handbrake, 0.0, 1.0),
+            clutch: f(self.clutch, 0.0, 1.0),
+            ..*self
+        }
+    }
+}
+
+/// What one wheel did in the last step, read back by the vehicle.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct WheelFeedback {
+    /// Spin (rad/s).
+    pub angular_velocity: f32,
+    /// Wheel inertia (kg·m²).
+    pub inertia: f32,
+    /// Wheel radius (m).
+    pub radius: f32,
+    /// Suspension compression (m).
+    pub compression: f32,
+    /// Longitudinal slip κ.
+    pub forward_slip: f32,
+    /// The tyre's peak slip.
+    pub peak_slip: f32,
+    /// The most force the tyre can give at its load and grip (N): peak μ × grip × load.
+    pub max_friction_force: f32,
+    /// Whether it touched the ground.
+    pub grounded: bool,
+    /// The tyre's reaction torque on the wheel last step (N·m): radius × forward force,
+    /// positive when the ground pushes the car forward (and so holds the wheel back).
+    pub tyre_torque: f32,
+}
+
+/// What the vehicle asks of one wheel this step.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct WheelCommand {
+    /// Steer angle (deg, positive to the left).
+    pub steer_angle: f32,
+    /// Drive torque (N·m).
+    pub drive_torque: f32,
+    /// Brake torque (N·m), ≥ 0.
+    pub brake_torque: f32,
+    /// Anti-roll bar force (N), added to the suspension force.
+    pub anti_roll_force: f32,
+}
+
+/// The vehicle's runtime state, carried from step to step. Create it with
+/// [`VehicleState::new`] so that its buffers have the vehicle's size (no allocation per
+/// step).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+pub struct VehicleState {
+    /// Engine speed (rad/s).
+    pub engine_speed: f32,
+    /// Current gear: −1 reverse, 0 neutral, 1..=n forward.
+    pub gear: i32,
+    /// Gear being shifted into while `shift_timer > 0`.
+    pub next_gear: i32,
+    /// Time left in the current shift (s).
+    pub shift_timer: f32,
+    /// Time since the last shift (s); automatic shifting waits a moment between shifts.
+    pub since_shift: f32,
+    /// The clutch's torque last step (N·m), engine side.
+    pub clutch_torque: f32,
+    /// Steering position, −1..=1, after the steering rate.
+    pub steer: f32,
+    /// Traction control's throttle factor, 0..=1.
+    pub traction_factor: f32,
+    /// How long the car has stood still with the brake held (s): auto-reverse engages
+    /// after [`AUTO_REVERSE_DELAY`](super::AUTO_REVERSE_DELAY).
+    pub stopped_braking: f32,
+}
+
+impl VehicleState {
+    /// A state for `spec`: engine at idle, first gear, wheels straight.
+    pub fn new(spec: &VehicleSpec) -> Self {
+        Self {
+            engine_speed: spec.engine.idle_rpm / RAD_PER_S_TO_RPM,
+            gear: 1,
+            next_gear: 1,
+            shift_timer: 0.0,
+            since_shift: 10.0,
+            clutch_torque: 0.0,
+            steer: 0.0,
+            traction_factor: 1.0,
+            stopped_braking: 0.0,
+        }
+    }
+
+    /// Resets any non-finite value (a game wrote one, or an earlier explosion left one):
+    /// the speeds and timers to 0, the traction factor to 1.
+    pub(crate) fn sanitize(&mut self) {
+        for s in [
+            &mut self.engine_speed,
+            &mut self.shift_timer,
+            &mut self.since_shift,
+            &mut self.clutch_torque,
+            &mut self.steer,
+            &mut self.stopped_braking,
+        ] {
+            if !s.is_finite() {
+                *s = 0.0;
+            }
+        }
+        if !self.traction_factor.is_finite() {
+            self.traction_factor = 1.0;
+        }
+    }
+}
+
+/// What one vehicle step reports: the powertrain's telemetry.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+pub struct PowertrainReport {
+    /// Engine speed (rpm).
+    pub engine_rpm: f32,
+    /// Engine torque at the crank (N·m), negative while engine braking.
+    pub engine_torque: f32,
+    /// Throttle the engine got after idle control, rev limiter, shift cut and traction
+    /// control, 0..=1.
+    pub throttle: f32,
+    /// Clutch engagement, 0 (open) ..= 1.
+    pub clutch_engagement: f32,
+    /// Torque through the clutch (N·m).
+    pub clutch_torque: f32,
+    /// Gear: −1 reverse, 0 neutral, 1..=n.
+    pub gear: i32,
+    /// A shift is under way.
+    pub shifting: bool,
+    /// Total drive torque at the wheels (N·m).
+    pub wheel_torque: f32,
+    /// Steering position, −1..=1.
+    pub steer: f32,
+    /// The brake input after auto-reverse swapped the pedals, 0..=1.
+    pub brake: f32,
+    /// Torque the centre differential moved from the first driven axle to the second
+    /// (N·m); what each axle differential moved shows in the wheels' drive torques.
+    pub centre_transfer: f32,
+}

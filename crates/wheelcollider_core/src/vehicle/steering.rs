@@ -1,0 +1,84 @@
+//! Steering: its settings (lock, Ackermann fraction, rate, speed-sensitive lock), the
+//! steering position's rate limit, and each wheel's angle from the Ackermann geometry.
+
+use super::{VehicleSpec, VehicleState};
+
+/// Steering: lock, Ackermann geometry, rate and speed sensitivity.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(default, deny_unknown_fields))]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+pub struct SteeringSpec {
+    /// Steer angle at full lock (deg) of the equivalent centre wheel, in 0..=60.
+    pub max_angle: f32,
+    /// How much Ackermann geometry, 0 (parallel steer) ..= 1 (full: the inner wheel
+    /// turns about the rear axle's centre line).
+    pub ackermann: f32,
+    /// Time to turn from full left to full right (s), 0..=5; 0 follows the input at once.
+    /// This also smooths digital (keyboard) input.
+    pub lock_to_lock_time: f32,
+    /// Fraction of the lock left at `high_speed` and above, 0..=1 (1: no reduction).
+    pub high_speed_lock: f32,
+    /// Speed at which the lock has fallen to `high_speed_lock` (m/s), > 0.
+    pub high_speed: f32,
+}
+
+impl Default for SteeringSpec {
+    fn default() -> Self {
+        Self {
+            max_angle: 35.0,
+            ackermann: 1.0,
+            lock_to_lock_time: 0.6,
+            high_speed_lock: 0.3,
+            high_speed: 40.0,
+        }
+    }
+}
+
+impl SteeringSpec {
+    /// Steer angle at full lock (deg) at `speed` (m/s): `max_angle` at rest, falling
+    /// linearly to `max_angle · high_speed_lock` at `high_speed`.
+    pub fn lock_at(&self, speed: f32) -> f32 {
+        let f = if self.high_speed > 0.0 {
+            (speed.abs() / self.high_speed).clamp(0.0, 1.0)
+        } else {
+            1.0
+        };
+        self.max_angle * (1.0 + (self.high_speed_lock - 1.0) * f)
+    }
+}
+
+impl VehicleSpec {
+    /// Steer angles (deg) of the left and right wheels of `axle` for a centre-wheel
+    /// angle `delta` (deg, positive left), with the spec's Ackermann fraction.
+    pub fn ackermann_angles(&self, axle: usize, delta: f32) -> (f32, f32) {
+        let a = &self.axles[axle];
+        let l = self.wheelbase_for(axle);
+        let k = self.steering.ackermann;
+        if delta.abs() < 1e-4 || l < 1e-3 || k == 0.0 {
+            return (delta, delta);
+        }
+        let t = delta.abs().to_radians().tan();
+        let radius = l / t;
+        let inner = (l / (radius - a.half_track).max(1e-3)).atan().to_degrees();
+        let outer = (l / (radius + a.half_track)).atan().to_degrees();
+        let s = delta.signum();
+        let (inner, outer) = (delta + k * (s * inner - delta), delta + k * (s * outer - delta));
+        // Turning left (delta > 0), the left wheel is the inner one.
+        if delta > 0.0 { (inner, outer) } else { (outer, inner) }
+    }
+}
+
+/// Moves the steering position towards `steer` (−1..=1) at the steering rate (a full
+/// lock-to-lock sweep in `lock_to_lock_time`) and returns the centre-wheel angle (deg,
+/// positive left) at speed `v` (m/s).
+pub(crate) fn steer(steering: &SteeringSpec, state: &mut VehicleState, steer: f32, v: f32, dt: f32) -> f32 {
+    let rate = if steering.lock_to_lock_time > 0.0 {
+        2.0 / steering.lock_to_lock_time * dt
+    } else {
+        2.0
+    };
+    state.steer += (steer - state.steer).clamp(-rate, rate);
+    state.steer = state.steer.clamp(-1.0, 1.0);
+    state.steer * steering.lock_at(v)
+}

@@ -1,0 +1,274 @@
+//! Clutch and gearbox: their settings, the gear selection (manual requests, the
+//! automatic's shift points, auto-reverse), the shift itself, and the clutch as a
+//! friction coupling between the engine and the gearbox input.
+//!
+//! The clutch is solved as a velocity constraint, the way a contact solver treats
+//! friction: the torque that brings the engine and the gearbox input to one speed at
+//! the end of the step, `T = Δω_predicted / (dt·(1/J_e + r²·η/J_driven))`, clamped to
+//! its capacity (`max_torque × engagement`). Below capacity it locks; above, it slips
+//! with the capacity's torque, as a dry clutch does. Nothing is accumulated from step
+//! to step, so there is no integrator to ring.
+
+use super::{RAD_PER_S_TO_RPM, VehicleInput, VehicleSpec, VehicleState, WheelFeedback, finite};
+
+/// With `auto_reverse`, how long (s) the car must stand still with the brake held before
+/// reverse is selected: braking to a stop does not drive it backwards at once.
+pub const AUTO_REVERSE_DELAY: f32 = 0.5;
+
+/// The clutch between engine and gearbox.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(default, deny_unknown_fields))]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+pub struct ClutchSpec {
+    /// Torque the fully engaged clutch transmits before it slips (N·m), ≥ 0; about 1.5×
+    /// the engine's peak torque.
+    pub max_torque: f32,
+    /// Engage automatically with engine speed (for pulling away). Off: the input's
+    /// clutch pedal decides.
+    pub automatic: bool,
+    /// Engine speed (rpm) at which the automatic clutch is fully engaged; it starts to
+    /// bite halfway between idle and this.
+    pub engage_rpm: f32,
+}
+
+impl Default for ClutchSpec {
+    fn default() -> Self {
+        Self {
+            max_torque: 500.0,
+            automatic: true,
+            engage_rpm: 2000.0,
+        }
+    }
+}
+
+/// The gearbox and its shifting.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(default, deny_unknown_fields))]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+pub struct GearboxSpec {
+    /// Forward ratios, first gear first (engine turns / output turns), each > 0. At least
+    /// one.
+    pub forward: Vec<f32>,
+    /// Reverse ratio (> 0; the sign is applied for you).
+    pub reverse: f32,
+    /// Final drive ratio, > 0.
+    pub final_drive: f32,
+    /// Fraction of the torque that reaches the wheels, in 0.5..=1.
+    pub efficiency: f32,
+    /// Time a shift takes (s), in 0..=2: the clutch is open and the throttle cut.
+    pub shift_time: f32,
+    /// Shift by itself; otherwise only on the input's gear-up / gear-down.
+    pub automatic: bool,
+    /// With `automatic`: stopped, the brake input selects reverse and then drives
+    /// backwards (and the throttle brakes), as in most driving games. Not while the
+    /// handbrake is pulled, so brake + handbrake holds the car on a hill.
+    pub auto_reverse: bool,
+    /// Automatic upshift above this engine speed (rpm).
+    pub shift_up_rpm: f32,
+    /// Automatic downshift below this engine speed (rpm).
+    pub shift_down_rpm: f32,
+}
+
+impl Default for GearboxSpec {
+    fn default() -> Self {
+        Self {
+            forward: vec![3.6, 2.1, 1.45, 1.1, 0.88, 0.73],
+            reverse: 3.4,
+            final_drive: 3.6,
+            efficiency: 0.9,
+            shift_time: 0.25,
+            automatic: true,
+            auto_reverse: true,
+            shift_up_rpm: 6300.0,
+            shift_down_rpm: 2600.0,
+        }
+    }
+}
+
+impl GearboxSpec {
+    /// Ratio of `gear` times the final drive, signed (negative in reverse, 0 in neutral
+    /// or for a gear the box does not have).
+    pub fn total_ratio(&self, gear: i32) -> f32 {
+        let r = match gear {
+            -1 => -self.reverse,
+            g if g >= 1 => self.forward.get(g as usize - 1).copied().unwrap_or(0.0),
+            _ => 0.0,
+        };
+        r * self.final_drive
+    }
+
+    /// The highest forward gear.
+    pub fn top_gear(&self) -> i32 {
+        self.forward.len() as i32
+    }
+}
+
+/// Starts a shift to `gear` (clamped to reverse ..= top) unless it is already the target.
+fn request(gearbox: &GearboxSpec, state: &mut VehicleState, gear: i32) {
+    let gear = gear.clamp(-1, gearbox.top_gear());
+    if gear != state.next_gear {
+        state.next_gear = gear;
+        state.shift_timer = gearbox.shift_time;
+        state.since_shift = 0.0;
+    }
+}
+
+/// Gear selection, auto-reverse and the shift in progress. Returns the throttle and
+/// brake after auto-reverse swapped the pedals, and whether a shift is under way.
+pub(crate) fn select_gear(
+    spec: &VehicleSpec,
+    state: &mut VehicleState,
+    raw: &VehicleInput,
+    v: f32,
+    wheels: &[WheelFeedback],
+    dt: f32,
+) -> (f32, f32, bool) {
+    let gb = &spec.gearbox;
+    let (mut throttle, mut brake) = (raw.throttle, raw.brake);
+    state.since_shift += dt;
+    let target = state.next_gear;
+    if raw.gear_up {
+        request(gb, state, target + 1);
+    } else if raw.gear_down {
+        request(gb, state, target - 1);
+    } else if gb.automatic {
+        automatic(spec, state, raw, v, wheels, dt);
+    }
+    if gb.automatic && gb.auto_reverse && state.next_gear == -1 {
+        // Backwards, the pedals swap: brake drives, throttle brakes.
+        core::mem::swap(&mut throttle, &mut brake);
+    }
+    let shifting = state.shift_timer > 0.0 || state.next_gear != state.gear;
+    if shifting {
+        state.shift_timer -= dt;
+        if state.shift_timer <= 0.0 {
+            state.shift_timer = 0.0;
+            let (old, new) = (gb.total_ratio(state.gear), gb.total_ratio(state.next_gear));
+            state.gear = state.next_gear;
+            // The engine meets the gearbox at the new gear's speed: the rpm carried
+            // across by the ratio of ratios (never below idle).
+            if old != 0.0 && new != 0.0 && old.signum() == new.signum() {
+                let idle = spec.engine.idle_rpm / RAD_PER_S_TO_RPM;
+                state.engine_speed = (state.engine_speed * new / old).max(idle);
+            }
+        }
+    }
+    (throttle, brake, shifting)
+}
+
+/// The automatic: auto-reverse after standing braked, first gear out of reverse or
+/// neutral, and shifts up and down on the engine speed.
+fn automatic(
+    spec: &VehicleSpec,
+    state: &mut VehicleState,
+    raw: &VehicleInput,
+    v: f32,
+    wheels: &[WheelFeedback],
+    dt: f32,
+) {
+    let gb = &spec.gearbox;
+    let top = gb.top_gear();
+    let (throttle, brake) = (raw.throttle, raw.brake);
+    let rpm = state.engine_speed * RAD_PER_S_TO_RPM;
+    let settled = state.shift_timer <= 0.0 && state.since_shift > gb.shift_time + 0.4;
+    // The handbrake says "stay here": no auto-reverse while it is pulled (a car held
+    // on a hill with both brakes must not reverse down it).
+    let holding = v.abs() < 0.5 && state.gear >= 0 && brake > 0.1 && throttle < 0.05 && raw.handbrake < 0.1;
+    state.stopped_braking = if holding { state.stopped_braking + dt } else { 0.0 };
+    if gb.auto_reverse && holding && state.stopped_braking >= AUTO_REVERSE_DELAY {
+        request(gb, state, -1);
+    } else if (state.gear == -1 && (throttle > 0.1 || (!gb.auto_reverse && throttle > 0.0)) && v > -0.5)
+        || (state.gear == 0 && throttle > 0.0)
+    {
+        request(gb, state, 1);
+    } else if settled && state.gear >= 1 {
+        let ratio = gb.total_ratio(state.gear);
+        // Upshift on the engine speed the road speed gives, not on a wheelspin's.
+        let radius = wheels.iter().map(|w| w.radius).fold(0.0f32, f32::max).max(0.01);
+        let road_rpm = v.abs() / radius * ratio * RAD_PER_S_TO_RPM;
+        if state.gear < top && rpm > gb.shift_up_rpm && road_rpm > 0.9 * gb.shift_up_rpm {
+            request(gb, state, state.gear + 1);
+        } else if state.gear > 1 && rpm < gb.shift_down_rpm {
+            // Only when the lower gear keeps the engine below the upshift point.
+            let lower = gb.total_ratio(state.gear - 1);
+            if ratio > 0.0 && rpm * lower / ratio < 0.95 * gb.shift_up_rpm {
+                request(gb, state, state.gear - 1);
+            }
+        }
+    }
+}
+
+/// Clutch engagement, 0 (open) ..= 1: open in neutral and during a shift; a centrifugal
+/// clutch bites halfway between idle and `engage_rpm` and is fully engaged at
+/// `engage_rpm` (smoothstep); a manual one follows the pedal.
+pub(crate) fn clutch_engagement(spec: &VehicleSpec, ratio: f32, shifting: bool, rpm: f32, pedal: f32) -> f32 {
+    if ratio == 0.0 || shifting {
+        0.0
+    } else if spec.clutch.automatic {
+        let bite = 0.5 * (spec.engine.idle_rpm + spec.clutch.engage_rpm);
+        let x = ((rpm - bite) / (spec.clutch.engage_rpm - bite)).clamp(0.0, 1.0);
+        x * x * (3.0 - 2.0 * x)
+    } else {
+        1.0 - pedal
+    }
+}
+
+/// The gearbox output's side of the clutch: the driven axles' mean wheel speed weighted
+/// by their shares (rad/s), their inertia (kg·m²) and their tyres' last reaction (N·m).
+pub(crate) struct DrivenSide {
+    /// Speed at the gearbox output (rad/s).
+    pub speed: f32,
+    /// Inertia of the driven wheels (kg·m²).
+    pub inertia: f32,
+    /// The driven tyres' reaction last step (N·m).
+    pub tyre_torque: f32,
+}
+
+impl DrivenSide {
+    pub(crate) fn new(shares: &[f32], wheel: impl Fn(usize) -> WheelFeedback) -> Self {
+        let (mut speed, mut inertia) = (0.0, 0.0);
+        for (a, s) in shares.iter().enumerate() {
+            if *s > 0.0 {
+                let (wl, wr) = (wheel(2 * a), wheel(2 * a + 1));
+                speed += s * 0.5 * (wl.angular_velocity + wr.angular_velocity);
+                inertia += wl.inertia + wr.inertia;
+            }
+        }
+        let mut tyre_torque = 0.0;
+        for (a, s) in shares.iter().enumerate() {
+            if *s > 0.0 {
+                tyre_torque += wheel(2 * a).tyre_torque + wheel(2 * a + 1).tyre_torque;
+            }
+        }
+        DrivenSide {
+            speed,
+            inertia,
+            tyre_torque,
+        }
+    }
+}
+
+/// The clutch's torque this step (N·m, engine side): the torque that brings the engine
+/// and the gearbox input to one speed at the end of the step, with the engine's torque
+/// and the tyres' last reaction fed forward, clamped to `capacity`.
+pub(crate) fn clutch_torque(
+    spec: &VehicleSpec,
+    state: &VehicleState,
+    side: &DrivenSide,
+    ratio: f32,
+    engine_torque: f32,
+    capacity: f32,
+    dt: f32,
+) -> f32 {
+    if capacity > 0.0 && side.inertia > 0.0 {
+        let j_e = spec.engine.inertia;
+        let slip = state.engine_speed - side.speed * ratio;
+        let num = slip + dt * (engine_torque / j_e + ratio * side.tyre_torque / side.inertia);
+        let den = dt * (1.0 / j_e + ratio * ratio * spec.gearbox.efficiency / side.inertia);
+        finite(num / den).clamp(-capacity, capacity)
+    } else {
+        0.0
+    }
+}
