@@ -62,7 +62,7 @@ fn main() {
         }))
         .add_plugins((
             PhysicsPlugins::default(),
-            WheelColliderPlugin,
+            WheelColliderPlugins,
             VehicleInputPlugin,
             WheelInspectorPlugin::default(),
         ))

@@ -26,7 +26,7 @@ fn main() {
         TransformPlugin,
         bevy::asset::AssetPlugin::default(),
         PhysicsPlugins::default(),
-        WheelColliderPlugin,
+        WheelColliderPlugins,
     ))
     .insert_resource(Spec(spec))
     .add_systems(Startup, setup)

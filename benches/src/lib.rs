@@ -150,7 +150,7 @@ pub fn avian_app_with(n: usize, ground: Ground, sweep: Option<SweepType>, thread
         TransformPlugin,
         bevy::asset::AssetPlugin::default(),
         PhysicsPlugins::default(),
-        WheelColliderPlugin,
+        WheelColliderPlugins,
     ))
     .insert_resource(Time::<Fixed>::from_duration(dt))
     .insert_resource(TimeUpdateStrategy::ManualDuration(dt));

@@ -4,7 +4,7 @@
 //! Add [`WheelDebugPlugin`] (it needs Bevy's gizmo plugin, part of `DefaultPlugins`)
 //! and tune it through the [`WheelGizmos`] resource.
 
-use crate::components::{WheelCollider, WheelState};
+use crate::wheel::{WheelCollider, WheelState, WheelVisualSystems};
 use bevy::color::palettes::css;
 use bevy::prelude::*;
 use wheelcollider_core::SweepType;
@@ -40,14 +40,14 @@ impl Default for WheelGizmos {
     }
 }
 
-/// Draws the wheels with gizmos in `PostUpdate`.
+/// Draws the wheels with gizmos in `PostUpdate`, in [`WheelVisualSystems::Gizmos`].
 pub struct WheelDebugPlugin;
 
 impl Plugin for WheelDebugPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<WheelGizmos>()
             .register_type::<WheelGizmos>()
-            .add_systems(PostUpdate, draw_wheels);
+            .add_systems(PostUpdate, draw_wheels.in_set(WheelVisualSystems::Gizmos));
     }
 }
 

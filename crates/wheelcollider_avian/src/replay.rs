@@ -19,22 +19,23 @@
 //! # let _ = (DriveRecording::default(), DriveReplay::new(&DriveRecording::default()));
 //! ```
 //!
-//! Both run in [`WheelSystems::Prepare`](crate::WheelSystems), before the vehicle reads
-//! its input, so a replay overrides whatever the game's input systems wrote, and the
-//! recorder stores exactly what the vehicle ran with.
+//! Both run in [`ReplaySystems`], after the wheels' settings are checked and before
+//! the vehicle reads its input, so a replay overrides whatever the game's input systems
+//! wrote, and the recorder stores exactly what the vehicle ran with.
 //!
-//! To replay on a car that has been driving, reset it first, all of it: the transform
-//! (to [`DriveRecording::start`]), its linear and angular velocity, the vehicle's
-//! powertrain state (`VehicleRuntime::state = Some(VehicleState::new(&spec))`) and every
-//! wheel's [`WheelState`](crate::WheelState) (`WheelState::default()`): the vehicle's
-//! first step reads the wheels' last outputs. The inspector's replay does exactly this.
+//! To replay on a car that has been driving, reset it first at the recording's start:
+//! `commands.trigger(ResetVehicle { entity: car, to: Some(recording.start()) })`
+//! ([`ResetVehicle`](crate::vehicle::ResetVehicle) clears the body's motion, the
+//! powertrain and every wheel's state: the vehicle's first step reads the wheels' last
+//! outputs). The inspector's replay does exactly this.
 
 use std::sync::Arc;
 
 use bevy::prelude::*;
 use wheelcollider_core::vehicle::VehicleInput as Controls;
 
-use crate::vehicle::{SpecError, VehicleInput, VehicleSpec};
+use crate::vehicle::{SpecError, VehicleInput, VehicleSpec, VehicleSystems};
+use crate::wheel::WheelSystems;
 
 /// A recorded drive.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -173,7 +174,7 @@ impl DriveReplay {
 }
 
 /// Feeds the replays: before the vehicles read their input.
-pub(crate) fn replay_inputs(mut replays: Query<(&mut DriveReplay, &mut VehicleInput)>) {
+fn replay_inputs(mut replays: Query<(&mut DriveReplay, &mut VehicleInput)>) {
     for (mut replay, mut input) in &mut replays {
         input.0 = match replay.inputs.get(replay.step) {
             Some(&c) => c,
@@ -187,8 +188,32 @@ pub(crate) fn replay_inputs(mut replays: Query<(&mut DriveReplay, &mut VehicleIn
 }
 
 /// Records what each recording vehicle is about to run with.
-pub(crate) fn record_inputs(mut recorders: Query<(&mut DriveRecorder, &VehicleInput)>) {
+fn record_inputs(mut recorders: Query<(&mut DriveRecorder, &VehicleInput)>) {
     for (mut recorder, input) in &mut recorders {
         recorder.recording.inputs.push(input.0);
+    }
+}
+
+/// The replay systems' set in avian's `PhysicsSchedule`: replayed input written, then
+/// recorded; after [`WheelSystems::Prepare`], before [`VehicleSystems::Drive`].
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ReplaySystems;
+
+/// Record and replay of drives ([`DriveRecorder`], [`DriveReplay`]). Needs the
+/// [`VehiclePlugin`](crate::VehiclePlugin). Part of
+/// [`WheelColliderPlugins`](crate::WheelColliderPlugins).
+#[derive(Default)]
+pub struct ReplayPlugin;
+
+impl Plugin for ReplayPlugin {
+    fn build(&self, app: &mut App) {
+        app.configure_sets(
+            avian3d::prelude::PhysicsSchedule,
+            ReplaySystems.after(WheelSystems::Prepare).before(VehicleSystems::Drive),
+        )
+        .add_systems(
+            avian3d::prelude::PhysicsSchedule,
+            (replay_inputs, record_inputs).chain().in_set(ReplaySystems),
+        );
     }
 }

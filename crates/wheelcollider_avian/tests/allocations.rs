@@ -90,9 +90,11 @@ fn scene(cars_per_kind: usize, sweeps: &[SweepType]) -> (App, Vec<Entity>) {
     .add_systems(
         PhysicsSchedule,
         (
-            arm.after(PhysicsStepSystems::BroadPhase).before(WheelSystems::Prepare),
+            // From the vehicle's sync (first) to its aerodynamics (last): every wheel,
+            // vehicle and replay system in between.
+            arm.after(PhysicsStepSystems::BroadPhase).before(VehicleSystems::Sync),
             disarm
-                .after(WheelSystems::Apply)
+                .after(VehicleSystems::Aero)
                 .before(PhysicsStepSystems::NarrowPhase),
         ),
     );

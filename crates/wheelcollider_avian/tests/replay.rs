@@ -157,3 +157,75 @@ fn a_broken_recording_says_where() {
     let e = DriveRecording::from_ron(&text.replacen("steer: ", "steer: NaN, _x: ", 1)).unwrap_err();
     assert!(!e.to_string().is_empty());
 }
+
+/// `ResetVehicle` on a car that has been driving: at the next step it stands at the
+/// spawn, at rest, engine at idle in first gear, wheels not spinning; a replay started
+/// from such a reset follows the recorded drive.
+#[test]
+fn a_reset_car_stands_at_rest_and_replays_the_drive() {
+    let spec = preset("road");
+    let (rec, original) = drive_and_record(&spec);
+    let mut app = app(HZ);
+    world(&mut app);
+    let car = spawn_preset_car(&mut app, &spec, rec.start());
+    // Drive away backwards first (away from the boxes), fast and turning.
+    for n in 0..180 {
+        app.world_mut().get_mut::<VehicleInput>(car).unwrap().0 = Controls {
+            brake: 1.0,
+            steer: if n < 90 { 0.5 } else { -0.5 },
+            ..Default::default()
+        };
+        app.update();
+    }
+    let moved = position(&app, car).distance(rec.start().translation);
+    assert!(moved > 3.0, "drove {moved} m before the reset");
+    app.world_mut().commands().trigger(ResetVehicle {
+        entity: car,
+        to: Some(rec.start()),
+    });
+    app.world_mut().flush();
+    app.world_mut().get_mut::<VehicleInput>(car).unwrap().0 = Controls::default();
+    app.update();
+    let p = position(&app, car);
+    let v = velocity(&app, car);
+    let tel = *app.world().get::<VehicleTelemetry>(car).unwrap();
+    println!(
+        "measured: one step after the reset: {:.4} m from the start, {:.4} m/s, {:.0} rpm, gear {}",
+        p.distance(rec.start().translation),
+        v.length(),
+        tel.powertrain.engine_rpm,
+        tel.powertrain.gear
+    );
+    // One step from rest 1 cm above touching: a free fall of g·dt, nothing sideways.
+    assert!(p.distance(rec.start().translation) < 0.005, "at {p}");
+    assert!(v.with_y(0.0).length() < 0.01, "moving at {v}");
+    assert!(v.y.abs() <= G * (1.0 / HZ as f32) + 0.01, "moving at {v}");
+    assert_eq!(tel.powertrain.gear, 1);
+    assert!((tel.powertrain.engine_rpm - spec.engine.idle_rpm).abs() < 0.1 * spec.engine.idle_rpm);
+    let wheels = app.world().get::<ChassisWheels>(car).unwrap().wheels().to_vec();
+    for w in wheels {
+        let spin = app.world().get::<WheelState>(w).unwrap().output.angular_velocity;
+        assert!(spin.abs() < 0.5, "wheel {w} still spins at {spin} rad/s");
+    }
+    // Replay from a fresh reset: the drive's end point within 2 % of its length.
+    app.world_mut().commands().trigger(ResetVehicle {
+        entity: car,
+        to: Some(rec.start()),
+    });
+    app.world_mut().entity_mut(car).insert(DriveReplay::new(&rec));
+    let mut end = Vec3::ZERO;
+    for _ in 0..rec.inputs.len() {
+        app.update();
+        end = position(&app, car);
+    }
+    let recorded = Vec3::from_array([0, 1, 2].map(|i| f32::from_bits(original[STEPS - 1][i])));
+    let length = recorded.distance(rec.start().translation);
+    println!(
+        "measured: replay after a reset ends {:.3} m from the recorded end ({length:.1} m from the start)",
+        end.distance(recorded)
+    );
+    assert!(
+        end.distance(recorded) < 0.02 * length,
+        "ended at {end}, recorded {recorded}"
+    );
+}

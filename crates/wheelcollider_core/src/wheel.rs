@@ -28,7 +28,6 @@ pub const STICK_SPEED: f32 = 0.5;
 /// Baumgarte factor of the static-friction anchor: the fraction of the patch
 /// displacement pulled back per step.
 pub const STICK_BAUMGARTE: f64 = 0.2;
-/// Seconds-to-minutes factor: rpm = ω · 60 / 2π.
 
 /// What the sweep found, reduced to the wheel's contact frame.
 ///

@@ -37,7 +37,6 @@ pub use egui_plot;
 use wheelcollider_avian::debug::{WheelDebugPlugin, WheelGizmos};
 use wheelcollider_avian::prelude::*;
 use wheelcollider_avian::replay::{DriveRecorder, DriveRecording, DriveReplay};
-use wheelcollider_avian::vehicle::{VehicleRuntime, VehicleState};
 
 /// Samples kept in the rolling history (at the frame rate: about 10 s at 60 fps).
 pub const HISTORY_LEN: usize = 600;
@@ -390,16 +389,7 @@ pub fn load_preset(path: &std::path::Path) -> Result<VehicleSpec, String> {
 fn apply_requests(
     mut commands: Commands,
     mut state: ResMut<InspectorState>,
-    mut vehicles: Query<(
-        &mut Vehicle,
-        &mut VehicleRuntime,
-        &mut Transform,
-        &mut LinearVelocity,
-        &mut AngularVelocity,
-        &ChassisWheels,
-        Option<&DriveRecorder>,
-    )>,
-    mut wheels: Query<&mut WheelState>,
+    mut vehicles: Query<(&mut Vehicle, &Transform, Option<&DriveRecorder>)>,
     fixed: Res<Time<Fixed>>,
 ) {
     let hz = 1.0 / fixed.timestep().as_secs_f64().max(1e-6);
@@ -409,9 +399,7 @@ fn apply_requests(
             state.message = Some(("no vehicle to apply it to".into(), true));
             continue;
         };
-        let Ok((mut vehicle, mut runtime, mut transform, mut lin, mut ang, children, recorder)) =
-            vehicles.get_mut(target)
-        else {
+        let Ok((mut vehicle, transform, recorder)) = vehicles.get_mut(target) else {
             continue;
         };
         match r {
@@ -446,73 +434,7 @@ fn apply_requests(
                 });
             }
             Request::Reset | Request::Record | Request::Replay => {
-                let at = match (&r, &state.recording) {
-                    (Request::Replay, Some(rec)) => Some(rec.start()),
-                    (Request::Replay, None) => {
-                        state.message = Some(("nothing to replay: record a drive first".into(), true));
-                        continue;
-                    }
-                    _ => state.home,
-                };
-                if let Some(at) = at {
-                    *transform = at;
-                }
-                lin.0 = Vec3::ZERO;
-                ang.0 = Vec3::ZERO;
-                if let Some(spec) = runtime.spec.clone() {
-                    runtime.state = Some(VehicleState::new(&spec));
-                }
-                // The whole wheel state: the vehicle's first step reads the last outputs
-                // (spin, slip, grounded) for its traction control and ABS.
-                for &w in children.wheels() {
-                    if let Ok(mut s) = wheels.get_mut(w) {
-                        *s = WheelState::default();
-                    }
-                }
-                let mut car = commands.entity(target);
-                car.remove::<(DriveRecorder, DriveReplay)>();
-                match r {
-                    Request::Record => {
-                        car.insert(DriveRecorder::new(&vehicle.0, &transform, hz));
-                        state.message = Some(("recording: drive, then stop".into(), false));
-                    }
-                    Request::Replay => {
-                        let Some(rec) = state.recording.as_ref() else { continue };
-                        let (duration, rec_hz) = (rec.duration(), rec.hz);
-                        car.insert(DriveReplay::new(rec));
-                        if state.traces.len() == MAX_TRACES {
-                            state.traces.remove(0);
-                        }
-                        let run = state.replays + 1;
-                        state.replays = run;
-                        let changes = state
-                            .traces
-                            .last()
-                            .map(|prev| changed_sections(&prev.tuning, &vehicle.0));
-                        let label = match changes.as_deref() {
-                            None => format!("run {run}: {}", vehicle.0.name),
-                            Some("") => format!("run {run}: {}, same tuning", vehicle.0.name),
-                            Some(c) => format!("run {run}: {}, changed {c}", vehicle.0.name),
-                        };
-                        state.traces.push(ReplayTrace {
-                            label,
-                            tuning: vehicle.0.clone(),
-                            ..Default::default()
-                        });
-                        state.message = Some(if (rec_hz - hz).abs() > 0.01 * hz {
-                            (
-                                format!(
-                                    "replaying {duration:.1} s recorded at {rec_hz:.0} Hz at {hz:.0} Hz: \
-                                     the steps are replayed one for one, so the drive differs"
-                                ),
-                                true,
-                            )
-                        } else {
-                            (format!("replaying {duration:.1} s"), false)
-                        });
-                    }
-                    _ => state.message = Some(("car reset".into(), false)),
-                }
+                restart(&mut commands, &mut state, target, &vehicle.0, *transform, r, hz);
             }
             Request::StopRecording => {
                 match recorder {
@@ -551,6 +473,70 @@ fn apply_requests(
                 });
             }
         }
+    }
+}
+
+/// Resets the target vehicle ([`ResetVehicle`]) at its home (or at the recording's start
+/// for a replay) and starts recording or replaying from there.
+fn restart(
+    commands: &mut Commands,
+    state: &mut InspectorState,
+    target: Entity,
+    spec: &VehicleSpec,
+    current: Transform,
+    r: Request,
+    hz: f64,
+) {
+    let at = match (&r, &state.recording) {
+        (Request::Replay, Some(rec)) => Some(rec.start()),
+        (Request::Replay, None) => {
+            state.message = Some(("nothing to replay: record a drive first".into(), true));
+            return;
+        }
+        _ => state.home,
+    };
+    commands.trigger(ResetVehicle { entity: target, to: at });
+    let start = at.unwrap_or(current);
+    let mut car = commands.entity(target);
+    car.remove::<(DriveRecorder, DriveReplay)>();
+    match r {
+        Request::Record => {
+            car.insert(DriveRecorder::new(spec, &start, hz));
+            state.message = Some(("recording: drive, then stop".into(), false));
+        }
+        Request::Replay => {
+            let Some(rec) = state.recording.as_ref() else { return };
+            let (duration, rec_hz) = (rec.duration(), rec.hz);
+            car.insert(DriveReplay::new(rec));
+            if state.traces.len() == MAX_TRACES {
+                state.traces.remove(0);
+            }
+            let run = state.replays + 1;
+            state.replays = run;
+            let changes = state.traces.last().map(|prev| changed_sections(&prev.tuning, spec));
+            let label = match changes.as_deref() {
+                None => format!("run {run}: {}", spec.name),
+                Some("") => format!("run {run}: {}, same tuning", spec.name),
+                Some(c) => format!("run {run}: {}, changed {c}", spec.name),
+            };
+            state.traces.push(ReplayTrace {
+                label,
+                tuning: spec.clone(),
+                ..Default::default()
+            });
+            state.message = Some(if (rec_hz - hz).abs() > 0.01 * hz {
+                (
+                    format!(
+                        "replaying {duration:.1} s recorded at {rec_hz:.0} Hz at {hz:.0} Hz: \
+                             the steps are replayed one for one, so the drive differs"
+                    ),
+                    true,
+                )
+            } else {
+                (format!("replaying {duration:.1} s"), false)
+            });
+        }
+        _ => state.message = Some(("car reset".into(), false)),
     }
 }
 

@@ -26,7 +26,7 @@ fn app() -> (App, Entity) {
             ..Default::default()
         },
         PhysicsPlugins::default(),
-        WheelColliderPlugin,
+        WheelColliderPlugins,
         WheelInspectorPlugin::default(),
     ))
     .insert_resource(TimeUpdateStrategy::ManualDuration(dt));

@@ -119,7 +119,7 @@ impl Sim {
             TransformPlugin,
             bevy::asset::AssetPlugin::default(),
             PhysicsPlugins::default(),
-            WheelColliderPlugin,
+            WheelColliderPlugins,
         ))
         .insert_resource(Time::<Fixed>::from_duration(dt))
         .insert_resource(TimeUpdateStrategy::ManualDuration(dt))

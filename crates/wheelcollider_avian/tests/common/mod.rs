@@ -30,7 +30,7 @@ pub fn app(hz: f64) -> App {
         TransformPlugin,
         bevy::asset::AssetPlugin::default(),
         PhysicsPlugins::default(),
-        WheelColliderPlugin,
+        WheelColliderPlugins,
     ))
     .insert_resource(Time::<Fixed>::from_duration(dt))
     .insert_resource(TimeUpdateStrategy::ManualDuration(dt));

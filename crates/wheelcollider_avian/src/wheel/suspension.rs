@@ -18,7 +18,7 @@
 //! proof). A chassis with more than [`MAX_WHEELS`] grounded wheels solves them in groups,
 //! each on `K` scaled by the number of groups, a conservative (softer) estimate.
 
-use crate::contact::Sensed;
+use super::contact::Sensed;
 use wheelcollider_core::SuspensionRow;
 use wheelcollider_core::suspension::{MAX_WHEELS, SuspensionForce, solve};
 

@@ -196,7 +196,7 @@ pub struct WheelOf(pub Entity);
 #[derive(Component, Reflect, Clone, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Debug, Clone)]
 #[relationship_target(relationship = WheelOf, linked_spawn)]
-#[require(WheelChassis)]
+#[require(ChassisCache)]
 pub struct ChassisWheels(Vec<Entity>);
 
 impl ChassisWheels {
@@ -206,27 +206,23 @@ impl ChassisWheels {
     }
 }
 
-/// Per-chassis bookkeeping of the plugin.
-#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
-#[reflect(Component, Debug, Clone)]
-pub struct WheelChassis {
+/// Per-chassis bookkeeping of the plugin, carried from one step to the next (internal:
+/// the wheels' outputs are in their `WheelState`).
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct ChassisCache {
     /// How many of its wheels touched the ground in the last step. The wheels share the
     /// chassis' effective mass among this many for the bump stop and static friction.
-    pub grounded_wheels: u32,
+    pub(crate) grounded_wheels: u32,
     /// The box that held the sweeps of all its wheels in the last step, in the chassis'
     /// frame (m): the next step's screening for colliders that can move looks in it.
-    #[reflect(ignore)]
     pub(crate) sweep_box: Option<(Vec3, Vec3)>,
     /// The sum of the grounded wheels' forces of the last step (world, N), applied at
     /// the centre of mass.
-    #[reflect(ignore)]
     pub(crate) force: Vec3,
     /// The sum of their moments about the centre of mass (world, N·m).
-    #[reflect(ignore)]
     pub(crate) torque: Vec3,
     /// Whether a grounded wheel stands on another dynamic body, which takes the
     /// opposite force.
-    #[reflect(ignore)]
     pub(crate) reactions: bool,
 }
 
@@ -268,6 +264,6 @@ pub struct WheelSweepLayers(pub LayerMask);
 /// sweep type, radius or width change (so that the per-step sweep allocates nothing).
 /// Managed by the plugin.
 #[derive(Component, Clone, Debug, Default)]
-pub struct WheelSweepShape {
+pub(crate) struct WheelSweepShape {
     pub(crate) shape: Option<(Collider, SweepType, f32, f32)>,
 }

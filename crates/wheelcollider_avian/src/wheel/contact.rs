@@ -6,8 +6,8 @@
 //! `suspension::solve_chassis` (all wheels of the chassis together) →
 //! `systems::finish_wheel` (the core's tyre and spin, the force).
 
-use crate::components::*;
-use crate::sweep::{CastHit, CastQuery, GroundFilter, WheelCasts};
+use super::components::*;
+use super::sweep::{CastHit, CastQuery, GroundFilter, WheelCasts};
 use avian3d::prelude::*;
 use bevy::prelude::*;
 use wheelcollider_core::{Contact, STICK_SPEED, SuspensionForceDirection, SuspensionRow, SweepType, compression_of};
@@ -337,7 +337,7 @@ pub(crate) fn sense_wheel(
 }
 
 /// Ground surfaces (grip, rolling resistance, roughness) on colliders or their bodies.
-pub(crate) type SurfaceQuery<'w, 's> = Query<'w, 's, &'static crate::vehicle::WheelSurface>;
+pub(crate) type SurfaceQuery<'w, 's> = Query<'w, 's, &'static super::surface::WheelSurface>;
 
 /// How long a spring offset takes to relax by a factor e (s).
 pub(crate) const SPRING_RELAX_TIME: f32 = 0.5;

@@ -1,74 +1,13 @@
-//! The wheel systems: attach, validate, step (screen, sense, solve, sum the forces:
-//! parallel per chassis), apply (serial: the sums to each chassis, then to dynamic ground),
-//! visuals.
+//! The wheels' step, one chassis per task, in parallel: screen for moving colliders in
+//! reach, then per group of wheels sense each ([`super::contact`]), solve their
+//! suspension together ([`super::suspension`]), run the wheel model on each
+//! ([`super::model`]) and sum the forces for [`super::apply`].
 
-use crate::components::*;
-use crate::contact::{ChassisFrame, GroundQuery, MIN_MASS, SenseContext, Sensed, SurfaceQuery, WheelView, sense_wheel};
+use super::components::*;
+use super::contact::{ChassisFrame, GroundQuery, MIN_MASS, SenseContext, Sensed, SurfaceQuery, WheelView, sense_wheel};
 use avian3d::prelude::*;
 use bevy::prelude::*;
 use wheelcollider_core::suspension::MAX_WHEELS;
-use wheelcollider_core::{StepInput, step};
-
-/// When a [`WheelCollider`] is added without a [`WheelOf`], attach it to its nearest
-/// [`RigidBody`] ancestor.
-pub(crate) fn attach_wheel(
-    add: On<Add, WheelCollider>,
-    mut commands: Commands,
-    wheels: Query<(), With<WheelOf>>,
-    parents: Query<&ChildOf>,
-    bodies: Query<(), With<RigidBody>>,
-) {
-    let wheel = add.entity;
-    if wheels.contains(wheel) {
-        return;
-    }
-    match body_above(wheel, &parents, &bodies) {
-        Some(body) => {
-            commands.entity(wheel).insert(WheelOf(body));
-        }
-        None => warn!(
-            "wheel {wheel} has no rigid-body ancestor: it does nothing until it is made a child of one or you insert `WheelOf(chassis)`"
-        ),
-    }
-}
-
-/// When a [`WheelCollider`] without a [`WheelOf`] is given a parent later (spawned
-/// first, then `add_child`), attach it to its nearest [`RigidBody`] ancestor then. A
-/// wheel that already has a `WheelOf` keeps it.
-pub(crate) fn attach_reparented_wheel(
-    insert: On<Insert, ChildOf>,
-    mut commands: Commands,
-    wheels: Query<(), (With<WheelCollider>, Without<WheelOf>)>,
-    parents: Query<&ChildOf>,
-    bodies: Query<(), With<RigidBody>>,
-) {
-    let wheel = insert.entity;
-    if !wheels.contains(wheel) {
-        return;
-    }
-    if let Some(body) = body_above(wheel, &parents, &bodies) {
-        commands.entity(wheel).insert(WheelOf(body));
-    }
-}
-
-/// The nearest [`RigidBody`] ancestor of `wheel`.
-fn body_above(wheel: Entity, parents: &Query<&ChildOf>, bodies: &Query<(), With<RigidBody>>) -> Option<Entity> {
-    parents.iter_ancestors(wheel).find(|e| bodies.contains(*e))
-}
-
-/// Re-validates settings that changed (by reflection, a preset, an inspector): clamps,
-/// resets non-finite fields to their defaults and logs which one it was.
-pub(crate) fn validate_settings(mut wheels: Query<(Entity, &mut WheelCollider), Changed<WheelCollider>>) {
-    for (entity, mut wheel) in &mut wheels {
-        let (clean, error) = wheel.sanitized();
-        if let Some(error) = error {
-            error!("wheel {entity}: {error}; reset to its default");
-        }
-        if clean != wheel.0 {
-            wheel.bypass_change_detection().0 = clean;
-        }
-    }
-}
 
 /// The wheels' query in [`step_wheels`]: read through `get_unchecked`, one chassis' wheels
 /// per task.
@@ -104,8 +43,8 @@ fn sweep_box(wheel: &WheelCollider, mount: &Transform) -> (Vec3, Vec3) {
 /// True for a non-finite box, so that the wheels then cast against everything.
 #[inline]
 fn moving_near(
-    casts: &crate::sweep::WheelCasts,
-    grid: &crate::sweep::MovingGrid,
+    casts: &super::sweep::WheelCasts,
+    grid: &super::sweep::MovingGrid,
     chassis: Entity,
     position: Vec3,
     rotation: Quat,
@@ -130,9 +69,9 @@ fn moving_near(
 }
 
 /// The wheels' step, one chassis per task, in parallel: whether a collider that can move
-/// is in reach of its wheels ([`WheelCasts::moving_in`](crate::sweep::WheelCasts::moving_in));
+/// is in reach of its wheels ([`WheelCasts::moving_in`](super::sweep::WheelCasts::moving_in));
 /// then per wheel the sweep, the contact and the wheel model; then the sum of the wheels'
-/// forces at the centre of mass and of their moments about it, kept in [`WheelChassis`]
+/// forces at the centre of mass and of their moments about it, kept in [`ChassisCache`]
 /// for [`apply_forces`], with the count of grounded wheels.
 ///
 /// The screening looks in the box that held the wheels' sweeps in the last step (in the
@@ -146,8 +85,8 @@ fn moving_near(
 pub(crate) fn step_wheels(
     time: Res<Time>,
     gravity: Option<Res<Gravity>>,
-    casts: crate::sweep::WheelCasts,
-    mut grid: Local<crate::sweep::MovingGrid>,
+    casts: super::sweep::WheelCasts,
+    mut grid: Local<super::sweep::MovingGrid>,
     ground: GroundQuery,
     surfaces: SurfaceQuery,
     owners: Query<&WheelOf>,
@@ -159,7 +98,7 @@ pub(crate) fn step_wheels(
         Option<&GravityScale>,
         Option<&CollisionLayers>,
         &ChassisWheels,
-        &mut WheelChassis,
+        &mut ChassisCache,
     )>,
 ) {
     let dt = time.delta_secs();
@@ -280,7 +219,7 @@ fn step_group(
     frame: &ChassisFrame,
     screened: Option<(Vec3, Vec3)>,
     dt: f32,
-    casts: &crate::sweep::WheelCasts,
+    casts: &super::sweep::WheelCasts,
     ground: &GroundQuery,
     surfaces: Option<&SurfaceQuery>,
     wheels: &WheelQuery,
@@ -321,7 +260,7 @@ fn step_group(
         sensed[i] = sense_wheel(&ctx, &view, &mut state, &mut cache);
     }
     let sensed = &mut sensed[..batch.len()];
-    crate::suspension::solve_chassis(frame.inverse_mass, sensed, dt, groups as f32);
+    super::suspension::solve_chassis(frame.inverse_mass, sensed, dt, groups as f32);
     for s in sensed.iter() {
         if s.entity == Entity::PLACEHOLDER {
             continue;
@@ -331,7 +270,7 @@ fn step_group(
             continue;
         };
         let state = &mut *state;
-        finish_wheel(dt, s, wheel, input, state);
+        super::model::finish_wheel(dt, s, wheel, input, state);
         if state.output.grounded {
             sums.grounded += 1;
             sums.force += state.force;
@@ -339,143 +278,6 @@ fn step_group(
             sums.reactions |= state
                 .hit
                 .is_some_and(|h| h.dynamic && h.body.is_some_and(|b| b != frame.entity));
-        }
-    }
-}
-
-/// Finishes one wheel after the chassis' suspension solve: the core's step (tyre, spin,
-/// static friction) with the solved suspension force, the force on the chassis, and the
-/// outputs into `state`.
-fn finish_wheel(dt: f32, sensed: &Sensed, wheel: &WheelCollider, input: &WheelInput, state: &mut WheelState) {
-    let settings = &wheel.0;
-    let (radius, length) = (settings.radius(), settings.suspension_length());
-    let contact = sensed.ground.map(|g| g.contact);
-    let step_input = StepInput {
-        drive_torque: input.drive_torque,
-        brake_torque: input.brake_torque,
-        drivetrain_inertia: input.drivetrain_inertia,
-        drivetrain_friction_torque: input.drivetrain_friction_torque,
-        anti_roll_force: input.anti_roll_force,
-        contact,
-    };
-    // A change of travel or radius moves the compression without any motion: shift
-    // the damper's memory with it so it does not read the jump as a speed.
-    let geometry = length + radius;
-    if state.geometry == 0.0
-        && let Some(c) = &step_input.contact
-    {
-        // First step of a wheel spawned on the ground: it starts at rest.
-        state.memory.compression = length - (c.hit_distance - radius);
-    }
-    if state.geometry > 0.0 && state.geometry != geometry && state.memory.compression != 0.0 {
-        state.memory.compression += geometry - state.geometry;
-    }
-    state.geometry = geometry;
-    state.previous_pose = (state.output.current_suspension_length, state.memory.angle, state.yaw);
-    let out = step(settings, &mut state.memory, step_input, dt);
-    if out.rejected_input {
-        warn_once!("wheel {}: a non-finite input was replaced by 0", sensed.entity);
-    }
-    let (up, mount_pos) = (sensed.up, sensed.mount_position);
-    let (mut force, forward, sideways, position, direction) = match &sensed.ground {
-        Some(g) => (
-            g.direction * out.load + g.forward * out.forward_force + g.sideways * out.sideways_force,
-            g.forward,
-            g.sideways,
-            g.position,
-            g.direction,
-        ),
-        None => (Vec3::ZERO, Vec3::ZERO, Vec3::ZERO, mount_pos, up),
-    };
-    if !force.is_finite() {
-        error!("wheel {} produced a non-finite force {force}; dropped", sensed.entity);
-        force = Vec3::ZERO;
-    }
-    state.hit = sensed.ground.map(|g| g.hit);
-    state.output = out;
-    state.force = force;
-    state.contact_position = position;
-    state.forward_direction = forward;
-    state.sideways_direction = sideways;
-    state.suspension_direction = direction;
-    state.up = up;
-    state.mount_position = mount_pos;
-    state.center = mount_pos - up * out.current_suspension_length;
-    state.yaw = sensed.yaw;
-    // Quat::from_rotation_x(−angle) with the core's sine and cosine (angle / 2 is in
-    // [0, π)), a third of the cost of libm's.
-    let (sin, cos) = wheelcollider_core::sin_cos_0_pi(0.5 * out.angle);
-    state.rotation = sensed.wheel_rotation * Quat::from_xyzw(-sin, 0.0, 0.0, cos);
-}
-
-/// Applies the wheels' forces: per chassis, the sums [`step_wheels`] kept (the same as
-/// each wheel's force at its contact point, with one write per body); then the opposite
-/// force to a dynamic body a wheel stands on, for the chassis that have such a wheel.
-/// Serial: 1 000 chassis take about 30 µs, measured in the scenarios bench.
-#[allow(clippy::type_complexity)]
-pub(crate) fn apply_forces(
-    wheels: Query<&WheelState>,
-    chassis: Query<(Entity, &ChassisWheels, &WheelChassis)>,
-    mut bodies: ParamSet<(Query<(Forces, &WheelChassis)>, Query<Forces>)>,
-) {
-    for (mut forces, bookkeeping) in &mut bodies.p0() {
-        if bookkeeping.grounded_wheels > 0 {
-            forces.apply_force(bookkeeping.force);
-            forces.apply_torque(bookkeeping.torque);
-        }
-    }
-    let mut others = bodies.p1();
-    for (entity, children, _) in chassis.iter().filter(|(_, _, b)| b.reactions) {
-        for state in wheels.iter_many(children.wheels()) {
-            if let Some(hit) = state.hit
-                && hit.dynamic
-                && state.output.grounded
-                && let Some(body) = hit.body
-                && body != entity
-                && let Ok(mut forces) = others.get_mut(body)
-            {
-                forces.apply_force_at_point(-state.force, hit.point);
-            }
-        }
-    }
-}
-
-/// Places each [`WheelModel`] at its wheel's centre with steer, toe, camber and spin,
-/// interpolated between the last two physics steps. A model that is a child of the
-/// wheel's chassis (for a wheel outside the hierarchy) is placed in the chassis' frame,
-/// through the wheel's mount; any other model in the wheel's frame.
-pub(crate) fn place_models(
-    fixed: Option<Res<Time<Fixed>>>,
-    wheels: Query<(&WheelCollider, &WheelState, &WheelModel, &Transform, Option<&WheelOf>)>,
-    mut models: Query<(&mut Transform, Option<&ChildOf>), Without<WheelCollider>>,
-) {
-    let alpha = fixed.map_or(1.0, |t| t.overstep_fraction().clamp(0.0, 1.0));
-    for (wheel, state, model, mount, wheel_of) in &wheels {
-        let Ok((mut transform, parent)) = models.get_mut(model.0) else {
-            continue;
-        };
-        let on_chassis = parent.is_some_and(|p| wheel_of.is_some_and(|w| w.0 == p.parent()));
-        let (l0, a0, y0) = state.previous_pose;
-        let (l1, a1, y1) = (state.output.current_suspension_length, state.memory.angle, state.yaw);
-        let mut da = a1 - a0;
-        if da > core::f32::consts::PI {
-            da -= core::f32::consts::TAU;
-        } else if da < -core::f32::consts::PI {
-            da += core::f32::consts::TAU;
-        }
-        let length = l0 + (l1 - l0) * alpha;
-        let angle = a0 + da * alpha;
-        let yaw = y0 + (y1 - y0) * alpha;
-        let translation = Vec3::NEG_Y * length;
-        let rotation = Quat::from_axis_angle(Vec3::Y, yaw.to_radians())
-            * Quat::from_axis_angle(Vec3::Z, wheel.camber_angle().to_radians())
-            * Quat::from_rotation_x(-angle);
-        if on_chassis {
-            transform.translation = mount.transform_point(translation);
-            transform.rotation = mount.rotation * rotation;
-        } else {
-            transform.translation = translation;
-            transform.rotation = rotation;
         }
     }
 }

@@ -1,0 +1,118 @@
+//! The vehicle layer: a chassis with a [`Vehicle`] drives its wheels from a
+//! [`VehicleInput`] through the engine, clutch, gearbox and differentials of
+//! [`wheelcollider_core::vehicle`], and gets aerodynamic drag and downforce.
+//!
+//! Spawn one from a preset with [`spawn_vehicle`]:
+//!
+//! ```
+//! use bevy::prelude::*;
+//! use wheelcollider_avian::prelude::*;
+//!
+//! fn setup(mut commands: Commands) {
+//!     // Or `VehicleSpec::from_ron(&std::fs::read_to_string("assets/presets/road.ron")?)`.
+//!     let spec = VehicleSpec::default();
+//!     let car = spawn_vehicle(&mut commands, &spec, Transform::from_xyz(0.0, 1.0, 0.0)).unwrap();
+//!     commands.entity(car).insert(Name::new("player"));
+//! }
+//! ```
+//!
+//! | file | what |
+//! | --- | --- |
+//! | `mod.rs` | the components: [`Vehicle`], [`VehicleInput`], [`VehicleWheel`], [`VehicleRuntime`], [`VehicleTelemetry`] |
+//! | `spawn.rs` | [`spawn_vehicle`]: chassis and wheels from a spec |
+//! | `systems.rs` | sync a changed spec, one vehicle step per chassis, aerodynamics |
+//! | `reset.rs` | [`ResetVehicle`]: put a car back at rest |
+//! | `plugin.rs` | [`VehiclePlugin`] and [`VehicleSystems`] |
+//!
+//! | set (in `PhysicsSchedule`) | system | what |
+//! | --- | --- | --- |
+//! | [`VehicleSystems::Sync`], before [`WheelSystems::Prepare`](crate::WheelSystems) | `sync_vehicles` | a changed spec is validated and pushed to the wheels (geometry, settings, mass) |
+//! | [`VehicleSystems::Drive`], after `WheelSystems::Prepare` | `drive_vehicles` | one [`step_vehicle`](wheelcollider_core::vehicle::step_vehicle) per chassis → each wheel's [`WheelInput`](crate::WheelInput); telemetry |
+//! | [`VehicleSystems::Aero`], after `WheelSystems::Apply` | `apply_aero` | drag at the centre of mass, downforce at the axles |
+
+mod plugin;
+mod reset;
+mod spawn;
+mod systems;
+
+use bevy::prelude::*;
+pub use plugin::{VehiclePlugin, VehicleSystems};
+pub use reset::ResetVehicle;
+pub use spawn::{WheelPlacement, spawn_vehicle, spawn_vehicle_with};
+pub use wheelcollider_core::vehicle::{
+    AeroSpec, AxleSpec, BrakeSpec, ChassisSpec, ClutchSpec, DifferentialKind, EngineSpec, GearboxSpec,
+    PowertrainReport, SpecError, SteeringSpec, VehicleSpec, VehicleState,
+};
+use wheelcollider_core::vehicle::{WheelCommand, WheelFeedback};
+
+/// The driver's controls for one vehicle: write it from game code, an AI, or the
+/// optional keyboard / gamepad plugin. See [`wheelcollider_core::vehicle::VehicleInput`]
+/// for the fields (throttle, brake, steer, handbrake, clutch, gear up / down).
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Deref, DerefMut)]
+#[reflect(Component)]
+pub struct VehicleInput(pub wheelcollider_core::vehicle::VehicleInput);
+
+/// A vehicle: put it on the chassis rigid body (usually through [`spawn_vehicle`]).
+/// Its wheels are the chassis' [`WheelCollider`](crate::WheelCollider) children that carry a
+/// [`VehicleWheel`]. Edit the spec at run time (the inspector does): the change is
+/// validated, and a spec with a non-finite number is refused (logged) and the last good
+/// one kept.
+#[derive(Component, Reflect, Clone, Debug, Default, PartialEq)]
+#[reflect(Component)]
+#[require(VehicleInput, VehicleTelemetry, VehicleRuntime)]
+pub struct Vehicle(pub VehicleSpec);
+
+/// Which wheel of the vehicle this is: axle index (front first) and side.
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[reflect(Component)]
+pub struct VehicleWheel {
+    /// Axle index in [`VehicleSpec::axles`].
+    pub axle: usize,
+    /// Right-hand wheel (+X); otherwise left.
+    pub right: bool,
+}
+
+/// The vehicle's runtime state (engine speed, gear, differentials…) and its buffers.
+#[derive(Component, Reflect, Clone, Debug, Default)]
+#[reflect(Component)]
+pub struct VehicleRuntime {
+    /// The powertrain and steering state.
+    pub state: Option<VehicleState>,
+    /// The last spec that validated: what the vehicle actually runs.
+    pub spec: Option<VehicleSpec>,
+    #[reflect(ignore)]
+    feedback: Vec<WheelFeedback>,
+    #[reflect(ignore)]
+    commands: Vec<WheelCommand>,
+    #[reflect(ignore)]
+    entities: Vec<Option<Entity>>,
+}
+
+/// What the vehicle did in its last physics step, for HUDs, plots and game logic.
+/// Per-wheel values (load, slips, forces) are in each wheel's [`WheelState`](crate::WheelState).
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
+#[reflect(Component)]
+pub struct VehicleTelemetry {
+    /// Speed along the chassis' forward axis (m/s), negative backwards.
+    pub forward_speed: f32,
+    /// Speed over ground (km/h).
+    pub speed_kmh: f32,
+    /// Sideways acceleration of the chassis (m/s², positive to the right).
+    pub lateral_acceleration: f32,
+    /// Forward acceleration of the chassis (m/s²).
+    pub longitudinal_acceleration: f32,
+    /// Yaw rate (rad/s, positive turning left).
+    pub yaw_rate: f32,
+    /// Engine, clutch, gearbox, steering.
+    pub powertrain: PowertrainReport,
+    /// Aerodynamic drag (N).
+    pub drag: f32,
+    /// Downforce on the first and last axle (N).
+    pub downforce: [f32; 2],
+    /// Grounded wheels.
+    pub grounded_wheels: u32,
+    /// Wheels (two per axle).
+    pub wheels: u32,
+    #[reflect(ignore)]
+    last_velocity: Vec3,
+}

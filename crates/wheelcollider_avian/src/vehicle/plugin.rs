@@ -1,0 +1,63 @@
+//! The [`VehiclePlugin`]: the vehicle components and systems, ordered around the
+//! wheel systems.
+
+use avian3d::prelude::*;
+use bevy::prelude::*;
+
+use super::{Vehicle, VehicleInput, VehicleRuntime, VehicleTelemetry, VehicleWheel, reset, systems};
+use crate::wheel::WheelSystems;
+
+/// The vehicle systems' sets in avian's `PhysicsSchedule`.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VehicleSystems {
+    /// A changed [`Vehicle`] spec validated and pushed to its body and wheels; before
+    /// [`WheelSystems::Prepare`].
+    Sync,
+    /// One vehicle step per chassis: [`VehicleInput`] and the wheels' last outputs in,
+    /// each wheel's `WheelInput` out. After [`WheelSystems::Prepare`] and any replay,
+    /// before [`WheelSystems::SenseAndSolve`]. A game's own driver that writes
+    /// `VehicleInput` from physics state goes before it.
+    Drive,
+    /// Aerodynamic drag and downforce, after [`WheelSystems::Apply`].
+    Aero,
+}
+
+/// The vehicle layer: engine, clutch, gearbox, differentials, brakes, steering, anti-roll
+/// bars and aerodynamics on chassis with a [`Vehicle`], and the [`ResetVehicle`](super::ResetVehicle)
+/// event. Needs the [`WheelPlugin`](crate::WheelPlugin). Part of
+/// [`WheelColliderPlugins`](crate::WheelColliderPlugins).
+#[derive(Default)]
+pub struct VehiclePlugin;
+
+impl Plugin for VehiclePlugin {
+    fn build(&self, app: &mut App) {
+        app.register_type::<Vehicle>()
+            .register_type::<VehicleInput>()
+            .register_type::<VehicleWheel>()
+            .register_type::<VehicleTelemetry>()
+            .register_type::<VehicleRuntime>()
+            .add_observer(reset::reset_vehicle)
+            .configure_sets(
+                PhysicsSchedule,
+                (
+                    VehicleSystems::Sync
+                        .after(PhysicsStepSystems::BroadPhase)
+                        .before(WheelSystems::Prepare),
+                    VehicleSystems::Drive
+                        .after(WheelSystems::Prepare)
+                        .before(WheelSystems::SenseAndSolve),
+                    VehicleSystems::Aero
+                        .after(WheelSystems::Apply)
+                        .before(PhysicsStepSystems::NarrowPhase),
+                ),
+            )
+            .add_systems(
+                PhysicsSchedule,
+                (
+                    systems::sync_vehicles.in_set(VehicleSystems::Sync),
+                    systems::drive_vehicles.in_set(VehicleSystems::Drive),
+                    systems::apply_aero.in_set(VehicleSystems::Aero),
+                ),
+            );
+    }
+}

@@ -1,0 +1,83 @@
+//! Spawning a vehicle from its spec: the chassis body and one wheel per axle end.
+
+use avian3d::prelude::*;
+use bevy::prelude::*;
+
+use super::{SpecError, Vehicle, VehicleSpec, VehicleWheel};
+use crate::wheel::{AntiRollBar, WheelCollider, WheelOf};
+
+/// Spawns a vehicle from a spec: the chassis (dynamic rigid body, box collider, mass,
+/// inertia, centre of mass, [`Vehicle`]) and one [`WheelCollider`] child per wheel,
+/// named `"axle 0 left"` and so on. The spec is validated first; an invalid one spawns
+/// nothing and returns the error.
+pub fn spawn_vehicle(commands: &mut Commands, spec: &VehicleSpec, transform: Transform) -> Result<Entity, SpecError> {
+    spawn_vehicle_with(commands, spec, transform, WheelPlacement::Children)
+}
+
+/// Where [`spawn_vehicle_with`] puts the wheel entities.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum WheelPlacement {
+    /// Children of the chassis (`ChildOf`), as [`spawn_vehicle`] does: their
+    /// `GlobalTransform` is the mount in the world, and a mesh under a wheel with
+    /// [`WheelModel`](crate::wheel::WheelModel) follows it.
+    #[default]
+    Children,
+    /// Outside the hierarchy, attached by [`WheelOf`] alone: the same physics (tested bit
+    /// for bit), and Bevy does not propagate the wheels' transforms, which saves 0.05–0.06
+    /// µs per wheel-step (about 10 % of a ray wheel; `docs/performance.md`). For traffic
+    /// and servers. A wheel's `GlobalTransform` is then not its place in the world: read
+    /// its `WheelState`, and put its `WheelModel` mesh under the chassis. Despawning the
+    /// chassis still despawns the wheels.
+    OutsideHierarchy,
+}
+
+/// [`spawn_vehicle`], with the wheels placed as `placement` says.
+pub fn spawn_vehicle_with(
+    commands: &mut Commands,
+    spec: &VehicleSpec,
+    transform: Transform,
+    placement: WheelPlacement,
+) -> Result<Entity, SpecError> {
+    let mut spec = spec.clone();
+    spec.validate()?;
+    let c = &spec.chassis;
+    let [ix, iy, iz] = c.principal_inertia();
+    let chassis = commands
+        .spawn((
+            Name::new(spec.name.clone()),
+            RigidBody::Dynamic,
+            Collider::cuboid(c.size[0], c.size[1], c.size[2]),
+            Mass(c.mass),
+            AngularInertia::new(Vec3::new(ix, iy, iz)),
+            CenterOfMass(Vec3::from(c.center_of_mass)),
+            transform,
+        ))
+        .id();
+    for (a, axle) in spec.axles.iter().enumerate() {
+        let ends = [false, true].map(|right| {
+            let x = if right { axle.half_track } else { -axle.half_track };
+            let side = if right { "right" } else { "left" };
+            let wheel = (
+                Name::new(format!("axle {a} {side}")),
+                WheelCollider(spec.wheel_settings(a, right)),
+                VehicleWheel { axle: a, right },
+                Transform::from_xyz(x, axle.mount_height, axle.z),
+            );
+            // In the same bundle: the plugin attaches a wheel when its `WheelCollider`
+            // is added, by its `WheelOf` or else its rigid-body ancestor.
+            match placement {
+                WheelPlacement::Children => commands.spawn((wheel, ChildOf(chassis))).id(),
+                WheelPlacement::OutsideHierarchy => commands.spawn((wheel, WheelOf(chassis))).id(),
+            }
+        });
+        // Each axle's anti-roll bar, solved with the suspension (zero stiffness: none).
+        for (this, partner) in [(ends[0], ends[1]), (ends[1], ends[0])] {
+            commands.entity(this).insert(AntiRollBar {
+                partner,
+                stiffness: axle.anti_roll_stiffness,
+            });
+        }
+    }
+    commands.entity(chassis).insert(Vehicle(spec));
+    Ok(chassis)
+}

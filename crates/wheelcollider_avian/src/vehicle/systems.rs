@@ -1,0 +1,195 @@
+//! The vehicle's systems: specs synced to the body and wheels, one vehicle step per
+//! chassis (wheel feedback in, wheel inputs out, telemetry), and aerodynamics.
+
+use avian3d::prelude::*;
+use bevy::prelude::*;
+use wheelcollider_core::vehicle::{VehicleState, WheelCommand, WheelFeedback, step_vehicle};
+
+use super::{Vehicle, VehicleInput, VehicleRuntime, VehicleSpec, VehicleTelemetry, VehicleWheel};
+use crate::wheel::{AntiRollBar, ChassisWheels, WheelCollider, WheelInput, WheelState};
+
+/// Validates changed specs and pushes them to the wheels and the body.
+pub(crate) fn sync_vehicles(
+    mut vehicles: Query<(Entity, &Vehicle, &mut VehicleRuntime, Option<&ChassisWheels>), Changed<Vehicle>>,
+    mut wheels: Query<(
+        &VehicleWheel,
+        &mut WheelCollider,
+        &mut Transform,
+        Option<&mut AntiRollBar>,
+    )>,
+    mut bodies: Query<(&mut Mass, &mut AngularInertia, &mut CenterOfMass, &mut Collider)>,
+) {
+    for (entity, vehicle, mut runtime, children) in &mut vehicles {
+        let mut spec = vehicle.0.clone();
+        if let Err(e) = spec.validate() {
+            warn!("vehicle {entity}: spec refused, keeping the last good one: {e}");
+            continue;
+        }
+        let new_layout = runtime.spec.as_ref().is_none_or(|s| s.axles.len() != spec.axles.len());
+        if new_layout || runtime.state.is_none() {
+            runtime.state = Some(VehicleState::new(&spec));
+        }
+        if let Ok((mut mass, mut inertia, mut com, mut collider)) = bodies.get_mut(entity) {
+            let c = &spec.chassis;
+            let [ix, iy, iz] = c.principal_inertia();
+            mass.set_if_neq(Mass(c.mass));
+            inertia.set_if_neq(AngularInertia::new(Vec3::new(ix, iy, iz)));
+            com.set_if_neq(CenterOfMass(Vec3::from(c.center_of_mass)));
+            let size = Vec3::from(c.size);
+            let current = collider.shape_scaled().as_cuboid().map(|b| b.half_extents * 2.0);
+            if current.is_none_or(|s| (s - size).length() > 1e-5) {
+                *collider = Collider::cuboid(size.x, size.y, size.z);
+            }
+        }
+        for &w in children.map(|c| c.wheels()).unwrap_or(&[]) {
+            let Ok((id, mut collider, mut transform, bar)) = wheels.get_mut(w) else {
+                continue;
+            };
+            let Some(axle) = spec.axles.get(id.axle) else {
+                continue;
+            };
+            let settings = spec.wheel_settings(id.axle, id.right);
+            if collider.0 != settings {
+                collider.0 = settings;
+            }
+            let x = if id.right { axle.half_track } else { -axle.half_track };
+            let t = Vec3::new(x, axle.mount_height, axle.z);
+            if transform.translation != t {
+                transform.translation = t;
+            }
+            if let Some(mut bar) = bar
+                && bar.stiffness != axle.anti_roll_stiffness
+            {
+                bar.stiffness = axle.anti_roll_stiffness;
+            }
+        }
+        runtime.spec = Some(spec);
+    }
+}
+
+type VehicleQuery<'w, 's> = Query<
+    'w,
+    's,
+    (
+        &'static mut VehicleRuntime,
+        &'static mut VehicleInput,
+        &'static mut VehicleTelemetry,
+        &'static ChassisWheels,
+        &'static Rotation,
+        &'static LinearVelocity,
+        &'static AngularVelocity,
+    ),
+>;
+
+/// One vehicle step per chassis: wheel feedback in, wheel inputs out.
+pub(crate) fn drive_vehicles(
+    time: Res<Time>,
+    mut vehicles: VehicleQuery,
+    mut wheels: Query<(&VehicleWheel, &WheelCollider, &WheelState, &mut WheelInput)>,
+) {
+    let dt = time.delta_secs();
+    if dt <= 0.0 {
+        return;
+    }
+    for (mut runtime, mut input, mut telemetry, children, rot, lin, ang) in &mut vehicles {
+        let runtime = &mut *runtime;
+        let (Some(spec), Some(state)) = (runtime.spec.as_ref(), runtime.state.as_mut()) else {
+            continue;
+        };
+        let n = spec.wheel_count();
+        runtime.feedback.resize(n, WheelFeedback::default());
+        runtime.commands.resize(n, WheelCommand::default());
+        runtime.entities.clear();
+        runtime.entities.resize(n, None);
+        let mut grounded = 0;
+        for &w in children.wheels() {
+            let Ok((id, collider, wheel_state, _)) = wheels.get(w) else {
+                continue;
+            };
+            let i = VehicleSpec::wheel_index(id.axle, id.right);
+            if i >= n {
+                continue;
+            }
+            let o = &wheel_state.output;
+            grounded += o.grounded as u32;
+            runtime.entities[i] = Some(w);
+            runtime.feedback[i] = WheelFeedback {
+                angular_velocity: o.angular_velocity,
+                inertia: collider.inertia(),
+                radius: collider.radius(),
+                compression: o.compression,
+                forward_slip: o.forward_slip,
+                peak_slip: o.peak_slip,
+                max_friction_force: o.max_friction_force,
+                grounded: o.grounded,
+                tyre_torque: o.forward_force * collider.radius(),
+            };
+        }
+        let forward = rot.0 * Vec3::NEG_Z;
+        let right = rot.0 * Vec3::X;
+        let v = lin.0;
+        let forward_speed = v.dot(forward);
+        let report = step_vehicle(
+            spec,
+            state,
+            &mut input.0,
+            forward_speed,
+            &runtime.feedback,
+            &mut runtime.commands,
+            dt,
+        );
+        for (i, e) in runtime.entities.iter().enumerate() {
+            let Some(Ok((_, _, _, mut wheel_input))) = e.map(|e| wheels.get_mut(e)) else {
+                continue;
+            };
+            let c = runtime.commands[i];
+            wheel_input.steer_angle = c.steer_angle;
+            wheel_input.drive_torque = c.drive_torque;
+            wheel_input.brake_torque = c.brake_torque;
+            // The bars are `AntiRollBar`s, solved with the suspension.
+            wheel_input.anti_roll_force = 0.0;
+        }
+        let accel = (v - telemetry.last_velocity) / dt;
+        let k = spec.aero.drag_factor();
+        *telemetry = VehicleTelemetry {
+            forward_speed,
+            speed_kmh: v.length() * 3.6,
+            lateral_acceleration: accel.dot(right),
+            longitudinal_acceleration: accel.dot(forward),
+            yaw_rate: ang.0.dot(rot.0 * Vec3::Y),
+            powertrain: report,
+            drag: k * v.length_squared(),
+            downforce: spec.aero.downforce(forward_speed),
+            grounded_wheels: grounded,
+            wheels: n as u32,
+            last_velocity: v,
+        };
+    }
+}
+
+/// Aerodynamic drag at the centre of mass and downforce at the first and last axle.
+pub(crate) fn apply_aero(mut vehicles: Query<(&VehicleRuntime, &VehicleTelemetry, Forces)>) {
+    for (runtime, telemetry, mut forces) in &mut vehicles {
+        let Some(spec) = runtime.spec.as_ref() else { continue };
+        let v = forces.linear_velocity();
+        let speed = v.length();
+        if !speed.is_finite() || speed < 1e-3 {
+            continue;
+        }
+        let rot = forces.rotation().0;
+        let drag = -spec.aero.drag_factor() * speed * v;
+        if drag.is_finite() {
+            forces.apply_force(drag);
+        }
+        let down = rot * Vec3::NEG_Y;
+        let (Some(first), Some(last)) = (spec.axles.first(), spec.axles.last()) else {
+            continue;
+        };
+        let pos = forces.position().0;
+        for (f, z) in [(telemetry.downforce[0], first.z), (telemetry.downforce[1], last.z)] {
+            if f > 0.0 && f.is_finite() {
+                forces.apply_force_at_point(down * f, pos + rot * Vec3::new(0.0, 0.0, z));
+            }
+        }
+    }
+}

@@ -1,0 +1,66 @@
+//! Wheels joining their chassis, and their settings checked when they change.
+
+use super::components::*;
+use avian3d::prelude::*;
+use bevy::prelude::*;
+
+/// When a [`WheelCollider`] is added without a [`WheelOf`], attach it to its nearest
+/// [`RigidBody`] ancestor.
+pub(crate) fn attach_wheel(
+    add: On<Add, WheelCollider>,
+    mut commands: Commands,
+    wheels: Query<(), With<WheelOf>>,
+    parents: Query<&ChildOf>,
+    bodies: Query<(), With<RigidBody>>,
+) {
+    let wheel = add.entity;
+    if wheels.contains(wheel) {
+        return;
+    }
+    match body_above(wheel, &parents, &bodies) {
+        Some(body) => {
+            commands.entity(wheel).insert(WheelOf(body));
+        }
+        None => warn!(
+            "wheel {wheel} has no rigid-body ancestor: it does nothing until it is made a child of one or you insert `WheelOf(chassis)`"
+        ),
+    }
+}
+
+/// When a [`WheelCollider`] without a [`WheelOf`] is given a parent later (spawned
+/// first, then `add_child`), attach it to its nearest [`RigidBody`] ancestor then. A
+/// wheel that already has a `WheelOf` keeps it.
+pub(crate) fn attach_reparented_wheel(
+    insert: On<Insert, ChildOf>,
+    mut commands: Commands,
+    wheels: Query<(), (With<WheelCollider>, Without<WheelOf>)>,
+    parents: Query<&ChildOf>,
+    bodies: Query<(), With<RigidBody>>,
+) {
+    let wheel = insert.entity;
+    if !wheels.contains(wheel) {
+        return;
+    }
+    if let Some(body) = body_above(wheel, &parents, &bodies) {
+        commands.entity(wheel).insert(WheelOf(body));
+    }
+}
+
+/// The nearest [`RigidBody`] ancestor of `wheel`.
+fn body_above(wheel: Entity, parents: &Query<&ChildOf>, bodies: &Query<(), With<RigidBody>>) -> Option<Entity> {
+    parents.iter_ancestors(wheel).find(|e| bodies.contains(*e))
+}
+
+/// Re-validates settings that changed (by reflection, a preset, an inspector): clamps,
+/// resets non-finite fields to their defaults and logs which one it was.
+pub(crate) fn validate_settings(mut wheels: Query<(Entity, &mut WheelCollider), Changed<WheelCollider>>) {
+    for (entity, mut wheel) in &mut wheels {
+        let (clean, error) = wheel.sanitized();
+        if let Some(error) = error {
+            error!("wheel {entity}: {error}; reset to its default");
+        }
+        if clean != wheel.0 {
+            wheel.bypass_change_detection().0 = clean;
+        }
+    }
+}

@@ -1,0 +1,79 @@
+//! The [`WheelPlugin`]: the wheel components, the observers that attach wheels, and the
+//! wheel systems in avian's `PhysicsSchedule` and Bevy's `PostUpdate`.
+
+use avian3d::prelude::*;
+use bevy::prelude::*;
+use bevy::transform::TransformSystems;
+
+use super::components::*;
+use super::surface::WheelSurface;
+use super::{apply, attach, step, visuals};
+
+/// The wheel systems' sets in avian's `PhysicsSchedule`, chained in this order after
+/// avian's broad phase and before its narrow phase.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WheelSystems {
+    /// Settings validation. Controllers that write [`WheelInput`] from physics state go
+    /// after it (the vehicle layer's `VehicleSystems::Drive` does).
+    Prepare,
+    /// Sweeps, contacts, the suspension solve and the wheel model, in parallel over
+    /// chassis (each task steps one chassis' wheels).
+    SenseAndSolve,
+    /// Force application: each chassis' sums, then the opposite forces to dynamic
+    /// ground (serial).
+    Apply,
+}
+
+/// The wheels' systems that run every frame in `PostUpdate`.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WheelVisualSystems {
+    /// [`WheelModel`]s placed, before transform propagation.
+    PlaceModels,
+    /// Debug gizmos (feature `debug`, `WheelDebugPlugin`).
+    Gizmos,
+}
+
+/// The wheels on their own: components, attachment, the per-step systems and the
+/// visuals. Requires avian's `PhysicsPlugins`. Part of
+/// [`WheelColliderPlugins`](crate::WheelColliderPlugins).
+#[derive(Default)]
+pub struct WheelPlugin;
+
+impl Plugin for WheelPlugin {
+    fn build(&self, app: &mut App) {
+        app.register_type::<WheelCollider>()
+            .register_type::<WheelInput>()
+            .register_type::<WheelState>()
+            .register_type::<WheelOf>()
+            .register_type::<ChassisWheels>()
+            .register_type::<WheelModel>()
+            .register_type::<WheelSweepLayers>()
+            .register_type::<AntiRollBar>()
+            .register_type::<WheelSurface>()
+            .add_observer(attach::attach_wheel)
+            .add_observer(attach::attach_reparented_wheel)
+            .configure_sets(
+                PhysicsSchedule,
+                (WheelSystems::Prepare, WheelSystems::SenseAndSolve, WheelSystems::Apply)
+                    .chain()
+                    .after(PhysicsStepSystems::BroadPhase)
+                    .before(PhysicsStepSystems::NarrowPhase),
+            )
+            .add_systems(
+                PhysicsSchedule,
+                (
+                    attach::validate_settings.in_set(WheelSystems::Prepare),
+                    step::step_wheels.in_set(WheelSystems::SenseAndSolve),
+                    apply::apply_forces.in_set(WheelSystems::Apply),
+                ),
+            )
+            .configure_sets(
+                PostUpdate,
+                WheelVisualSystems::PlaceModels.before(TransformSystems::Propagate),
+            )
+            .add_systems(
+                PostUpdate,
+                visuals::place_models.in_set(WheelVisualSystems::PlaceModels),
+            );
+    }
+}
