@@ -80,7 +80,7 @@ fn main() {
 }
 
 #[derive(Resource)]
-struct StartSpec(VehicleSpec);
+struct StartSpec(VehicleSettings);
 
 #[derive(Resource, Clone, Copy, PartialEq, Eq)]
 enum CameraMode {
@@ -294,7 +294,7 @@ fn spawn_car(
 fn body_mesh(
     commands: &mut Commands,
     car: Entity,
-    spec: &VehicleSpec,
+    spec: &VehicleSettings,
     meshes: &mut Assets<Mesh>,
     materials: &mut Assets<StandardMaterial>,
 ) {

@@ -10,13 +10,10 @@ fn main() {
     let path = std::env::args()
         .nth(1)
         .unwrap_or_else(|| "assets/presets/road.ron".into());
-    let spec = match std::fs::read_to_string(&path)
-        .map_err(|e| e.to_string())
-        .and_then(|t| VehicleSpec::from_ron(&t).map_err(|e| e.to_string()))
-    {
+    let spec = match VehicleSettings::from_file(&path) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("{path}: {e}");
+            eprintln!("{e}");
             std::process::exit(1);
         }
     };
@@ -43,7 +40,7 @@ fn main() {
 }
 
 #[derive(Resource)]
-struct Spec(VehicleSpec);
+struct Spec(VehicleSettings);
 
 fn setup(mut commands: Commands, spec: Res<Spec>) {
     commands.spawn((RigidBody::Static, Collider::half_space(Vec3::Y), WheelSurface::ASPHALT));

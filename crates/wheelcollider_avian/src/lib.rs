@@ -94,9 +94,10 @@ pub mod prelude {
     pub use crate::replay::ReplaySystems;
     pub use crate::replay::{DriveRecorder, DriveRecording, DriveReplay};
     pub use crate::vehicle::{
-        AeroSpec, AxleSpec, BrakeSpec, ChassisSpec, ClutchSpec, DifferentialKind, EngineSpec, GearboxSpec,
-        ResetVehicle, SpecError, SteeringSpec, Vehicle, VehicleInput, VehicleSpec, VehicleSystems, VehicleTelemetry,
-        VehicleWheel, WheelPlacement, spawn_vehicle, spawn_vehicle_with,
+        AeroSettings, AxleSettings, BrakeSettings, ChassisSettings, ClutchSettings, DifferentialKind, DriverInput,
+        EngineSettings, GearboxSettings, ResetVehicle, SteeringSettings, Vehicle, VehicleFromPreset, VehicleInput,
+        VehiclePreset, VehicleSettings, VehicleSettingsError, VehicleSystems, VehicleTelemetry, VehicleWheel,
+        WheelPlacement, spawn_vehicle, spawn_vehicle_with,
     };
     pub use crate::wheel::{
         AntiRollBar, ChassisWheels, WheelCollider, WheelHit, WheelInput, WheelModel, WheelOf, WheelState, WheelSurface,

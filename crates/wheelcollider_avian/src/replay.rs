@@ -32,9 +32,9 @@
 use std::sync::Arc;
 
 use bevy::prelude::*;
-use wheelcollider_core::vehicle::VehicleInput as Controls;
+use wheelcollider_core::vehicle::DriverInput;
 
-use crate::vehicle::{SpecError, VehicleInput, VehicleSpec, VehicleSystems};
+use crate::vehicle::{VehicleInput, VehicleSettings, VehicleSettingsError, VehicleSystems};
 use crate::wheel::WheelSystems;
 
 /// A recorded drive.
@@ -45,18 +45,18 @@ pub struct DriveRecording {
     /// not the same drive.
     pub hz: f64,
     /// The vehicle as it was when the recording started.
-    pub spec: VehicleSpec,
+    pub spec: VehicleSettings,
     /// Where the chassis started (m, world).
     pub start_position: [f32; 3],
     /// How the chassis was turned at the start (quaternion x, y, z, w).
     pub start_rotation: [f32; 4],
     /// The driver's controls, one per physics step.
-    pub inputs: Vec<Controls>,
+    pub inputs: Vec<DriverInput>,
 }
 
 impl DriveRecording {
     /// An empty recording of `spec` starting at `start`, at `hz`.
-    pub fn new(spec: &VehicleSpec, start: &Transform, hz: f64) -> Self {
+    pub fn new(spec: &VehicleSettings, start: &Transform, hz: f64) -> Self {
         Self {
             hz,
             spec: spec.clone(),
@@ -88,13 +88,13 @@ impl DriveRecording {
 
     /// Reads a recording. A malformed file says where (line, column); a spec that does
     /// not validate names its field; a non-finite start pose, rate or input is refused.
-    pub fn from_ron(text: &str) -> Result<Self, SpecError> {
+    pub fn from_ron(text: &str) -> Result<Self, VehicleSettingsError> {
         let mut r: DriveRecording = ron::from_str(text)?;
-        r.spec.validate().map_err(|e| SpecError {
+        r.spec.validate().map_err(|e| VehicleSettingsError {
             field: format!("spec.{}", e.field),
             message: e.message,
         })?;
-        let bad = |field: String, message: &str| SpecError {
+        let bad = |field: String, message: &str| VehicleSettingsError {
             field,
             message: message.into(),
         };
@@ -131,7 +131,7 @@ pub struct DriveRecorder {
 
 impl DriveRecorder {
     /// Starts recording `spec` from `start`, at `hz` (the game's fixed physics rate).
-    pub fn new(spec: &VehicleSpec, start: &Transform, hz: f64) -> Self {
+    pub fn new(spec: &VehicleSettings, start: &Transform, hz: f64) -> Self {
         Self {
             recording: DriveRecording::new(spec, start, hz),
         }
@@ -142,7 +142,7 @@ impl DriveRecorder {
 /// replace its [`VehicleInput`]. Past the end, the brake is held.
 #[derive(Component, Clone, Debug)]
 pub struct DriveReplay {
-    inputs: Arc<[Controls]>,
+    inputs: Arc<[DriverInput]>,
     /// Steps replayed so far.
     pub step: usize,
 }
@@ -178,7 +178,7 @@ fn replay_inputs(mut replays: Query<(&mut DriveReplay, &mut VehicleInput)>) {
     for (mut replay, mut input) in &mut replays {
         input.0 = match replay.inputs.get(replay.step) {
             Some(&c) => c,
-            None => Controls {
+            None => DriverInput {
                 brake: 1.0,
                 ..Default::default()
             },

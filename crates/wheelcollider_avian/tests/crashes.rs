@@ -7,7 +7,7 @@ use common::*;
 use wheelcollider_avian::prelude::*;
 
 /// The road preset with `sweep` wheels and no auto-reverse (a stopped car stays stopped).
-fn road_with(sweep: SweepType) -> VehicleSpec {
+fn road_with(sweep: SweepType) -> VehicleSettings {
     let mut spec = preset("road");
     spec.gearbox.auto_reverse = false;
     for a in &mut spec.axles {

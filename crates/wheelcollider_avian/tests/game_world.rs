@@ -12,7 +12,7 @@ const SWEEPS: [SweepType; 3] = [SweepType::Ray, SweepType::Sphere, SweepType::Cy
 const PRESETS: [&str; 3] = ["road", "rally", "kart"];
 
 /// A preset with `sweep` wheels, no auto-reverse.
-fn preset_with(name: &str, sweep: SweepType) -> VehicleSpec {
+fn preset_with(name: &str, sweep: SweepType) -> VehicleSettings {
     let mut spec = preset(name);
     spec.gearbox.auto_reverse = false;
     for a in &mut spec.axles {
@@ -451,7 +451,7 @@ fn across_a_bank_the_suspension_pushes_no_sideways_force() {
 #[test]
 fn values_at_the_edges_of_the_inspector_fields() {
     let hz = 60.0;
-    type Edit = fn(&mut AxleSpec);
+    type Edit = fn(&mut AxleSettings);
     let edits: [(&str, Edit); 7] = [
         ("spring 1e7", |a| {
             a.wheel.set_suspension_spring(MAX_SPRING).unwrap();

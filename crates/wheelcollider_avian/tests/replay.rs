@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use common::*;
 use wheelcollider_avian::prelude::*;
 use wheelcollider_avian::replay::{DriveRecorder, DriveRecording, DriveReplay};
-use wheelcollider_core::vehicle::VehicleInput as Controls;
+use wheelcollider_core::vehicle::DriverInput;
 
 const HZ: f64 = 60.0;
 const STEPS: usize = 1000;
@@ -33,11 +33,11 @@ fn pose_bits(app: &App, car: Entity) -> [u32; 10] {
 }
 
 /// The driver: pseudo-random pedals and steering, changed every half second.
-fn driver(n: usize) -> Controls {
+fn driver(n: usize) -> DriverInput {
     let k = (n / 30) as u32;
     let h = k.wrapping_mul(2_654_435_761) >> 8;
     let f = |s: u32| ((h >> s) & 0xff) as f32 / 255.0;
-    Controls {
+    DriverInput {
         throttle: if f(0) > 0.3 { f(8) } else { 0.0 },
         brake: if f(0) <= 0.3 { f(16) } else { 0.0 },
         steer: 2.0 * f(4) - 1.0,
@@ -46,7 +46,7 @@ fn driver(n: usize) -> Controls {
     }
 }
 
-fn drive_and_record(spec: &VehicleSpec) -> (DriveRecording, Vec<[u32; 10]>) {
+fn drive_and_record(spec: &VehicleSettings) -> (DriveRecording, Vec<[u32; 10]>) {
     let mut app = app(HZ);
     world(&mut app);
     let start = Transform::from_xyz(0.0, spec.touch_height() + 0.01, 0.0);
@@ -64,7 +64,7 @@ fn drive_and_record(spec: &VehicleSpec) -> (DriveRecording, Vec<[u32; 10]>) {
     (rec, poses)
 }
 
-fn replay(rec: &DriveRecording, spec: &VehicleSpec) -> Vec<[u32; 10]> {
+fn replay(rec: &DriveRecording, spec: &VehicleSettings) -> Vec<[u32; 10]> {
     let mut app = app(rec.hz);
     world(&mut app);
     let car = spawn_preset_car(&mut app, spec, rec.start());
@@ -72,7 +72,7 @@ fn replay(rec: &DriveRecording, spec: &VehicleSpec) -> Vec<[u32; 10]> {
     let mut poses = vec![];
     for n in 0..rec.inputs.len() {
         // The game's own input is overridden by the replay.
-        app.world_mut().get_mut::<VehicleInput>(car).unwrap().0 = Controls {
+        app.world_mut().get_mut::<VehicleInput>(car).unwrap().0 = DriverInput {
             throttle: 1.0,
             steer: if n % 2 == 0 { 1.0 } else { -1.0 },
             ..Default::default()
@@ -170,7 +170,7 @@ fn a_reset_car_stands_at_rest_and_replays_the_drive() {
     let car = spawn_preset_car(&mut app, &spec, rec.start());
     // Drive away backwards first (away from the boxes), fast and turning.
     for n in 0..180 {
-        app.world_mut().get_mut::<VehicleInput>(car).unwrap().0 = Controls {
+        app.world_mut().get_mut::<VehicleInput>(car).unwrap().0 = DriverInput {
             brake: 1.0,
             steer: if n < 90 { 0.5 } else { -0.5 },
             ..Default::default()
@@ -184,7 +184,7 @@ fn a_reset_car_stands_at_rest_and_replays_the_drive() {
         to: Some(rec.start()),
     });
     app.world_mut().flush();
-    app.world_mut().get_mut::<VehicleInput>(car).unwrap().0 = Controls::default();
+    app.world_mut().get_mut::<VehicleInput>(car).unwrap().0 = DriverInput::default();
     app.update();
     let p = position(&app, car);
     let v = velocity(&app, car);

@@ -40,7 +40,7 @@ fn changing_any_parameter_while_driving_keeps_the_car_stable() {
             w.set_toe_angle(1.0).unwrap();
         }),
         ("tyre", |w| {
-            w.set_tire(8.0, 1.9, 1.0, 0.5).unwrap();
+            w.set_tyre(8.0, 1.9, 1.0, 0.5).unwrap();
         }),
         ("camber thrust", |w| {
             w.set_camber_thrust(1.5).unwrap();

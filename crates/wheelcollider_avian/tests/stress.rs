@@ -127,7 +127,7 @@ fn three_hundred_km_h_straight_and_lane_change() {
         app.world_mut()
             .get_mut::<WheelState>(w)
             .unwrap()
-            .memory
+            .step_state
             .angular_velocity = v / 0.3;
     }
     // Straight for 2 s, holding speed against rolling resistance.

@@ -14,7 +14,7 @@ use wheelcollider_core::vehicle::RAD_PER_S_TO_RPM;
 const HZ: f64 = 60.0;
 
 /// Spawns `spec` on the ground and lets it settle for a second.
-fn settled(app: &mut App, spec: &VehicleSpec) -> Entity {
+fn settled(app: &mut App, spec: &VehicleSettings) -> Entity {
     let car = spawn_preset_car(app, spec, Transform::from_xyz(0.0, 0.75, 0.0));
     run(app, steps(1.0, HZ));
     car
@@ -138,7 +138,7 @@ fn abs_shortens_the_stop_on_ice() {
     // The most deceleration the tyres can give: the curve's peak, plus the rolling
     // resistance that acts on top of it (0.015 against ice's 0.11: 14 %).
     let wheel = &spec.axles[0].wheel;
-    let peak = v0 * v0 / (2.0 * (wheel.tire().peak_value() * WheelSurface::ICE.grip + wheel.rolling_resistance()) * G);
+    let peak = v0 * v0 / (2.0 * (wheel.tyre().peak_value() * WheelSurface::ICE.grip + wheel.rolling_resistance()) * G);
     println!(
         "measured: 15 m/s on ice: locked {:.1} m (curve {locked:.1}), ABS {:.1} m (peak-μ and rolling-resistance bound {peak:.1})",
         d[0], d[1]
@@ -330,18 +330,18 @@ fn a_bad_preset_names_the_place_and_spawns_nothing() {
     let text =
         std::fs::read_to_string(format!("{}/../../assets/presets/road.ron", env!("CARGO_MANIFEST_DIR"))).unwrap();
     let typo = text.replace("idle_rpm:", "idle_rmp:");
-    let e = VehicleSpec::from_ron(&typo).unwrap_err();
+    let e = VehicleSettings::from_ron(&typo).unwrap_err();
     println!("measured: typo error: {e}");
     assert!(
         e.to_string().contains("idle_rmp") && e.field.starts_with("line "),
         "{e}"
     );
     let wrong_type = text.replace("mass: 1350.0", "mass: \"heavy\"");
-    let e = VehicleSpec::from_ron(&wrong_type).unwrap_err();
+    let e = VehicleSettings::from_ron(&wrong_type).unwrap_err();
     assert!(e.field.starts_with("line "), "{e}");
     let truncated = &text[..text.len() / 2];
-    assert!(VehicleSpec::from_ron(truncated).is_err());
-    let mut nan = VehicleSpec::from_ron(&text).unwrap();
+    assert!(VehicleSettings::from_ron(truncated).is_err());
+    let mut nan = VehicleSettings::from_ron(&text).unwrap();
     nan.engine.inertia = f32::NAN;
     let mut app = app(HZ);
     let before = app.world().entities().len();

@@ -9,7 +9,7 @@
 //! | --- | --- |
 //! | [`limits`] | limits, errors and constants every part shares (a leaf: no cycle) |
 //! | [`settings`] | [`WheelSettings`]: defaults and limits of the original, validated setters |
-//! | [`tire`] | [`MagicFormula`], slips, combined slip (friction circle) |
+//! | [`tyre`] | [`MagicFormula`], slips, combined slip (friction circle) |
 //! | [`spin`] | the implicit wheel-spin integrator (why it is stable) |
 //! | [`suspension`] | the implicit suspension of one chassis' wheels, solved together |
 //! | [`bumps`] | Perlin road bumps |
@@ -36,7 +36,7 @@ pub mod limits;
 pub mod settings;
 pub mod spin;
 pub mod suspension;
-pub mod tire;
+pub mod tyre;
 pub mod vehicle;
 pub mod wheel;
 
@@ -45,7 +45,7 @@ pub use limits::{
 };
 pub use settings::{SuspensionForceDirection, SweepType, WheelSettings, WheelSettingsDef};
 pub use suspension::{SuspensionForce, SuspensionRow};
-pub use tire::{CurveTable, MIN_DENOMINATOR, MagicFormula, atan as fast_atan, sin_cos_0_pi};
+pub use tyre::{CurveTable, MIN_DENOMINATOR, MagicFormula, atan as fast_atan, sin_cos_0_pi};
 pub use wheel::{
     Contact, DT_RANGE, MAX_ANGULAR_VELOCITY, STICK_SPEED, StepInput, StepOutput, StepState, compression_of, step,
 };

@@ -16,7 +16,7 @@
 //! | [`max_ground_angle`](WheelSettings::max_ground_angle) | deg | 60 | 0 ..= 89 |
 //! | [`camber_angle`](WheelSettings::camber_angle) | deg | 0 | −45 ..= 45 |
 //! | [`toe_angle`](WheelSettings::toe_angle) | deg | 0 | −45 ..= 45 |
-//! | [`tire`](WheelSettings::tire) (B, C, D, E) | – | 10, 1.65, 1.5, 0.97 | see [`MagicFormula`] |
+//! | [`tyre`](WheelSettings::tyre) (B, C, D, E) | – | 10, 1.65, 1.5, 0.97 | see [`MagicFormula`] |
 //! | [`camber_thrust`](WheelSettings::camber_thrust) | 1/rad | 0.5 | 0 ..= 5 |
 //! | [`rolling_resistance`](WheelSettings::rolling_resistance) | – | 0.015 | ≥ 0 |
 //! | [`load_sensitivity`](WheelSettings::load_sensitivity) | – | 0 | 0 ..= 1 |
@@ -30,7 +30,7 @@
 //! that the original does not have ([`MAX_VALUE`]) keep every product in the model finite.
 
 use crate::limits::{MAX_DAMPING, MAX_SPRING, MAX_VALUE, SettingsError, check};
-use crate::tire::MagicFormula;
+use crate::tyre::MagicFormula;
 
 /// Along which direction the suspension pushes the chassis.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -97,7 +97,7 @@ pub struct WheelSettings {
     max_ground_angle: f32,
     camber_angle: f32,
     toe_angle: f32,
-    tire: MagicFormula,
+    tyre: MagicFormula,
     camber_thrust: f32,
     rolling_resistance: f32,
     load_sensitivity: f32,
@@ -122,7 +122,7 @@ impl Default for WheelSettings {
             max_ground_angle: 60.0,
             camber_angle: 0.0,
             toe_angle: 0.0,
-            tire: MagicFormula::default(),
+            tyre: MagicFormula::default(),
             camber_thrust: 0.5,
             rolling_resistance: 0.015,
             load_sensitivity: 0.0,
@@ -237,14 +237,14 @@ impl WheelSettings {
 
     /// The tyre's magic-formula curve (its peak slip is solved when it is set).
     #[inline]
-    pub fn tire(&self) -> &MagicFormula {
-        &self.tire
+    pub fn tyre(&self) -> &MagicFormula {
+        &self.tyre
     }
     /// Sets the tyre curve from B, C, D, E, clamped as [`MagicFormula::new`] documents;
     /// re-solves the peak slip. A non-finite coefficient is refused.
-    pub fn set_tire(&mut self, b: f32, c: f32, d: f32, e: f32) -> Result<&MagicFormula, SettingsError> {
-        self.tire = MagicFormula::new(b, c, d, e)?;
-        Ok(&self.tire)
+    pub fn set_tyre(&mut self, b: f32, c: f32, d: f32, e: f32) -> Result<&MagicFormula, SettingsError> {
+        self.tyre = MagicFormula::new(b, c, d, e)?;
+        Ok(&self.tyre)
     }
 
     float_setting!(
@@ -300,7 +300,7 @@ impl WheelSettings {
     /// The slip of the tyre curve's peak (see [`MagicFormula::peak_slip`]).
     #[inline]
     pub fn peak_slip(&self) -> f32 {
-        self.tire.peak_slip()
+        self.tyre.peak_slip()
     }
 }
 
@@ -387,10 +387,10 @@ impl From<&WheelSettings> for WheelSettingsDef {
             max_ground_angle: s.max_ground_angle,
             camber_angle: s.camber_angle,
             toe_angle: s.toe_angle,
-            magic_formula_b: s.tire.b(),
-            magic_formula_c: s.tire.c(),
-            magic_formula_d: s.tire.d(),
-            magic_formula_e: s.tire.e(),
+            magic_formula_b: s.tyre.b(),
+            magic_formula_c: s.tyre.c(),
+            magic_formula_d: s.tyre.d(),
+            magic_formula_e: s.tyre.e(),
             camber_thrust: s.camber_thrust,
             rolling_resistance: s.rolling_resistance,
             load_sensitivity: s.load_sensitivity,
@@ -421,7 +421,7 @@ impl TryFrom<WheelSettingsDef> for WheelSettings {
         s.set_max_ground_angle(d.max_ground_angle)?;
         s.set_camber_angle(d.camber_angle)?;
         s.set_toe_angle(d.toe_angle)?;
-        s.set_tire(
+        s.set_tyre(
             d.magic_formula_b,
             d.magic_formula_c,
             d.magic_formula_d,

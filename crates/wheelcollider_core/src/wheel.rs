@@ -17,7 +17,7 @@ use crate::bumps::perlin_bump;
 use crate::limits::{MAX_VALUE, RAD_PER_S_TO_RPM};
 use crate::settings::WheelSettings;
 use crate::spin::solve_spin;
-use crate::tire::{MIN_DENOMINATOR, combined};
+use crate::tyre::{MIN_DENOMINATOR, combined};
 
 /// The largest wheel spin (rad/s) the model keeps; faster clamps (≈ 95 000 rpm).
 pub const MAX_ANGULAR_VELOCITY: f32 = 1.0e4;
@@ -471,7 +471,7 @@ pub fn step(settings: &WheelSettings, state: &mut StepState, input: StepInput, d
     out.camber = out32(camber_deg);
 
     // --- Tyre and spin (steps 4–6) ----------------------------------------------------
-    let mf = settings.tire();
+    let mf = settings.tyre();
     // Camber is a few degrees: its sine and cosine in f32 are exact to the model's
     // precision (and skipped for a wheel square to the road).
     let (camber_sin, camber_cos) = if camber_deg == 0.0 {
@@ -504,7 +504,7 @@ pub fn step(settings: &WheelSettings, state: &mut StepState, input: StepInput, d
     let max_force = mf.d() as f64 * grip * load;
     out.max_friction_force = out32(mf.peak_value() as f64 * grip * load);
     // The solver's last evaluation is usually at its answer: keep it for the forces.
-    let last = core::cell::Cell::new((f64::NAN, crate::tire::TireForces::default()));
+    let last = core::cell::Cell::new((f64::NAN, crate::tyre::TyreForces::default()));
     let omega = solve_spin(
         inertia / dt64,
         state.angular_velocity as f64,

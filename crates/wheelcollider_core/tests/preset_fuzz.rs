@@ -4,7 +4,7 @@
 //! the place (line and column, or the field path); a preset that loads is valid and
 //! finite in every field.
 use proptest::prelude::*;
-use wheelcollider_core::vehicle::VehicleSpec;
+use wheelcollider_core::vehicle::VehicleSettings;
 
 const PRESETS: [&str; 3] = [
     include_str!("../../../assets/presets/road.ron"),
@@ -133,7 +133,7 @@ proptest! {
         for m in &muts {
             text = apply(&text, m);
         }
-        match VehicleSpec::from_ron(&text) {
+        match VehicleSettings::from_ron(&text) {
             Ok(spec) => {
                 // Valid: validating again changes nothing, and no number is non-finite.
                 let mut again = spec.clone();
@@ -141,7 +141,7 @@ proptest! {
                 prop_assert_eq!(&again, &spec);
                 let written = spec.to_ron();
                 prop_assert!(!written.contains("NaN") && !written.contains("inf"), "{}", written);
-                prop_assert_eq!(VehicleSpec::from_ron(&written).unwrap(), spec);
+                prop_assert_eq!(VehicleSettings::from_ron(&written).unwrap(), spec);
             }
             Err(e) => {
                 prop_assert!(!e.message.is_empty());
@@ -168,7 +168,7 @@ fn the_mutators_find_numbers_and_fields() {
         assert!(fields(p).len() > 40);
         let nan = apply(p, &Mutation::Number(0.5, 0));
         assert!(
-            VehicleSpec::from_ron(&nan).is_err(),
+            VehicleSettings::from_ron(&nan).is_err(),
             "NaN in the middle of a preset is refused"
         );
     }

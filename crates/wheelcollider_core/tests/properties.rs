@@ -23,7 +23,7 @@ fn settings() -> impl Strategy<Value = WheelSettings> {
         s.set_suspension_length(v[6]).unwrap();
         s.set_camber_angle(v[7]).unwrap();
         s.set_toe_angle(v[8]).unwrap();
-        s.set_tire(v[9], v[10], v[11], v[12]).unwrap();
+        s.set_tyre(v[9], v[10], v[11], v[12]).unwrap();
         s.set_camber_thrust(v[13]).unwrap();
         s.set_rolling_resistance(v[14]).unwrap();
         s.set_bump_amplitude(v[15]).unwrap();

@@ -139,7 +139,7 @@ fn defaults_are_the_originals() {
         (40_000.0, 2_000.0, 2_000.0, 0.1)
     );
     assert_eq!((s.camber_angle(), s.toe_angle()), (0.0, 0.0));
-    let t = s.tire();
+    let t = s.tyre();
     assert_eq!((t.b(), t.c(), t.d(), t.e()), (10.0, 1.65, 1.5, 0.97));
     assert_eq!(
         (s.rolling_resistance(), s.bump_amplitude(), s.bump_period()),
@@ -177,10 +177,10 @@ fn every_setter_clamps_and_refuses_non_finite() {
     assert_eq!(s.set_cylinder_resolution(10_000), 256);
     // The tyre re-solves its peak when set; a refused curve keeps the old one.
     let old_peak = s.peak_slip();
-    s.set_tire(5.0, 1.9, 1.0, 0.5).unwrap();
+    s.set_tyre(5.0, 1.9, 1.0, 0.5).unwrap();
     assert!(s.peak_slip() != old_peak);
     let peak = s.peak_slip();
-    assert!(s.set_tire(f32::NAN, 1.0, 1.0, 1.0).is_err());
+    assert!(s.set_tyre(f32::NAN, 1.0, 1.0, 1.0).is_err());
     assert_eq!(s.peak_slip(), peak);
     assert!(format!("{}", s.set_radius(f32::NAN).unwrap_err()).contains("radius"));
 }
@@ -190,7 +190,7 @@ fn ron_round_trip_and_errors() {
     let mut s = WheelSettings::default();
     s.set_sweep_type(SweepType::Cylinder);
     s.set_radius(0.33).unwrap();
-    s.set_tire(12.0, 1.7, 1.1, 0.9).unwrap();
+    s.set_tyre(12.0, 1.7, 1.1, 0.9).unwrap();
     s.set_toe_angle(-0.5).unwrap();
     let text = ron::to_string(&s).unwrap();
     let back: WheelSettings = ron::from_str(&text).unwrap();
@@ -221,7 +221,7 @@ fn sanitized_is_identity_on_valid_settings_and_names_bad_fields() {
     s.set_sweep_type(SweepType::Sphere);
     s.set_radius(0.001).unwrap();
     s.set_camber_angle(45.0).unwrap();
-    s.set_tire(3.0, 1.2, 0.8, -2.0).unwrap();
+    s.set_tyre(3.0, 1.2, 0.8, -2.0).unwrap();
     let (clean, err) = s.sanitized();
     assert_eq!(clean, s);
     assert!(err.is_none());

@@ -12,16 +12,16 @@ fn preset(name: &str) -> String {
 #[test]
 fn every_preset_round_trips_every_field() {
     for name in ["road", "rally", "kart"] {
-        let spec = VehicleSpec::from_ron(&preset(name)).unwrap();
+        let spec = VehicleSettings::from_ron(&preset(name)).unwrap();
         let text = spec.to_ron();
-        let back = VehicleSpec::from_ron(&text).unwrap();
+        let back = VehicleSettings::from_ron(&text).unwrap();
         assert_eq!(spec, back, "{name}");
     }
 }
 
 #[test]
 fn throttle_for_inverts_the_engine_torque() {
-    let spec = VehicleSpec::from_ron(&preset("road")).unwrap();
+    let spec = VehicleSettings::from_ron(&preset("road")).unwrap();
     let e = &spec.engine;
     for rpm in [800.0, 2000.0, 4400.0, 6400.0] {
         for throttle in [0.0, 0.1, 0.5, 0.9, 1.0] {
@@ -36,8 +36,8 @@ fn throttle_for_inverts_the_engine_torque() {
 
 #[test]
 fn a_non_finite_number_anywhere_is_refused_by_name() {
-    let base = VehicleSpec::from_ron(&preset("road")).unwrap();
-    type Breaker = Box<dyn Fn(&mut VehicleSpec)>;
+    let base = VehicleSettings::from_ron(&preset("road")).unwrap();
+    type Breaker = Box<dyn Fn(&mut VehicleSettings)>;
     let cases: Vec<(&str, Breaker)> = vec![
         ("chassis.mass", Box::new(|s| s.chassis.mass = f32::NAN)),
         (
@@ -84,7 +84,7 @@ fn a_non_finite_number_anywhere_is_refused_by_name() {
 
 #[test]
 fn step_vehicle_survives_hostile_input() {
-    let spec = VehicleSpec::from_ron(&preset("rally")).unwrap();
+    let spec = VehicleSettings::from_ron(&preset("rally")).unwrap();
     let mut state = VehicleState::new(&spec);
     let wheel = WheelFeedback {
         inertia: 1.3,
@@ -94,7 +94,7 @@ fn step_vehicle_survives_hostile_input() {
     };
     let mut out = [WheelCommand::default(); 4];
     for v in [f32::NAN, f32::INFINITY, -1e30, 0.0, 1e30] {
-        let mut input = VehicleInput {
+        let mut input = DriverInput {
             throttle: v,
             brake: v,
             steer: v,
@@ -120,7 +120,7 @@ fn step_vehicle_survives_hostile_input() {
         assert!(!input.gear_up, "the shift request is consumed");
     }
     // Fewer wheels than the spec has: the missing ones count as airborne, no panic.
-    let mut input = VehicleInput::default();
+    let mut input = DriverInput::default();
     step_vehicle(
         &spec,
         &mut state,

@@ -128,7 +128,7 @@ pub struct InspectorState {
     pub per_wheel: bool,
     /// Time (s) of each history sample.
     pub times: VecDeque<f32>,
-    /// History per wheel (index as in `VehicleSpec::wheel_index`).
+    /// History per wheel (index as in `VehicleSettings::wheel_index`).
     pub history: Vec<VecDeque<WheelSample>>,
     /// The preset file the Presets tab saves to and loads from.
     pub preset_path: String,
@@ -220,11 +220,11 @@ pub struct ReplayTrace {
     /// Yaw rate (deg/s).
     pub yaw_rate: Vec<f64>,
     /// The tuning this replay ran with.
-    pub tuning: VehicleSpec,
+    pub tuning: VehicleSettings,
 }
 
 /// The sections of `b` that differ from `a` (`"engine, axle 0"`), empty if none.
-fn changed_sections(a: &VehicleSpec, b: &VehicleSpec) -> String {
+fn changed_sections(a: &VehicleSettings, b: &VehicleSettings) -> String {
     let mut out: Vec<String> = vec![];
     let mut check = |differs: bool, name: &str| {
         if differs {
@@ -334,7 +334,7 @@ fn record_history(
     let len = state.times.len();
     for &w in children.wheels() {
         if let Ok((id, s)) = wheels.get(w)
-            && let Some(h) = state.history.get_mut(VehicleSpec::wheel_index(id.axle, id.right))
+            && let Some(h) = state.history.get_mut(VehicleSettings::wheel_index(id.axle, id.right))
         {
             h.push_back(WheelSample {
                 compression: s.output.compression,
@@ -380,9 +380,8 @@ fn dropped_files(mut drops: MessageReader<bevy::window::FileDragAndDrop>, mut st
 }
 
 /// Loads a preset file: the spec, or a message naming the file and the place.
-pub fn load_preset(path: &std::path::Path) -> Result<VehicleSpec, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    VehicleSpec::from_ron(&text).map_err(|e| format!("{}: {e}", path.display()))
+pub fn load_preset(path: &std::path::Path) -> Result<VehicleSettings, String> {
+    VehicleSettings::from_file(path).map_err(|e| e.to_string())
 }
 
 #[allow(clippy::type_complexity)]
@@ -482,7 +481,7 @@ fn restart(
     commands: &mut Commands,
     state: &mut InspectorState,
     target: Entity,
-    spec: &VehicleSpec,
+    spec: &VehicleSettings,
     current: Transform,
     r: Request,
     hz: f64,

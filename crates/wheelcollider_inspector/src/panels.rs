@@ -200,14 +200,14 @@ fn wheel_settings_ui(ui: &mut egui::Ui, id: &str, w: &mut WheelSettings) -> bool
         .default_open(true)
         .show(ui, |ui| {
             egui::Grid::new((id, "tyre")).num_columns(2).show(ui, |ui| {
-                let t = w.tire().clone();
+                let t = w.tyre().clone();
                 let (mut b, mut c, mut d, mut e) = (t.b(), t.c(), t.d(), t.e());
                 let mut any = false;
                 any |= num(ui, "B (stiffness)", &mut b, 0.0..=50.0, "", 0.05);
                 any |= num(ui, "C (shape)", &mut c, 0.0..=2.0, "", 0.01);
                 any |= num(ui, "D (peak μ)", &mut d, 0.0..=5.0, "", 0.01);
                 any |= num(ui, "E (curvature)", &mut e, -10.0..=1.0, "", 0.01);
-                if any && w.set_tire(b, c, d, e).is_ok() {
+                if any && w.set_tyre(b, c, d, e).is_ok() {
                     changed = true;
                 }
                 wheel_field!(
@@ -313,7 +313,7 @@ fn diff_ui(ui: &mut egui::Ui, id: &str, d: &mut DifferentialKind) -> bool {
 }
 
 /// Edits the vehicle spec (everything but the wheels); returns whether it changed.
-fn vehicle_ui(ui: &mut egui::Ui, spec: &mut VehicleSpec) -> bool {
+fn vehicle_ui(ui: &mut egui::Ui, spec: &mut VehicleSettings) -> bool {
     let mut changed = false;
     egui::CollapsingHeader::new("chassis").show(ui, |ui| {
         egui::Grid::new("chassis").num_columns(2).show(ui, |ui| {
@@ -563,7 +563,7 @@ pub(crate) fn inspector_ui(
                             let Ok((id, mut collider, _)) = wheels.get_mut(w) else {
                                 continue;
                             };
-                            let name = wheel_name(VehicleSpec::wheel_index(id.axle, id.right));
+                            let name = wheel_name(VehicleSettings::wheel_index(id.axle, id.right));
                             egui::CollapsingHeader::new(format!("wheel {name}")).show(ui, |ui| {
                                 let mut s = collider.0.clone();
                                 if wheel_settings_ui(ui, &name, &mut s) {
@@ -662,7 +662,7 @@ pub(crate) fn inspector_ui(
 fn plots(
     ui: &mut egui::Ui,
     state: &InspectorState,
-    spec: &VehicleSpec,
+    spec: &VehicleSettings,
     telemetry: &VehicleTelemetry,
     children: &ChassisWheels,
     wheels: &Query<(&VehicleWheel, &mut WheelCollider, &WheelState)>,
@@ -670,14 +670,14 @@ fn plots(
     let mut live = vec![];
     for &w in children.wheels() {
         if let Ok((id, c, s)) = wheels.get(w) {
-            live.push((VehicleSpec::wheel_index(id.axle, id.right), c.0.clone(), s.output));
+            live.push((VehicleSettings::wheel_index(id.axle, id.right), c.0.clone(), s.output));
         }
     }
     live.sort_by_key(|l| l.0);
     ui.label("Tyre curve: friction coefficient against combined slip; dots: each wheel now");
     Plot::new("tyre").height(170.0).legend(Legend::default()).show(ui, |p| {
         for (a, axle) in spec.axles.iter().enumerate() {
-            let mf = axle.wheel.tire().clone();
+            let mf = axle.wheel.tyre().clone();
             let pts: PlotPoints = (0..=200)
                 .map(|i| {
                     let s = i as f64 / 200.0;
@@ -710,7 +710,7 @@ fn plots(
         let mu = spec
             .axles
             .iter()
-            .map(|a| a.wheel.tire().peak_value())
+            .map(|a| a.wheel.tyre().peak_value())
             .fold(0.0f32, f32::max) as f64;
         let circle: PlotPoints = (0..=64)
             .map(|i| {
@@ -843,7 +843,7 @@ fn telemetry_ui(
         let mut rows = vec![];
         for &w in children.wheels() {
             if let Ok((id, _, s)) = wheels.get(w) {
-                rows.push((VehicleSpec::wheel_index(id.axle, id.right), s.output));
+                rows.push((VehicleSettings::wheel_index(id.axle, id.right), s.output));
             }
         }
         rows.sort_by_key(|r| r.0);

@@ -35,7 +35,7 @@ fn app() -> (App, Entity) {
     app.world_mut().spawn((EguiContext::default(), PrimaryEguiContext));
     app.world_mut()
         .spawn((RigidBody::Static, Collider::half_space(Vec3::Y), WheelSurface::GRAVEL));
-    let spec = VehicleSpec::from_ron(&std::fs::read_to_string(preset("road")).unwrap()).unwrap();
+    let spec = VehicleSettings::from_ron(&std::fs::read_to_string(preset("road")).unwrap()).unwrap();
     let world = app.world_mut();
     let mut commands = world.commands();
     let car = spawn_vehicle(&mut commands, &spec, Transform::from_xyz(0.0, 0.8, 0.0)).unwrap();

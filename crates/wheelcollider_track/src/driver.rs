@@ -2,7 +2,7 @@
 //! cruise control, each reading the harness's kinematics once per step.
 
 use bevy::prelude::*;
-use wheelcollider_core::vehicle::VehicleInput as Controls;
+use wheelcollider_core::vehicle::DriverInput;
 
 use crate::sim::Sim;
 
@@ -39,7 +39,7 @@ impl Sim {
     pub(crate) fn cruise_in_lane(&mut self, target: f32) {
         let (throttle, brake) = self.cruise(target);
         let steer = self.keep_lane();
-        self.step(Controls {
+        self.step(DriverInput {
             throttle,
             brake,
             steer,

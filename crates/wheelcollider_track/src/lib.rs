@@ -2,7 +2,7 @@
 //!
 //! A headless test track: the standard manoeuvres vehicle engineers run (settle,
 //! acceleration, braking, steady-state circle, step steer, slalom, slope hold, bump run),
-//! turning a [`VehicleSpec`] into numbers and time series.
+//! turning a [`VehicleSettings`] into numbers and time series.
 //!
 //! Each run builds its own headless app (no window, exact fixed steps), spawns the car
 //! from the spec on the manoeuvre's ground, drives it with a robot driver and records
@@ -10,10 +10,10 @@
 //! after run.
 //!
 //! ```no_run
-//! use wheelcollider_avian::prelude::VehicleSpec;
+//! use wheelcollider_avian::prelude::VehicleSettings;
 //! use wheelcollider_track::{Maneuver, ManeuverOptions, run_maneuver};
 //!
-//! let spec = VehicleSpec::from_ron(&std::fs::read_to_string("assets/presets/road.ron")?)?;
+//! let spec = VehicleSettings::from_ron(&std::fs::read_to_string("assets/presets/road.ron")?)?;
 //! let report = run_maneuver(&spec, Maneuver::Braking, &ManeuverOptions::default())?;
 //! for m in &report.metrics {
 //!     println!("{:<24} {:>10.3} {}", m.name, m.value, m.unit);
@@ -35,8 +35,8 @@
 //! | `maneuvers/` | one file per manoeuvre |
 //!
 //! The closed-form answers each metric is compared with come from the core
-//! ([`VehicleSpec::expected_stop_distance`], [`VehicleSpec::static_axle_loads`],
-//! [`VehicleSpec::predicted_top_speed`]).
+//! ([`VehicleSettings::expected_stop_distance`], [`VehicleSettings::static_axle_loads`],
+//! [`VehicleSettings::predicted_top_speed`]).
 #![warn(missing_docs)]
 
 mod driver;
@@ -48,7 +48,7 @@ mod stats;
 use std::fmt;
 use std::str::FromStr;
 
-use wheelcollider_avian::prelude::{SpecError, VehicleSpec};
+use wheelcollider_avian::prelude::{VehicleSettings, VehicleSettingsError};
 
 use report::Out;
 pub use report::{Channel, ManeuverReport, Metric, PlotSpec};
@@ -156,7 +156,7 @@ pub enum ManeuverError {
     Rate(f64),
     /// The spec does not validate.
     #[error("invalid vehicle: {0}")]
-    Spec(#[from] SpecError),
+    Spec(#[from] VehicleSettingsError),
 }
 
 fn maneuver_names() -> String {
@@ -165,7 +165,7 @@ fn maneuver_names() -> String {
 
 /// Runs `maneuver` on a car built from `spec`.
 pub fn run_maneuver(
-    spec: &VehicleSpec,
+    spec: &VehicleSettings,
     maneuver: Maneuver,
     options: &ManeuverOptions,
 ) -> Result<ManeuverReport, ManeuverError> {
@@ -199,8 +199,8 @@ pub fn run_maneuver(
     })
 }
 
-/// Labels of the wheels in [`VehicleSpec::wheel_index`] order.
-pub fn wheel_labels(spec: &VehicleSpec) -> Vec<String> {
+/// Labels of the wheels in [`VehicleSettings::wheel_index`] order.
+pub fn wheel_labels(spec: &VehicleSettings) -> Vec<String> {
     if spec.axles.len() == 2 {
         return ["fl", "fr", "rl", "rr"].map(String::from).to_vec();
     }

@@ -8,7 +8,7 @@ use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use wheelcollider_avian::prelude::*;
 use wheelcollider_core::STANDARD_GRAVITY as G;
-use wheelcollider_core::vehicle::VehicleInput as Controls;
+use wheelcollider_core::vehicle::DriverInput;
 
 use crate::report::Channel;
 use crate::{ManeuverOptions, wheel_labels};
@@ -97,10 +97,10 @@ pub(crate) enum Ground {
 pub(crate) struct Sim {
     pub(crate) app: App,
     pub(crate) car: Entity,
-    /// Wheel entities in [`VehicleSpec::wheel_index`] order.
+    /// Wheel entities in [`VehicleSettings::wheel_index`] order.
     pub(crate) wheels: Vec<Entity>,
     pub(crate) labels: Vec<String>,
-    pub(crate) spec: VehicleSpec,
+    pub(crate) spec: VehicleSettings,
     pub(crate) hz: f32,
     pub(crate) t: f32,
     pub(crate) last_velocity: Vec3,
@@ -111,7 +111,7 @@ pub(crate) struct Sim {
 }
 
 impl Sim {
-    pub(crate) fn new(spec: &VehicleSpec, options: &ManeuverOptions, ground: Ground) -> Sim {
+    pub(crate) fn new(spec: &VehicleSettings, options: &ManeuverOptions, ground: Ground) -> Sim {
         let mut app = App::new();
         let dt = Duration::from_secs_f64(1.0 / options.hz);
         app.add_plugins((
@@ -157,7 +157,7 @@ impl Sim {
         let children = app.world().get::<ChassisWheels>(car).map(|c| c.wheels().to_vec());
         for w in children.unwrap_or_default() {
             if let Some(id) = app.world().get::<VehicleWheel>(w) {
-                wheels[VehicleSpec::wheel_index(id.axle, id.right)] = w;
+                wheels[VehicleSettings::wheel_index(id.axle, id.right)] = w;
             }
         }
         let labels = wheel_labels(spec);
@@ -192,7 +192,7 @@ impl Sim {
     }
 
     /// One physics step with these controls, recorded.
-    pub(crate) fn step(&mut self, controls: Controls) {
+    pub(crate) fn step(&mut self, controls: DriverInput) {
         self.app.world_mut().get_mut::<VehicleInput>(self.car).unwrap().0 = controls;
         self.app.update();
         self.t += self.dt();
@@ -201,7 +201,7 @@ impl Sim {
     }
 
     /// Steps with the same controls for `seconds`.
-    pub(crate) fn hold(&mut self, controls: Controls, seconds: f32) {
+    pub(crate) fn hold(&mut self, controls: DriverInput, seconds: f32) {
         for _ in 0..self.steps(seconds) {
             self.step(controls);
         }
@@ -232,7 +232,7 @@ impl Sim {
         };
     }
 
-    pub(crate) fn record(&mut self, c: &Controls) {
+    pub(crate) fn record(&mut self, c: &DriverInput) {
         let w = self.app.world();
         let rot = w.get::<Rotation>(self.car).unwrap().0;
         let tel = w.get::<VehicleTelemetry>(self.car).unwrap();
@@ -297,7 +297,7 @@ impl Sim {
                 .world_mut()
                 .get_mut::<WheelState>(w)
                 .unwrap()
-                .memory
+                .step_state
                 .angular_velocity = v / r;
         }
         self.last_velocity = forward * v;

@@ -1,14 +1,14 @@
 //! The test track's manoeuvres on the shipped presets: closed-form metrics against their
 //! answers (`docs/maneuvers.md`), the rest inside physically sane bands, every manoeuvre run
 //! briefly on every preset, determinism, and the errors.
-use wheelcollider_avian::vehicle::VehicleSpec;
+use wheelcollider_avian::vehicle::VehicleSettings;
 use wheelcollider_track::*;
 
 const PRESETS: [&str; 3] = ["road", "rally", "kart"];
 
-fn preset(name: &str) -> VehicleSpec {
+fn preset(name: &str) -> VehicleSettings {
     let path = format!("{}/../../assets/presets/{name}.ron", env!("CARGO_MANIFEST_DIR"));
-    VehicleSpec::from_ron(&std::fs::read_to_string(&path).expect("preset file")).expect("preset parses")
+    VehicleSettings::from_ron(&std::fs::read_to_string(&path).expect("preset file")).expect("preset parses")
 }
 
 fn run(name: &str, m: Maneuver, hz: f64, quick: bool) -> ManeuverReport {

@@ -9,8 +9,8 @@
 //! use wheelcollider_avian::prelude::*;
 //!
 //! fn setup(mut commands: Commands) {
-//!     // Or `VehicleSpec::from_ron(&std::fs::read_to_string("assets/presets/road.ron")?)`.
-//!     let spec = VehicleSpec::default();
+//!     // Or `VehicleSettings::from_ron(&std::fs::read_to_string("assets/presets/road.ron")?)`.
+//!     let spec = VehicleSettings::default();
 //!     let car = spawn_vehicle(&mut commands, &spec, Transform::from_xyz(0.0, 1.0, 0.0)).unwrap();
 //!     commands.entity(car).insert(Name::new("player"));
 //! }
@@ -21,6 +21,7 @@
 //! | `mod.rs` | the components: [`Vehicle`], [`VehicleInput`], [`VehicleWheel`], [`VehicleRuntime`], [`VehicleTelemetry`] |
 //! | `spawn.rs` | [`spawn_vehicle`]: chassis and wheels from a spec |
 //! | `systems.rs` | sync a changed spec, one vehicle step per chassis, aerodynamics |
+//! | `preset.rs` | [`VehiclePreset`] assets from `.ron` files, [`VehicleFromPreset`] (hot reload) |
 //! | `reset.rs` | [`ResetVehicle`]: put a car back at rest |
 //! | `plugin.rs` | [`VehiclePlugin`] and [`VehicleSystems`] |
 //!
@@ -31,26 +32,29 @@
 //! | [`VehicleSystems::Aero`], after `WheelSystems::Apply` | `apply_aero` | drag at the centre of mass, downforce at the axles |
 
 mod plugin;
+mod preset;
 mod reset;
 mod spawn;
 mod systems;
 
 use bevy::prelude::*;
 pub use plugin::{VehiclePlugin, VehicleSystems};
+pub use preset::{VehicleFromPreset, VehiclePreset, VehiclePresetLoadError, VehiclePresetLoader};
 pub use reset::ResetVehicle;
 pub use spawn::{WheelPlacement, spawn_vehicle, spawn_vehicle_with};
 pub use wheelcollider_core::vehicle::{
-    AeroSpec, AxleSpec, BrakeSpec, ChassisSpec, ClutchSpec, DifferentialKind, EngineSpec, GearboxSpec,
-    PowertrainReport, SpecError, SteeringSpec, VehicleSpec, VehicleState,
+    AeroSettings, AxleSettings, BrakeSettings, ChassisSettings, ClutchSettings, DifferentialKind, DriverInput,
+    EngineSettings, GearboxSettings, PowertrainReport, SteeringSettings, VehicleSettings, VehicleSettingsError,
+    VehicleState,
 };
 use wheelcollider_core::vehicle::{WheelCommand, WheelFeedback};
 
 /// The driver's controls for one vehicle: write it from game code, an AI, or the
-/// optional keyboard / gamepad plugin. See [`wheelcollider_core::vehicle::VehicleInput`]
+/// optional keyboard / gamepad plugin. See [`wheelcollider_core::vehicle::DriverInput`]
 /// for the fields (throttle, brake, steer, handbrake, clutch, gear up / down).
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Deref, DerefMut)]
 #[reflect(Component)]
-pub struct VehicleInput(pub wheelcollider_core::vehicle::VehicleInput);
+pub struct VehicleInput(pub wheelcollider_core::vehicle::DriverInput);
 
 /// A vehicle: put it on the chassis rigid body (usually through [`spawn_vehicle`]).
 /// Its wheels are the chassis' [`WheelCollider`](crate::WheelCollider) children that carry a
@@ -60,13 +64,13 @@ pub struct VehicleInput(pub wheelcollider_core::vehicle::VehicleInput);
 #[derive(Component, Reflect, Clone, Debug, Default, PartialEq)]
 #[reflect(Component)]
 #[require(VehicleInput, VehicleTelemetry, VehicleRuntime)]
-pub struct Vehicle(pub VehicleSpec);
+pub struct Vehicle(pub VehicleSettings);
 
 /// Which wheel of the vehicle this is: axle index (front first) and side.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component)]
 pub struct VehicleWheel {
-    /// Axle index in [`VehicleSpec::axles`].
+    /// Axle index in [`VehicleSettings::axles`].
     pub axle: usize,
     /// Right-hand wheel (+X); otherwise left.
     pub right: bool,
@@ -79,7 +83,7 @@ pub struct VehicleRuntime {
     /// The powertrain and steering state.
     pub state: Option<VehicleState>,
     /// The last spec that validated: what the vehicle actually runs.
-    pub spec: Option<VehicleSpec>,
+    pub spec: Option<VehicleSettings>,
     #[reflect(ignore)]
     feedback: Vec<WheelFeedback>,
     #[reflect(ignore)]

@@ -4,7 +4,7 @@
 use avian3d::prelude::*;
 use bevy::prelude::*;
 
-use super::{Vehicle, VehicleInput, VehicleRuntime, VehicleTelemetry, VehicleWheel, reset, systems};
+use super::{Vehicle, VehicleInput, VehicleRuntime, VehicleTelemetry, VehicleWheel, preset, reset, systems};
 use crate::wheel::WheelSystems;
 
 /// The vehicle systems' sets in avian's `PhysicsSchedule`.
@@ -59,5 +59,11 @@ impl Plugin for VehiclePlugin {
                     systems::apply_aero.in_set(VehicleSystems::Aero),
                 ),
             );
+        // Presets as assets, where the game has an asset server.
+        if app.is_plugin_added::<bevy::asset::AssetPlugin>() {
+            app.init_asset::<preset::VehiclePreset>()
+                .init_asset_loader::<preset::VehiclePresetLoader>()
+                .add_systems(PreUpdate, preset::follow_presets);
+        }
     }
 }

@@ -3,14 +3,18 @@
 use avian3d::prelude::*;
 use bevy::prelude::*;
 
-use super::{SpecError, Vehicle, VehicleSpec, VehicleWheel};
+use super::{Vehicle, VehicleSettings, VehicleSettingsError, VehicleWheel};
 use crate::wheel::{AntiRollBar, WheelCollider, WheelOf};
 
 /// Spawns a vehicle from a spec: the chassis (dynamic rigid body, box collider, mass,
 /// inertia, centre of mass, [`Vehicle`]) and one [`WheelCollider`] child per wheel,
 /// named `"axle 0 left"` and so on. The spec is validated first; an invalid one spawns
 /// nothing and returns the error.
-pub fn spawn_vehicle(commands: &mut Commands, spec: &VehicleSpec, transform: Transform) -> Result<Entity, SpecError> {
+pub fn spawn_vehicle(
+    commands: &mut Commands,
+    spec: &VehicleSettings,
+    transform: Transform,
+) -> Result<Entity, VehicleSettingsError> {
     spawn_vehicle_with(commands, spec, transform, WheelPlacement::Children)
 }
 
@@ -34,25 +38,36 @@ pub enum WheelPlacement {
 /// [`spawn_vehicle`], with the wheels placed as `placement` says.
 pub fn spawn_vehicle_with(
     commands: &mut Commands,
-    spec: &VehicleSpec,
+    spec: &VehicleSettings,
     transform: Transform,
     placement: WheelPlacement,
-) -> Result<Entity, SpecError> {
+) -> Result<Entity, VehicleSettingsError> {
     let mut spec = spec.clone();
     spec.validate()?;
+    let chassis = commands.spawn(transform).id();
+    build_vehicle(commands, chassis, &spec, placement);
+    Ok(chassis)
+}
+
+/// Makes `chassis` the vehicle `spec` describes (validated): body components,
+/// [`Vehicle`] and one wheel child per axle end.
+pub(crate) fn build_vehicle(
+    commands: &mut Commands,
+    chassis: Entity,
+    spec: &VehicleSettings,
+    placement: WheelPlacement,
+) {
+    let spec = spec.clone();
     let c = &spec.chassis;
     let [ix, iy, iz] = c.principal_inertia();
-    let chassis = commands
-        .spawn((
-            Name::new(spec.name.clone()),
-            RigidBody::Dynamic,
-            Collider::cuboid(c.size[0], c.size[1], c.size[2]),
-            Mass(c.mass),
-            AngularInertia::new(Vec3::new(ix, iy, iz)),
-            CenterOfMass(Vec3::from(c.center_of_mass)),
-            transform,
-        ))
-        .id();
+    commands.entity(chassis).insert((
+        Name::new(spec.name.clone()),
+        RigidBody::Dynamic,
+        Collider::cuboid(c.size[0], c.size[1], c.size[2]),
+        Mass(c.mass),
+        AngularInertia::new(Vec3::new(ix, iy, iz)),
+        CenterOfMass(Vec3::from(c.center_of_mass)),
+    ));
     for (a, axle) in spec.axles.iter().enumerate() {
         let ends = [false, true].map(|right| {
             let x = if right { axle.half_track } else { -axle.half_track };
@@ -79,5 +94,4 @@ pub fn spawn_vehicle_with(
         }
     }
     commands.entity(chassis).insert(Vehicle(spec));
-    Ok(chassis)
 }

@@ -5,7 +5,7 @@ use avian3d::prelude::*;
 use bevy::prelude::*;
 use wheelcollider_core::vehicle::{VehicleState, WheelCommand, WheelFeedback, step_vehicle};
 
-use super::{Vehicle, VehicleInput, VehicleRuntime, VehicleSpec, VehicleTelemetry, VehicleWheel};
+use super::{Vehicle, VehicleInput, VehicleRuntime, VehicleSettings, VehicleTelemetry, VehicleWheel};
 use crate::wheel::{AntiRollBar, ChassisWheels, WheelCollider, WheelInput, WheelState};
 
 /// Validates changed specs and pushes them to the wheels and the body.
@@ -106,7 +106,7 @@ pub(crate) fn drive_vehicles(
             let Ok((id, collider, wheel_state, _)) = wheels.get(w) else {
                 continue;
             };
-            let i = VehicleSpec::wheel_index(id.axle, id.right);
+            let i = VehicleSettings::wheel_index(id.axle, id.right);
             if i >= n {
                 continue;
             }

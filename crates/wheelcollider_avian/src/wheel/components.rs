@@ -94,7 +94,7 @@ pub struct WheelState {
     #[reflect(ignore)]
     pub output: StepOutput,
     /// Spin, angle and last compression, carried between steps.
-    pub memory: StepState,
+    pub step_state: StepState,
     /// Where the forces act (world, m): the hit point projected on the suspension axis.
     pub contact_position: Vec3,
     /// Direction of the longitudinal tyre force (world, unit; zero in the air).

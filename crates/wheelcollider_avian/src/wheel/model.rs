@@ -35,14 +35,18 @@ pub(super) fn finish_wheel(
         && let Some(c) = &step_input.contact
     {
         // First step of a wheel spawned on the ground: it starts at rest.
-        state.memory.compression = length - (c.hit_distance - radius);
+        state.step_state.compression = length - (c.hit_distance - radius);
     }
-    if state.geometry > 0.0 && state.geometry != geometry && state.memory.compression != 0.0 {
-        state.memory.compression += geometry - state.geometry;
+    if state.geometry > 0.0 && state.geometry != geometry && state.step_state.compression != 0.0 {
+        state.step_state.compression += geometry - state.geometry;
     }
     state.geometry = geometry;
-    state.previous_pose = (state.output.current_suspension_length, state.memory.angle, state.yaw);
-    let out = step(settings, &mut state.memory, step_input, dt);
+    state.previous_pose = (
+        state.output.current_suspension_length,
+        state.step_state.angle,
+        state.yaw,
+    );
+    let out = step(settings, &mut state.step_state, step_input, dt);
     if out.rejected_input {
         warn_once!("wheel {}: a non-finite input was replaced by 0", sensed.entity);
     }

@@ -20,7 +20,11 @@ pub(crate) fn place_models(
         };
         let on_chassis = parent.is_some_and(|p| wheel_of.is_some_and(|w| w.0 == p.parent()));
         let (l0, a0, y0) = state.previous_pose;
-        let (l1, a1, y1) = (state.output.current_suspension_length, state.memory.angle, state.yaw);
+        let (l1, a1, y1) = (
+            state.output.current_suspension_length,
+            state.step_state.angle,
+            state.yaw,
+        );
         let mut da = a1 - a0;
         if da > core::f32::consts::PI {
             da -= core::f32::consts::TAU;

@@ -159,13 +159,13 @@ pub fn car_on_flat(hz: f64) -> (App, Entity, [Entity; 4]) {
 }
 
 /// A shipped preset from `assets/presets/`.
-pub fn preset(name: &str) -> VehicleSpec {
+pub fn preset(name: &str) -> VehicleSettings {
     let path = format!("{}/../../assets/presets/{name}.ron", env!("CARGO_MANIFEST_DIR"));
-    VehicleSpec::from_ron(&std::fs::read_to_string(&path).expect("preset file")).expect("preset parses")
+    VehicleSettings::from_ron(&std::fs::read_to_string(&path).expect("preset file")).expect("preset parses")
 }
 
 /// Spawns a vehicle from `spec` at `transform`, now.
-pub fn spawn_preset_car(app: &mut App, spec: &VehicleSpec, transform: Transform) -> Entity {
+pub fn spawn_preset_car(app: &mut App, spec: &VehicleSettings, transform: Transform) -> Entity {
     let world = app.world_mut();
     let mut commands = world.commands();
     let e = spawn_vehicle(&mut commands, spec, transform).expect("valid spec");
@@ -183,7 +183,7 @@ pub fn launch(app: &mut App, car: Entity, v: f32) {
         app.world_mut()
             .get_mut::<WheelState>(w)
             .unwrap()
-            .memory
+            .step_state
             .angular_velocity = v / r;
     }
 }

@@ -3,7 +3,7 @@
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(default, deny_unknown_fields))]
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
-pub struct AeroSpec {
+pub struct AeroSettings {
     /// Air density ρ (kg/m³), ≥ 0; 1.225 at sea level.
     pub air_density: f32,
     /// Drag coefficient Cd, ≥ 0.
@@ -17,7 +17,7 @@ pub struct AeroSpec {
     pub downforce_rear: f32,
 }
 
-impl Default for AeroSpec {
+impl Default for AeroSettings {
     fn default() -> Self {
         Self {
             air_density: 1.225,
@@ -29,7 +29,7 @@ impl Default for AeroSpec {
     }
 }
 
-impl AeroSpec {
+impl AeroSettings {
     /// ½·ρ·Cd·A (kg/m): drag = this · v².
     pub fn drag_factor(&self) -> f32 {
         0.5 * self.air_density * self.drag_coefficient * self.frontal_area

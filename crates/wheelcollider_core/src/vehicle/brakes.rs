@@ -2,7 +2,7 @@
 //! handbrake, ABS (hold each wheel's brake torque just below what its tyre can react)
 //! and traction control (cut the throttle while a driven wheel spins past its peak).
 
-use super::{VehicleSpec, VehicleState, WheelFeedback};
+use super::{VehicleSettings, VehicleState, WheelFeedback};
 
 /// ABS holds each braked wheel's brake torque at this fraction of what its tyre can
 /// react at the peak of its curve.
@@ -15,7 +15,7 @@ pub const ABS_MIN_SPEED: f32 = 2.0;
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(default, deny_unknown_fields))]
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
-pub struct BrakeSpec {
+pub struct BrakeSettings {
     /// Brake torque of the whole car at full pedal (N·m), ≥ 0, shared by the axles.
     pub max_torque: f32,
     /// Share of `max_torque` on the first (front) axle, 0..=1; the rest is shared
@@ -31,7 +31,7 @@ pub struct BrakeSpec {
     pub traction_control: bool,
 }
 
-impl Default for BrakeSpec {
+impl Default for BrakeSettings {
     fn default() -> Self {
         Self {
             max_torque: 8000.0,
@@ -47,7 +47,7 @@ impl Default for BrakeSpec {
 /// of the service brake at pedal `brake`, limited by ABS when `abs_on`, plus the
 /// handbrake's.
 pub(crate) fn axle_brake_torques(
-    spec: &VehicleSpec,
+    spec: &VehicleSettings,
     axle: usize,
     brake: f32,
     handbrake: f32,
@@ -79,7 +79,7 @@ pub(crate) fn axle_brake_torques(
 /// spins past 1.5× its tyre's peak slip in the direction of drive, and recovers (2 /s)
 /// otherwise. Returns `throttle` times the factor (or `throttle` when it is off).
 pub(crate) fn traction_control(
-    spec: &VehicleSpec,
+    spec: &VehicleSettings,
     state: &mut VehicleState,
     shares: &[f32],
     ratio: f32,

@@ -5,7 +5,7 @@
 use super::*;
 use crate::limits::STANDARD_GRAVITY;
 
-impl VehicleSpec {
+impl VehicleSettings {
     /// Each axle's share of the drive torque (0 for axles that are not driven): the
     /// first two driven axles split by `front_torque_share`, further ones share equally.
     pub fn drive_shares(&self, out: &mut [f32]) {

@@ -8,7 +8,7 @@
 //! reaction fed forward, clamped to the capacity (`preload + locking·|T_in|` for a
 //! limited-slip one, unbounded for a locked one, 0 for an open one).
 
-use super::{VehicleSpec, WheelCommand, WheelFeedback, finite};
+use super::{VehicleSettings, WheelCommand, WheelFeedback, finite};
 use crate::limits::MAX_VALUE;
 
 /// How a differential shares torque between its two outputs.
@@ -72,7 +72,7 @@ fn couple(a: Side, b: Side, capacity: f32, dt: f32) -> f32 {
 /// torques in `out`. Returns the torque the centre differential moved from the first
 /// driven axle to the second (N·m).
 pub(crate) fn distribute(
-    spec: &VehicleSpec,
+    spec: &VehicleSettings,
     shares: &[f32],
     wheel_torque: f32,
     wheel: impl Fn(usize) -> WheelFeedback,

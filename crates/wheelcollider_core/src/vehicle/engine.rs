@@ -17,7 +17,7 @@ pub const LIMITER_BAND_RPM: f32 = 100.0;
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(default, deny_unknown_fields))]
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
-pub struct EngineSpec {
+pub struct EngineSettings {
     /// Full-throttle torque (N·m) against engine speed (rpm): `[rpm, torque]` points in
     /// increasing rpm, linearly interpolated, held flat beyond the ends. At least one
     /// point; rpm ≥ 0, torque ≥ 0.
@@ -33,7 +33,7 @@ pub struct EngineSpec {
     pub braking_torque: f32,
 }
 
-impl Default for EngineSpec {
+impl Default for EngineSettings {
     fn default() -> Self {
         Self {
             torque_curve: vec![[1000.0, 250.0], [4000.0, 320.0], [6500.0, 260.0]],
@@ -45,7 +45,7 @@ impl Default for EngineSpec {
     }
 }
 
-impl EngineSpec {
+impl EngineSettings {
     /// Full-throttle torque at `rpm` (N·m), from the curve.
     pub fn curve_torque(&self, rpm: f32) -> f32 {
         let c = &self.torque_curve;
@@ -73,7 +73,7 @@ impl EngineSpec {
     }
 
     /// The throttle (0..=1) at which the engine makes `torque` at `rpm`: the inverse of
-    /// [`EngineSpec::torque`], which rises monotonically with throttle.
+    /// [`EngineSettings::torque`], which rises monotonically with throttle.
     pub fn throttle_for(&self, rpm: f32, torque: f32) -> f32 {
         let c = self.curve_torque(rpm);
         let b = self.braking_at(rpm);
@@ -110,7 +110,7 @@ impl EngineSpec {
 /// idle this step against the clutch's last load; the limiter at most the throttle that
 /// holds it at the redline.
 pub(crate) fn governed_torque(
-    engine: &EngineSpec,
+    engine: &EngineSettings,
     state: &VehicleState,
     throttle: f32,
     rpm: f32,
@@ -133,7 +133,7 @@ pub(crate) fn governed_torque(
 }
 
 /// Integrates the engine's speed over one step: its torque against the clutch's.
-pub(crate) fn integrate(engine: &EngineSpec, state: &mut VehicleState, engine_torque: f32, dt: f32) {
+pub(crate) fn integrate(engine: &EngineSettings, state: &mut VehicleState, engine_torque: f32, dt: f32) {
     state.engine_speed =
         (state.engine_speed + (engine_torque - state.clutch_torque) * dt / engine.inertia).clamp(0.0, 2.0e4);
 }

@@ -1,15 +1,15 @@
-//! What a vehicle step reads and writes: the driver's [`VehicleInput`], each wheel's
+//! What a vehicle step reads and writes: the driver's [`DriverInput`], each wheel's
 //! [`WheelFeedback`] from the last step, the [`WheelCommand`] it gives each wheel, the
 //! [`VehicleState`] it carries and the [`PowertrainReport`] it returns.
 
-use super::{RAD_PER_S_TO_RPM, VehicleSpec};
+use super::{RAD_PER_S_TO_RPM, VehicleSettings};
 
 /// What the driver (a player, an AI, a script) asks for. Values are clamped to their
 /// ranges; a non-finite value counts as 0.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
-pub struct VehicleInput {
+pub struct DriverInput {
     /// Accelerator, 0..=1.
     pub throttle: f32,
     /// Brake pedal, 0..=1.
@@ -26,11 +26,11 @@ pub struct VehicleInput {
     pub gear_down: bool,
 }
 
-impl VehicleInput {
+impl DriverInput {
     /// Every value clamped to its range, a non-finite one to 0.
-    pub(crate) fn sanitized(&self) -> VehicleInput {
+    pub(crate) fn sanitized(&self) -> DriverInput {
         let f = |v: f32, lo: f32, hi: f32| if v.is_finite() { v.clamp(lo, hi) } else { 0.0 };
-        VehicleInput {
+        DriverInput {
             throttle: f(self.throttle, 0.0, 1.0),
             brake: f(self.brake, 0.0, 1.0),
             steer: f(self.steer, -1.0, 1.0),
@@ -108,7 +108,7 @@ pub struct VehicleState {
 
 impl VehicleState {
     /// A state for `spec`: engine at idle, first gear, wheels straight.
-    pub fn new(spec: &VehicleSpec) -> Self {
+    pub fn new(spec: &VehicleSettings) -> Self {
         Self {
             engine_speed: spec.engine.idle_rpm / RAD_PER_S_TO_RPM,
             gear: 1,

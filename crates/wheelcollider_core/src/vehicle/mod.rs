@@ -2,7 +2,7 @@
 //! anti-roll bars, steering and aerodynamics (`docs/vehicle.md`). No Bevy.
 //!
 //! One call of [`step_vehicle`] per physics step, before the wheels' own
-//! [`crate::step`], turns the driver's [`VehicleInput`] and what the wheels did last
+//! [`crate::step`], turns the driver's [`DriverInput`] and what the wheels did last
 //! step ([`WheelFeedback`]) into each wheel's steer angle, drive and brake torque and
 //! anti-roll force ([`WheelCommand`]).
 //!
@@ -11,14 +11,14 @@
 //!
 //! | file | settings | its part of a step |
 //! | --- | --- | --- |
-//! | `transmission.rs` | [`GearboxSpec`], [`ClutchSpec`] | gear selection, auto-reverse, the shift; the clutch coupling |
-//! | `steering.rs` | [`SteeringSpec`] | the steering rate, Ackermann angles |
-//! | `brakes.rs` | [`BrakeSpec`] | service brakes, handbrake, ABS, traction control |
-//! | `anti_roll.rs` | `AxleSpec::anti_roll_stiffness` | the bar's force (the plugin solves it implicitly instead) |
-//! | `engine.rs` | [`EngineSpec`] | idle control, rev limiter, torque, engine speed |
+//! | `transmission.rs` | [`GearboxSettings`], [`ClutchSettings`] | gear selection, auto-reverse, the shift; the clutch coupling |
+//! | `steering.rs` | [`SteeringSettings`] | the steering rate, Ackermann angles |
+//! | `brakes.rs` | [`BrakeSettings`] | service brakes, handbrake, ABS, traction control |
+//! | `anti_roll.rs` | `AxleSettings::anti_roll_stiffness` | the bar's force (the plugin solves it implicitly instead) |
+//! | `engine.rs` | [`EngineSettings`] | idle control, rev limiter, torque, engine speed |
 //! | `differential.rs` | [`DifferentialKind`] | centre and axle differentials |
-//! | `aero.rs` | [`AeroSpec`] | drag and downforce (applied by the plugin) |
-//! | `spec.rs` | [`VehicleSpec`], [`AxleSpec`], [`ChassisSpec`] | the whole car: layout, validation, RON |
+//! | `aero.rs` | [`AeroSettings`] | drag and downforce (applied by the plugin) |
+//! | `settings.rs` | [`VehicleSettings`], [`AxleSettings`], [`ChassisSettings`] | the whole car: layout, validation, RON |
 //! | `io.rs` | | what a step reads and writes |
 //! | `derived.rs` | | what follows from a spec: shares, resistance, ride height |
 //! | `predict.rs` | | closed-form answers: top speed, axle loads, stopping distance |
@@ -53,19 +53,19 @@ mod differential;
 mod engine;
 mod io;
 mod predict;
-mod spec;
+mod settings;
 mod steering;
 mod transmission;
 
-pub use aero::AeroSpec;
+pub use aero::AeroSettings;
 pub use anti_roll::bar_force;
-pub use brakes::{ABS_MIN_SPEED, ABS_PEAK_FRACTION, BrakeSpec};
+pub use brakes::{ABS_MIN_SPEED, ABS_PEAK_FRACTION, BrakeSettings};
 pub use differential::DifferentialKind;
-pub use engine::{EngineSpec, LIMITER_BAND_RPM};
-pub use io::{PowertrainReport, VehicleInput, VehicleState, WheelCommand, WheelFeedback};
-pub use spec::*;
-pub use steering::SteeringSpec;
-pub use transmission::{AUTO_REVERSE_DELAY, ClutchSpec, GearboxSpec};
+pub use engine::{EngineSettings, LIMITER_BAND_RPM};
+pub use io::{DriverInput, PowertrainReport, VehicleState, WheelCommand, WheelFeedback};
+pub use settings::*;
+pub use steering::SteeringSettings;
+pub use transmission::{AUTO_REVERSE_DELAY, ClutchSettings, GearboxSettings};
 
 use crate::limits::MAX_VALUE;
 pub use crate::limits::RAD_PER_S_TO_RPM;
@@ -85,26 +85,26 @@ pub(crate) fn finite(v: f32) -> f32 {
 ///
 /// `forward_speed` is the chassis' speed along its forward axis (m/s). `wheels` and
 /// `out` hold one entry per wheel, axle by axle, left then right (see
-/// [`VehicleSpec::wheel_index`]); extra entries are ignored, missing ones count as
+/// [`VehicleSettings::wheel_index`]); extra entries are ignored, missing ones count as
 /// airborne wheels at rest. The gear-shift requests in `input` are consumed.
 ///
 /// # Example
 /// ```
 /// use wheelcollider_core::vehicle::*;
-/// let spec = VehicleSpec::default();
+/// let spec = VehicleSettings::default();
 /// let mut state = VehicleState::new(&spec);
 /// let wheels = [WheelFeedback { inertia: 1.5, radius: 0.3, ..Default::default() }; 4];
 /// let mut out = [WheelCommand::default(); 4];
-/// let mut input = VehicleInput { throttle: 1.0, steer: 1.0, ..Default::default() };
+/// let mut input = DriverInput { throttle: 1.0, steer: 1.0, ..Default::default() };
 /// let report = step_vehicle(&spec, &mut state, &mut input, 0.0, &wheels, &mut out, 1.0 / 60.0);
 /// assert!(report.engine_rpm > 0.0);
 /// assert!(out[0].steer_angle > 0.0); // turning left
 /// ```
 #[allow(clippy::too_many_arguments)]
 pub fn step_vehicle(
-    spec: &VehicleSpec,
+    spec: &VehicleSettings,
     state: &mut VehicleState,
-    input: &mut VehicleInput,
+    input: &mut DriverInput,
     forward_speed: f32,
     wheels: &[WheelFeedback],
     out: &mut [WheelCommand],
@@ -127,7 +127,10 @@ pub fn step_vehicle(
     let delta = steering::steer(&spec.steering, state, raw.steer, v, dt);
     let abs_on = spec.brakes.abs && v.abs() > ABS_MIN_SPEED;
     for a in 0..n_axles {
-        let (l, r) = (VehicleSpec::wheel_index(a, false), VehicleSpec::wheel_index(a, true));
+        let (l, r) = (
+            VehicleSettings::wheel_index(a, false),
+            VehicleSettings::wheel_index(a, true),
+        );
         [out[l], out[r]] = axle_commands(spec, a, delta, brake, raw.handbrake, abs_on, [wheel(l), wheel(r)]);
     }
 
@@ -175,7 +178,7 @@ fn feedback(wheels: &[WheelFeedback], i: usize) -> WheelFeedback {
 /// The commands for the two wheels of `axle`: steer angles, brake torques and the
 /// anti-roll bar's force (drive torque 0: the differentials set it).
 fn axle_commands(
-    spec: &VehicleSpec,
+    spec: &VehicleSettings,
     axle: usize,
     delta: f32,
     brake: f32,

@@ -11,7 +11,7 @@
 use super::*;
 use crate::limits::STANDARD_GRAVITY as G;
 
-impl VehicleSpec {
+impl VehicleSettings {
     /// The top speed (m/s) and the gear it is reached in: the highest speed, in any
     /// forward gear, where the full-throttle drive force still equals drag + rolling
     /// resistance (the balance of tractive force and road load, Gillespie, *Fundamentals of
@@ -88,7 +88,7 @@ impl VehicleSpec {
     ///
     /// [`WheelSettings::load_grip_factor`]: crate::WheelSettings::load_grip_factor
     pub fn expected_stop_distance(&self, grip: f32, v0: f32) -> f32 {
-        let mf = self.axles[0].wheel.tire();
+        let mf = self.axles[0].wheel.tyre();
         let m = self.chassis.mass;
         let w = m * G;
         let k = self.aero.drag_factor();
@@ -117,7 +117,7 @@ impl VehicleSpec {
                     // Each axle's tyre at its load (load sensitivity), two tyres per axle.
                     let tyre = &axle.wheel;
                     let mu = grip * tyre.load_grip_factor(0.5 * load as f64) as f32;
-                    let (peak, locked) = (tyre.tire().peak_value() * mu, tyre.tire().eval(slide) * mu);
+                    let (peak, locked) = (tyre.tyre().peak_value() * mu, tyre.tyre().eval(slide) * mu);
                     let brake = self.brakes.max_torque * self.brake_share(i) / tyre.radius();
                     force += if self.brakes.abs {
                         brake.min(peak * load)

@@ -1,14 +1,14 @@
 //! Steering: its settings (lock, Ackermann fraction, rate, speed-sensitive lock), the
 //! steering position's rate limit, and each wheel's angle from the Ackermann geometry.
 
-use super::{VehicleSpec, VehicleState};
+use super::{VehicleSettings, VehicleState};
 
 /// Steering: lock, Ackermann geometry, rate and speed sensitivity.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(default, deny_unknown_fields))]
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
-pub struct SteeringSpec {
+pub struct SteeringSettings {
     /// Steer angle at full lock (deg) of the equivalent centre wheel, in 0..=60.
     pub max_angle: f32,
     /// How much Ackermann geometry, 0 (parallel steer) ..= 1 (full: the inner wheel
@@ -23,7 +23,7 @@ pub struct SteeringSpec {
     pub high_speed: f32,
 }
 
-impl Default for SteeringSpec {
+impl Default for SteeringSettings {
     fn default() -> Self {
         Self {
             max_angle: 35.0,
@@ -35,7 +35,7 @@ impl Default for SteeringSpec {
     }
 }
 
-impl SteeringSpec {
+impl SteeringSettings {
     /// Steer angle at full lock (deg) at `speed` (m/s): `max_angle` at rest, falling
     /// linearly to `max_angle · high_speed_lock` at `high_speed`.
     pub fn lock_at(&self, speed: f32) -> f32 {
@@ -48,7 +48,7 @@ impl SteeringSpec {
     }
 }
 
-impl VehicleSpec {
+impl VehicleSettings {
     /// Steer angles (deg) of the left and right wheels of `axle` for a centre-wheel
     /// angle `delta` (deg, positive left), with the spec's Ackermann fraction.
     pub fn ackermann_angles(&self, axle: usize, delta: f32) -> (f32, f32) {
@@ -72,7 +72,7 @@ impl VehicleSpec {
 /// Moves the steering position towards `steer` (−1..=1) at the steering rate (a full
 /// lock-to-lock sweep in `lock_to_lock_time`) and returns the centre-wheel angle (deg,
 /// positive left) at speed `v` (m/s).
-pub(crate) fn steer(steering: &SteeringSpec, state: &mut VehicleState, steer: f32, v: f32, dt: f32) -> f32 {
+pub(crate) fn steer(steering: &SteeringSettings, state: &mut VehicleState, steer: f32, v: f32, dt: f32) -> f32 {
     let rate = if steering.lock_to_lock_time > 0.0 {
         2.0 / steering.lock_to_lock_time * dt
     } else {

@@ -9,7 +9,7 @@
 //! with the capacity's torque, as a dry clutch does. Nothing is accumulated from step
 //! to step, so there is no integrator to ring.
 
-use super::{RAD_PER_S_TO_RPM, VehicleInput, VehicleSpec, VehicleState, WheelFeedback, finite};
+use super::{DriverInput, RAD_PER_S_TO_RPM, VehicleSettings, VehicleState, WheelFeedback, finite};
 
 /// With `auto_reverse`, how long (s) the car must stand still with the brake held before
 /// reverse is selected: braking to a stop does not drive it backwards at once.
@@ -20,7 +20,7 @@ pub const AUTO_REVERSE_DELAY: f32 = 0.5;
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(default, deny_unknown_fields))]
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
-pub struct ClutchSpec {
+pub struct ClutchSettings {
     /// Torque the fully engaged clutch transmits before it slips (N·m), ≥ 0; about 1.5×
     /// the engine's peak torque.
     pub max_torque: f32,
@@ -32,7 +32,7 @@ pub struct ClutchSpec {
     pub engage_rpm: f32,
 }
 
-impl Default for ClutchSpec {
+impl Default for ClutchSettings {
     fn default() -> Self {
         Self {
             max_torque: 500.0,
@@ -47,7 +47,7 @@ impl Default for ClutchSpec {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(default, deny_unknown_fields))]
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
-pub struct GearboxSpec {
+pub struct GearboxSettings {
     /// Forward ratios, first gear first (engine turns / output turns), each > 0. At least
     /// one.
     pub forward: Vec<f32>,
@@ -71,7 +71,7 @@ pub struct GearboxSpec {
     pub shift_down_rpm: f32,
 }
 
-impl Default for GearboxSpec {
+impl Default for GearboxSettings {
     fn default() -> Self {
         Self {
             forward: vec![3.6, 2.1, 1.45, 1.1, 0.88, 0.73],
@@ -87,7 +87,7 @@ impl Default for GearboxSpec {
     }
 }
 
-impl GearboxSpec {
+impl GearboxSettings {
     /// Ratio of `gear` times the final drive, signed (negative in reverse, 0 in neutral
     /// or for a gear the box does not have).
     pub fn total_ratio(&self, gear: i32) -> f32 {
@@ -106,7 +106,7 @@ impl GearboxSpec {
 }
 
 /// Starts a shift to `gear` (clamped to reverse ..= top) unless it is already the target.
-fn request(gearbox: &GearboxSpec, state: &mut VehicleState, gear: i32) {
+fn request(gearbox: &GearboxSettings, state: &mut VehicleState, gear: i32) {
     let gear = gear.clamp(-1, gearbox.top_gear());
     if gear != state.next_gear {
         state.next_gear = gear;
@@ -118,9 +118,9 @@ fn request(gearbox: &GearboxSpec, state: &mut VehicleState, gear: i32) {
 /// Gear selection, auto-reverse and the shift in progress. Returns the throttle and
 /// brake after auto-reverse swapped the pedals, and whether a shift is under way.
 pub(crate) fn select_gear(
-    spec: &VehicleSpec,
+    spec: &VehicleSettings,
     state: &mut VehicleState,
-    raw: &VehicleInput,
+    raw: &DriverInput,
     v: f32,
     wheels: &[WheelFeedback],
     dt: f32,
@@ -161,9 +161,9 @@ pub(crate) fn select_gear(
 /// The automatic: auto-reverse after standing braked, first gear out of reverse or
 /// neutral, and shifts up and down on the engine speed.
 fn automatic(
-    spec: &VehicleSpec,
+    spec: &VehicleSettings,
     state: &mut VehicleState,
-    raw: &VehicleInput,
+    raw: &DriverInput,
     v: f32,
     wheels: &[WheelFeedback],
     dt: f32,
@@ -203,7 +203,7 @@ fn automatic(
 /// Clutch engagement, 0 (open) ..= 1: open in neutral and during a shift; a centrifugal
 /// clutch bites halfway between idle and `engage_rpm` and is fully engaged at
 /// `engage_rpm` (smoothstep); a manual one follows the pedal.
-pub(crate) fn clutch_engagement(spec: &VehicleSpec, ratio: f32, shifting: bool, rpm: f32, pedal: f32) -> f32 {
+pub(crate) fn clutch_engagement(spec: &VehicleSettings, ratio: f32, shifting: bool, rpm: f32, pedal: f32) -> f32 {
     if ratio == 0.0 || shifting {
         0.0
     } else if spec.clutch.automatic {
@@ -254,7 +254,7 @@ impl DrivenSide {
 /// and the gearbox input to one speed at the end of the step, with the engine's torque
 /// and the tyres' last reaction fed forward, clamped to `capacity`.
 pub(crate) fn clutch_torque(
-    spec: &VehicleSpec,
+    spec: &VehicleSettings,
     state: &VehicleState,
     side: &DrivenSide,
     ratio: f32,

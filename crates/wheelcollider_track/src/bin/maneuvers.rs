@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use plotters::prelude::*;
-use wheelcollider_avian::prelude::VehicleSpec;
+use wheelcollider_avian::prelude::VehicleSettings;
 use wheelcollider_track::{HZ_RANGE, Maneuver, ManeuverOptions, ManeuverReport, run_maneuver};
 
 const USAGE: &str = "usage: maneuvers --preset FILE.ron [--preset FILE.ron …] [--maneuver NAME|all]
@@ -88,9 +88,8 @@ fn parse(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
     Ok(a)
 }
 
-fn load(path: &Path) -> Result<VehicleSpec, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    VehicleSpec::from_ron(&text).map_err(|e| format!("{}: {e}", path.display()))
+fn load(path: &Path) -> Result<VehicleSettings, String> {
+    VehicleSettings::from_file(path).map_err(|e| e.to_string())
 }
 
 fn stem(path: &Path) -> String {

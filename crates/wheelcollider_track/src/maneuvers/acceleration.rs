@@ -1,8 +1,8 @@
 use super::prelude::*;
 
-pub(crate) fn acceleration(spec: &VehicleSpec, o: &ManeuverOptions, out: &mut Out) -> Sim {
+pub(crate) fn acceleration(spec: &VehicleSettings, o: &ManeuverOptions, out: &mut Out) -> Sim {
     let mut sim = Sim::new(spec, o, Ground::Flat(WheelSurface::ASPHALT));
-    sim.hold(Controls::default(), 1.0);
+    sim.hold(DriverInput::default(), 1.0);
     let t0 = sim.t;
     let z0 = sim.k.position.z;
     let (mut t100, mut quarter, mut trap) = (None, None, None);
@@ -15,7 +15,7 @@ pub(crate) fn acceleration(spec: &VehicleSpec, o: &ManeuverOptions, out: &mut Ou
     let mut top = 0.0f32;
     for _ in 0..sim.steps(max_time) {
         let steer = sim.keep_lane();
-        sim.step(Controls {
+        sim.step(DriverInput {
             throttle: 1.0,
             steer,
             ..Default::default()

@@ -1,11 +1,11 @@
 use super::prelude::*;
 
-pub(crate) fn braking(spec: &VehicleSpec, o: &ManeuverOptions, out: &mut Out) -> Sim {
+pub(crate) fn braking(spec: &VehicleSettings, o: &ManeuverOptions, out: &mut Out) -> Sim {
     let mut spec = spec.clone();
     // A held brake at a stop would select reverse: not part of this test.
     spec.gearbox.auto_reverse = false;
     let mut sim = Sim::new(&spec, o, Ground::Flat(WheelSurface::ASPHALT));
-    sim.hold(Controls::default(), 1.0);
+    sim.hold(DriverInput::default(), 1.0);
     let v0 = 100.0 / 3.6;
     sim.launch(v0);
     let p0 = sim.k.position;
@@ -13,7 +13,7 @@ pub(crate) fn braking(spec: &VehicleSpec, o: &ManeuverOptions, out: &mut Out) ->
     let mut stopped = None;
     for _ in 0..sim.steps(30.0) {
         let steer = sim.keep_lane();
-        sim.step(Controls {
+        sim.step(DriverInput {
             brake: 1.0,
             steer,
             ..Default::default()
@@ -25,13 +25,13 @@ pub(crate) fn braking(spec: &VehicleSpec, o: &ManeuverOptions, out: &mut Out) ->
     }
     let d = (sim.k.position - p0).with_y(0.0).length();
     let t = stopped.unwrap_or(f32::NAN);
-    let mu = spec.axles[0].wheel.tire().peak_value();
+    let mu = spec.axles[0].wheel.tyre().peak_value();
     out.metric("stop_distance", d, "m", Some(spec.expected_stop_distance(1.0, v0)));
     out.metric("stop_time", t, "s", None);
     out.metric("mean_deceleration", v0 / t / G, "g", None);
     out.metric("peak_mu_bound", v0 * v0 / (2.0 * mu * G), "m", None);
     sim.hold(
-        Controls {
+        DriverInput {
             brake: 1.0,
             ..Default::default()
         },

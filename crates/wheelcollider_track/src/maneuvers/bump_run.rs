@@ -1,9 +1,9 @@
 use super::prelude::*;
 
-pub(crate) fn bump_run(spec: &VehicleSpec, o: &ManeuverOptions, out: &mut Out) -> Sim {
+pub(crate) fn bump_run(spec: &VehicleSettings, o: &ManeuverOptions, out: &mut Out) -> Sim {
     let v = 60.0 / 3.6;
     let mut sim = Sim::new(spec, o, Ground::Flat(WheelSurface::GRAVEL));
-    sim.hold(Controls::default(), 1.0);
+    sim.hold(DriverInput::default(), 1.0);
     sim.launch(v);
     // One second to settle into the speed, then measure.
     let seconds = if o.quick { 3.0 } else { 10.0 };

@@ -1,18 +1,18 @@
 use super::prelude::*;
 
-pub(crate) fn circle(spec: &VehicleSpec, o: &ManeuverOptions, out: &mut Out) -> Sim {
+pub(crate) fn circle(spec: &VehicleSettings, o: &ManeuverOptions, out: &mut Out) -> Sim {
     // A path-following driver holds a 40 m circle (turning left) and raises the speed
     // slowly: quickly through the linear range, then 0.05 m/s per second near the limit.
     // It aims at a point on the circle one look-ahead ahead (pure pursuit), and an
     // integral of the radius error pulls that circle in or out, so it holds R exactly.
     let radius = 40.0;
     let mut sim = Sim::new(spec, o, Ground::Flat(WheelSurface::ASPHALT));
-    sim.hold(Controls::default(), 1.0);
+    sim.hold(DriverInput::default(), 1.0);
     let centre = sim.k.position + Vec3::new(-radius, 0.0, 0.0);
     let mut target: f32 = 6.0;
     sim.launch(target);
     let kinematic = (spec.wheelbase_for(0) / radius).atan().to_degrees();
-    let mu = spec.axles[0].wheel.tire().peak_value();
+    let mu = spec.axles[0].wheel.tyre().peak_value();
     let (mut best, mut integral) = (0.0f32, 0.0f32);
     let mut window: Vec<f32> = vec![];
     let mut points = vec![];
@@ -32,7 +32,7 @@ pub(crate) fn circle(spec: &VehicleSpec, o: &ManeuverOptions, out: &mut Out) -> 
         let ay = sim.k.speed * sim.k.yaw_rate.abs();
         target += if ay < 0.6 * mu * G { fast } else { slow } / sim.hz;
         let throttle = ((target - sim.k.speed) * 0.5).clamp(0.0, 1.0);
-        sim.step(Controls {
+        sim.step(DriverInput {
             throttle,
             steer,
             ..Default::default()

@@ -21,5 +21,5 @@ mod prelude {
     pub(crate) use bevy::prelude::*;
     pub(crate) use wheelcollider_avian::prelude::*;
     pub(crate) use wheelcollider_core::STANDARD_GRAVITY as G;
-    pub(crate) use wheelcollider_core::vehicle::VehicleInput as Controls;
+    pub(crate) use wheelcollider_core::vehicle::DriverInput;
 }

@@ -1,8 +1,8 @@
 use super::prelude::*;
 
-pub(crate) fn settle(spec: &VehicleSpec, o: &ManeuverOptions, out: &mut Out) -> Sim {
+pub(crate) fn settle(spec: &VehicleSettings, o: &ManeuverOptions, out: &mut Out) -> Sim {
     let mut sim = Sim::new(spec, o, Ground::Flat(WheelSurface::ASPHALT));
-    let still = Controls::default();
+    let still = DriverInput::default();
     sim.hold(still, 2.0);
     let h0 = sim.k.position.y;
     sim.hold(still, 1.0);

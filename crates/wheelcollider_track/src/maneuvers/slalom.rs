@@ -1,10 +1,10 @@
 use super::prelude::*;
 
-pub(crate) fn slalom(spec: &VehicleSpec, o: &ManeuverOptions, out: &mut Out) -> Sim {
+pub(crate) fn slalom(spec: &VehicleSettings, o: &ManeuverOptions, out: &mut Out) -> Sim {
     let v = 60.0 / 3.6;
     let (spacing, amplitude, cones) = (18.0, 1.0, if o.quick { 4.0 } else { 8.0 });
     let mut sim = Sim::new(spec, o, Ground::Flat(WheelSurface::ASPHALT));
-    sim.hold(Controls::default(), 1.0);
+    sim.hold(DriverInput::default(), 1.0);
     sim.launch(v);
     let z0 = sim.k.position.z - 10.0;
     // The path: straight for 10 m, then x = A·sin(π s / spacing) past `cones` cones.
@@ -24,7 +24,7 @@ pub(crate) fn slalom(spec: &VehicleSpec, o: &ManeuverOptions, out: &mut Out) -> 
         let s_ahead = z0 - (p.z - ld);
         let steer = sim.pursue(Vec3::new(path(s_ahead), p.y, p.z - ld));
         let (throttle, brake) = sim.cruise(v);
-        sim.step(Controls {
+        sim.step(DriverInput {
             throttle,
             brake,
             steer,

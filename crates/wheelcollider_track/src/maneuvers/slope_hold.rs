@@ -1,13 +1,13 @@
 use super::prelude::*;
 
-pub(crate) fn slope_hold(spec: &VehicleSpec, o: &ManeuverOptions, out: &mut Out) -> Sim {
+pub(crate) fn slope_hold(spec: &VehicleSettings, o: &ManeuverOptions, out: &mut Out) -> Sim {
     // The pulled handbrake also keeps auto-reverse from engaging.
-    let hold = Controls {
+    let hold = DriverInput {
         brake: 1.0,
         handbrake: 1.0,
         ..Default::default()
     };
-    let mu = spec.axles[0].wheel.tire().peak_value();
+    let mu = spec.axles[0].wheel.tyre().peak_value();
     let mut last = None;
     for deg in [10.0f32, 20.0] {
         let mut sim = Sim::new(spec, o, Ground::Slope(deg));

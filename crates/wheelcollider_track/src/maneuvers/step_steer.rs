@@ -1,10 +1,10 @@
 use super::prelude::*;
 
-pub(crate) fn step_steer(spec: &VehicleSpec, o: &ManeuverOptions, out: &mut Out) -> Sim {
+pub(crate) fn step_steer(spec: &VehicleSettings, o: &ManeuverOptions, out: &mut Out) -> Sim {
     let v = 80.0 / 3.6;
     let target_ay = 4.0;
     let mut sim = Sim::new(spec, o, Ground::Flat(WheelSurface::ASPHALT));
-    sim.hold(Controls::default(), 1.0);
+    sim.hold(DriverInput::default(), 1.0);
     sim.launch(v);
     for _ in 0..sim.steps(2.0) {
         sim.cruise_in_lane(v);
@@ -15,7 +15,7 @@ pub(crate) fn step_steer(spec: &VehicleSpec, o: &ManeuverOptions, out: &mut Out)
     let t0 = sim.t;
     for _ in 0..sim.steps(if o.quick { 3.0 } else { 5.0 }) {
         let (throttle, brake) = sim.cruise(v);
-        sim.step(Controls {
+        sim.step(DriverInput {
             throttle,
             brake,
             steer,

@@ -2,19 +2,22 @@
 //!
 //! Every struct here is plain data with public fields, serde defaults (a field missing
 //! in a file takes the default below) and `deny_unknown_fields` (a typo is an error that
-//! names the field). [`VehicleSpec::validate`] clamps every number into its documented
+//! names the field). [`VehicleSettings::validate`] clamps every number into its documented
 //! range and refuses non-finite ones, naming the field's path.
 //!
 //! Frames: the chassis' local frame is Bevy's: −Z forward, +X right, +Y up. Axles are
 //! listed front to back.
 
-use super::{AeroSpec, BrakeSpec, ClutchSpec, DifferentialKind, EngineSpec, GearboxSpec, SteeringSpec};
+use super::{
+    AeroSettings, BrakeSettings, ClutchSettings, DifferentialKind, EngineSettings, GearboxSettings, SteeringSettings,
+};
 use crate::limits::MAX_VALUE;
 use crate::settings::WheelSettings;
 
 /// An error in a vehicle description: the field's path and what is wrong.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SpecError {
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{field}: {message}")]
+pub struct VehicleSettingsError {
     /// Path of the field, e.g. `axles[1].wheel.radius` or `engine.torque_curve`.
     pub field: String,
     /// What is wrong with it.
@@ -23,29 +26,44 @@ pub struct SpecError {
 
 /// A RON syntax or type error, placed by its line and column.
 #[cfg(feature = "serde")]
-impl From<ron::error::SpannedError> for SpecError {
+impl From<ron::error::SpannedError> for VehicleSettingsError {
     fn from(e: ron::error::SpannedError) -> Self {
-        SpecError {
+        VehicleSettingsError {
             field: format!("line {}, column {}", e.span.start.line, e.span.start.col),
             message: e.code.to_string(),
         }
     }
 }
 
-impl core::fmt::Display for SpecError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "{}: {}", self.field, self.message)
-    }
+/// A preset file that could not be loaded: the file, and why.
+#[cfg(feature = "serde")]
+#[derive(Debug, thiserror::Error)]
+pub enum PresetError {
+    /// The file could not be read.
+    #[error("{}: cannot read: {source}", path.display())]
+    Read {
+        /// The file.
+        path: std::path::PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file is not a valid vehicle: line and column of a syntax or type error, or
+    /// the path of the field whose value is wrong.
+    #[error("{}: {source}", path.display())]
+    Invalid {
+        /// The file.
+        path: std::path::PathBuf,
+        /// Where and what.
+        source: VehicleSettingsError,
+    },
 }
-
-impl std::error::Error for SpecError {}
 
 /// One axle: where its two wheels sit and what they do.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(default, deny_unknown_fields))]
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
-pub struct AxleSpec {
+pub struct AxleSettings {
     /// Position along the chassis (m, local Z; front axles are negative).
     pub z: f32,
     /// Half the track: the wheels' mounts sit at x = ±half_track (m), > 0.
@@ -71,7 +89,7 @@ pub struct AxleSpec {
     pub differential: DifferentialKind,
 }
 
-impl Default for AxleSpec {
+impl Default for AxleSettings {
     fn default() -> Self {
         Self {
             z: 0.0,
@@ -92,7 +110,7 @@ impl Default for AxleSpec {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(default, deny_unknown_fields))]
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
-pub struct ChassisSpec {
+pub struct ChassisSettings {
     /// Mass (kg), > 0.
     pub mass: f32,
     /// Full size of the box collider (m): width, height, length; each > 0.
@@ -104,7 +122,7 @@ pub struct ChassisSpec {
     pub inertia: Option<[f32; 3]>,
 }
 
-impl Default for ChassisSpec {
+impl Default for ChassisSettings {
     fn default() -> Self {
         Self {
             mass: 1300.0,
@@ -115,7 +133,7 @@ impl Default for ChassisSpec {
     }
 }
 
-impl ChassisSpec {
+impl ChassisSettings {
     /// The principal inertia: the given one, or the box's.
     pub fn principal_inertia(&self) -> [f32; 3] {
         self.inertia.unwrap_or_else(|| {
@@ -131,46 +149,46 @@ impl ChassisSpec {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(default, deny_unknown_fields))]
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
-pub struct VehicleSpec {
+pub struct VehicleSettings {
     /// A name for menus and logs.
     pub name: String,
     /// The rigid body.
-    pub chassis: ChassisSpec,
+    pub chassis: ChassisSettings,
     /// The axles, front to back; at least one.
-    pub axles: Vec<AxleSpec>,
+    pub axles: Vec<AxleSettings>,
     /// The engine.
-    pub engine: EngineSpec,
+    pub engine: EngineSettings,
     /// The clutch.
-    pub clutch: ClutchSpec,
+    pub clutch: ClutchSettings,
     /// The gearbox.
-    pub gearbox: GearboxSpec,
+    pub gearbox: GearboxSettings,
     /// Between the first two driven axles, when there are two or more.
     pub centre_differential: DifferentialKind,
     /// Share of the drive torque sent to the first driven axle by the centre
     /// differential, 0..=1 (0.5: equal; 0.3: rear-biased).
     pub front_torque_share: f32,
     /// Brakes and driver aids.
-    pub brakes: BrakeSpec,
+    pub brakes: BrakeSettings,
     /// Steering.
-    pub steering: SteeringSpec,
+    pub steering: SteeringSettings,
     /// Aerodynamics.
-    pub aero: AeroSpec,
+    pub aero: AeroSettings,
 }
 
-impl Default for VehicleSpec {
+impl Default for VehicleSettings {
     fn default() -> Self {
         let wheel = WheelSettings::default();
         Self {
             name: "car".into(),
-            chassis: ChassisSpec::default(),
+            chassis: ChassisSettings::default(),
             axles: vec![
-                AxleSpec {
+                AxleSettings {
                     z: -1.35,
                     steered: true,
                     wheel: wheel.clone(),
                     ..Default::default()
                 },
-                AxleSpec {
+                AxleSettings {
                     z: 1.3,
                     driven: true,
                     handbrake: true,
@@ -178,21 +196,21 @@ impl Default for VehicleSpec {
                     ..Default::default()
                 },
             ],
-            engine: EngineSpec::default(),
-            clutch: ClutchSpec::default(),
-            gearbox: GearboxSpec::default(),
+            engine: EngineSettings::default(),
+            clutch: ClutchSettings::default(),
+            gearbox: GearboxSettings::default(),
             centre_differential: DifferentialKind::Open,
             front_torque_share: 0.5,
-            brakes: BrakeSpec::default(),
-            steering: SteeringSpec::default(),
-            aero: AeroSpec::default(),
+            brakes: BrakeSettings::default(),
+            steering: SteeringSettings::default(),
+            aero: AeroSettings::default(),
         }
     }
 }
 
-fn clamp_field(path: &dyn Fn() -> String, v: &mut f32, lo: f32, hi: f32) -> Result<(), SpecError> {
+fn clamp_field(path: &dyn Fn() -> String, v: &mut f32, lo: f32, hi: f32) -> Result<(), VehicleSettingsError> {
     if !v.is_finite() {
-        return Err(SpecError {
+        return Err(VehicleSettingsError {
             field: path(),
             message: format!("must be a finite number, got {v}"),
         });
@@ -207,7 +225,7 @@ macro_rules! field {
     };
 }
 
-fn check_differential(path: &str, d: &mut DifferentialKind) -> Result<(), SpecError> {
+fn check_differential(path: &str, d: &mut DifferentialKind) -> Result<(), VehicleSettingsError> {
     if let DifferentialKind::LimitedSlip { preload, locking } = d {
         field!(format!("{path}.preload"), *preload, 0.0, MAX_VALUE);
         field!(format!("{path}.locking"), *locking, 0.0, 100.0);
@@ -215,11 +233,11 @@ fn check_differential(path: &str, d: &mut DifferentialKind) -> Result<(), SpecEr
     Ok(())
 }
 
-impl VehicleSpec {
+impl VehicleSettings {
     /// Checks every field: a non-finite number or a missing part is an error naming the
     /// field; everything else is clamped into the range its documentation gives.
     /// Wheel settings are validated when they are read (see [`WheelSettings`]).
-    pub fn validate(&mut self) -> Result<(), SpecError> {
+    pub fn validate(&mut self) -> Result<(), VehicleSettingsError> {
         const M: f32 = MAX_VALUE;
         let c = &mut self.chassis;
         field!("chassis.mass", c.mass, 1.0, M);
@@ -235,7 +253,7 @@ impl VehicleSpec {
             }
         }
         if self.axles.is_empty() {
-            return Err(SpecError {
+            return Err(VehicleSettingsError {
                 field: "axles".into(),
                 message: "a vehicle needs at least one axle".into(),
             });
@@ -253,7 +271,7 @@ impl VehicleSpec {
             check_differential(&format!("axles[{i}].differential"), &mut a.differential)?;
             let (clean, err) = a.wheel.sanitized();
             if let Some(e) = err {
-                return Err(SpecError {
+                return Err(VehicleSettingsError {
                     field: format!("axles[{i}].wheel"),
                     message: e.to_string(),
                 });
@@ -265,7 +283,7 @@ impl VehicleSpec {
 
         let e = &mut self.engine;
         if e.torque_curve.is_empty() {
-            return Err(SpecError {
+            return Err(VehicleSettingsError {
                 field: "engine.torque_curve".into(),
                 message: "needs at least one [rpm, torque] point".into(),
             });
@@ -275,7 +293,7 @@ impl VehicleSpec {
             field!(format!("engine.torque_curve[{i}][1] (N·m)"), p[1], 0.0, M);
         }
         if e.torque_curve.windows(2).any(|w| w[1][0] <= w[0][0]) {
-            return Err(SpecError {
+            return Err(VehicleSettingsError {
                 field: "engine.torque_curve".into(),
                 message: "rpm values must increase from point to point".into(),
             });
@@ -291,7 +309,7 @@ impl VehicleSpec {
 
         let g = &mut self.gearbox;
         if g.forward.is_empty() {
-            return Err(SpecError {
+            return Err(VehicleSettingsError {
                 field: "gearbox.forward".into(),
                 message: "needs at least one forward ratio".into(),
             });
@@ -330,10 +348,25 @@ impl VehicleSpec {
     /// Parses a RON preset and validates it. The error names the line, column and
     /// field (for syntax and type errors) or the field's path (for values).
     #[cfg(feature = "serde")]
-    pub fn from_ron(text: &str) -> Result<VehicleSpec, SpecError> {
-        let mut spec: VehicleSpec = ron::from_str(text)?;
+    pub fn from_ron(text: &str) -> Result<VehicleSettings, VehicleSettingsError> {
+        let mut spec: VehicleSettings = ron::from_str(text)?;
         spec.validate()?;
         Ok(spec)
+    }
+
+    /// Reads and validates a RON preset file ([`VehicleSettings::from_ron`]); the error
+    /// names the file.
+    #[cfg(feature = "serde")]
+    pub fn from_file(path: impl AsRef<std::path::Path>) -> Result<VehicleSettings, PresetError> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path).map_err(|source| PresetError::Read {
+            path: path.to_owned(),
+            source,
+        })?;
+        VehicleSettings::from_ron(&text).map_err(|source| PresetError::Invalid {
+            path: path.to_owned(),
+            source,
+        })
     }
 
     /// Writes the preset as pretty RON (every field, so a saved tuning is complete).

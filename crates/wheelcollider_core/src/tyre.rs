@@ -330,7 +330,7 @@ pub fn sin_cos_0_pi(phi: f32) -> (f32, f32) {
 
 /// The forces a tyre makes for a combined slip, and their slopes.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(crate) struct TireForces {
+pub(crate) struct TyreForces {
     /// Combined slip magnitude.
     pub slip: f64,
     /// Longitudinal force (N), along the wheel's forward direction.
@@ -348,20 +348,20 @@ pub(crate) struct TireForces {
 /// `κ > 0` (wheel faster than the ground) gives a forward force; `σ > 0` (sliding
 /// towards +sideways) gives a force towards −sideways.
 #[inline]
-pub(crate) fn combined(mf: &MagicFormula, load: f64, grip: f64, kappa: f64, sigma: f64) -> TireForces {
+pub(crate) fn combined(mf: &MagicFormula, load: f64, grip: f64, kappa: f64, sigma: f64) -> TyreForces {
     // The slip's magnitude and its inverse in f32 (the slips come from f32 velocities;
     // f64's square root and division cost twice as long on the solver's critical path).
     let slip = ((kappa * kappa + sigma * sigma) as f32).sqrt() as f64;
     let scale = load * grip;
     if scale == 0.0 {
-        return TireForces {
+        return TyreForces {
             slip,
             ..Default::default()
         };
     }
     if slip < 1e-9 {
         let k = scale * mf.stiffness() as f64;
-        return TireForces {
+        return TyreForces {
             slip,
             fx: k * kappa,
             fy: -k * sigma,
@@ -372,7 +372,7 @@ pub(crate) fn combined(mf: &MagicFormula, load: f64, grip: f64, kappa: f64, sigm
     let (mu, dmu) = mf.eval_with_slope(slip);
     let inv = (1.0 / slip as f32) as f64;
     let (ux, uy) = (kappa * inv, sigma * inv);
-    TireForces {
+    TyreForces {
         slip,
         fx: scale * mu * ux,
         fy: -scale * mu * uy,

@@ -1,5 +1,5 @@
 //! Writes the default tyre curve, its peak and its linear slope as an SVG on stdout:
-//! `cargo run -p wheelcollider_core --example tire_curve > docs/img/tire_curve.svg`.
+//! `cargo run -p wheelcollider_core --example tyre_curve > docs/img/tyre_curve.svg`.
 use std::fmt::Write;
 use wheelcollider_core::MagicFormula;
 

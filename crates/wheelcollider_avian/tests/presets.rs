@@ -1,0 +1,115 @@
+//! Presets as assets: a `.ron` file loaded by the `AssetServer` becomes a vehicle with
+//! exactly the file's settings; an edited file retunes it; a broken file says where and
+//! spawns nothing.
+use std::time::Duration;
+
+use avian3d::prelude::*;
+use bevy::asset::LoadState;
+use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use wheelcollider_avian::prelude::*;
+
+fn app(root: &std::path::Path) -> App {
+    let mut app = App::new();
+    let dt = Duration::from_secs_f64(1.0 / 60.0);
+    app.add_plugins((
+        MinimalPlugins,
+        TransformPlugin,
+        bevy::asset::AssetPlugin {
+            file_path: root.display().to_string(),
+            ..Default::default()
+        },
+        PhysicsPlugins::default(),
+        WheelColliderPlugins,
+    ))
+    .insert_resource(Time::<Fixed>::from_duration(dt))
+    .insert_resource(TimeUpdateStrategy::ManualDuration(dt));
+    app.finish();
+    app.update();
+    app
+}
+
+/// Updates until `done` or 5 s of wall time.
+fn until(app: &mut App, mut done: impl FnMut(&mut App) -> bool) -> bool {
+    let start = std::time::Instant::now();
+    while start.elapsed() < Duration::from_secs(5) {
+        app.update();
+        if done(app) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    false
+}
+
+#[test]
+fn a_preset_asset_becomes_the_vehicle_and_follows_its_file() {
+    let dir = std::env::temp_dir().join(format!("wheelcollider-presets-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let repo = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/presets/rally.ron");
+    let text = std::fs::read_to_string(repo).unwrap();
+    std::fs::write(dir.join("car.ron"), &text).unwrap();
+    let expected = VehicleSettings::from_ron(&text).unwrap();
+
+    let mut app = app(&dir);
+    let handle = app.world().resource::<AssetServer>().load::<VehiclePreset>("car.ron");
+    let car = app
+        .world_mut()
+        .spawn((VehicleFromPreset(handle.clone()), Transform::from_xyz(0.0, 2.0, 0.0)))
+        .id();
+    app.world_mut()
+        .spawn((RigidBody::Static, Collider::half_space(Vec3::Y)));
+    assert!(
+        until(&mut app, |a| a.world().get::<Vehicle>(car).is_some()),
+        "never became a vehicle"
+    );
+    assert_eq!(app.world().get::<Vehicle>(car).unwrap().0, expected);
+    let wheels = app.world().get::<ChassisWheels>(car).map_or(0, |c| c.wheels().len());
+    assert_eq!(wheels, expected.wheel_count());
+    // The settle: it stands on its wheels.
+    for _ in 0..120 {
+        app.update();
+    }
+    let y = app.world().get::<Position>(car).unwrap().0.y;
+    println!("measured: the preset's car rests with its origin at {y:.3} m");
+    assert!(y > 0.0 && y < expected.touch_height() + 0.01, "at {y}");
+
+    // An edited preset, reloaded through the asset server, retunes the car.
+    let edited = text.replacen("name: \"rally\"", "name: \"rally, edited\"", 1);
+    assert_ne!(edited, text, "the preset names itself");
+    std::fs::write(dir.join("car.ron"), &edited).unwrap();
+    app.world().resource::<AssetServer>().reload("car.ron");
+    assert!(
+        until(&mut app, |a| a.world().get::<Vehicle>(car).unwrap().0.name
+            == "rally, edited"),
+        "the edit never reached the car"
+    );
+
+    // A broken preset: the load fails naming the line and column, and nothing spawns.
+    std::fs::write(
+        dir.join("broken.ron"),
+        "(\n    name: \"x\",\n    chassis: (mass: oops),\n)\n",
+    )
+    .unwrap();
+    let broken = app
+        .world()
+        .resource::<AssetServer>()
+        .load::<VehiclePreset>("broken.ron");
+    let other = app
+        .world_mut()
+        .spawn((VehicleFromPreset(broken.clone()), Transform::default()))
+        .id();
+    let mut message = String::new();
+    assert!(until(&mut app, |a| {
+        if let LoadState::Failed(e) = a.world().resource::<AssetServer>().load_state(&broken) {
+            message = e.to_string();
+            true
+        } else {
+            false
+        }
+    }));
+    println!("measured: broken preset: {message}");
+    assert!(message.contains("line 3"), "{message}");
+    assert!(app.world().get::<Vehicle>(other).is_none());
+    let _ = std::fs::remove_dir_all(&dir);
+}
