@@ -1,0 +1,239 @@
+//! The panels: purpose-built tuning widgets, plots and telemetry.
+//!
+//! | file | tab |
+//! | --- | --- |
+//! | `mod.rs` | the window, tabs and shared widgets |
+//! | `tune.rs` | Tune: wheel, axle, vehicle and surface settings |
+//! | `plots.rs` | Plots, Telemetry |
+//! | `sim.rs` | Presets, Sim (gizmos, pause, record, replay) |
+
+/// A wheel-settings field through its validating setter.
+macro_rules! wheel_field {
+    ($ui:expr, $w:expr, $changed:expr, $label:expr, $get:ident, $set:ident, $range:expr, $unit:expr, $speed:expr) => {{
+        let mut v = $w.$get();
+        if num($ui, $label, &mut v, $range, $unit, $speed) && $w.$set(v).is_ok() {
+            $changed = true;
+        }
+    }};
+}
+
+mod plots;
+mod sim;
+mod tune;
+
+use plots::*;
+use sim::*;
+use tune::*;
+
+use avian3d::prelude::*;
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, egui};
+use wheelcollider_avian::debug::WheelGizmos;
+use wheelcollider_avian::prelude::*;
+use wheelcollider_avian::replay::{DriveRecorder, DriveReplay};
+use wheelcollider_avian::vehicle::VehicleRuntime;
+
+use crate::{Request, Tab, gizmo_toggles};
+
+pub(super) const WHEEL_COLORS: [egui::Color32; 6] = [
+    egui::Color32::from_rgb(230, 90, 80),
+    egui::Color32::from_rgb(80, 160, 230),
+    egui::Color32::from_rgb(240, 190, 60),
+    egui::Color32::from_rgb(90, 200, 120),
+    egui::Color32::from_rgb(200, 120, 220),
+    egui::Color32::from_rgb(160, 160, 160),
+];
+
+pub(super) fn wheel_name(i: usize) -> String {
+    let side = if i.is_multiple_of(2) { "L" } else { "R" };
+    format!("{}{side}", i / 2)
+}
+
+/// A number with a unit and limits; returns whether it changed.
+pub(super) fn num(
+    ui: &mut egui::Ui,
+    label: &str,
+    v: &mut f32,
+    range: std::ops::RangeInclusive<f32>,
+    unit: &str,
+    speed: f64,
+) -> bool {
+    ui.label(label);
+    let r = ui
+        .add(
+            egui::DragValue::new(v)
+                .range(range)
+                .suffix(unit)
+                .speed(speed)
+                .max_decimals(4),
+        )
+        .changed();
+    ui.end_row();
+    r
+}
+
+// A Bevy system: each argument is a resource or query the panels read or edit.
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
+pub(crate) fn inspector_ui(
+    mut contexts: EguiContexts,
+    mut state: ResMut<crate::InspectorState>,
+    mut vehicles: Query<(
+        &mut Vehicle,
+        &VehicleTelemetry,
+        &VehicleRuntime,
+        &ChassisWheels,
+        Option<&DriveRecorder>,
+        Option<&DriveReplay>,
+    )>,
+    mut wheels: Query<(&VehicleWheel, &mut WheelCollider, &WheelState)>,
+    mut surfaces: Query<(Entity, Option<&Name>, &mut WheelSurface)>,
+    mut gizmos: Option<ResMut<WheelGizmos>>,
+    mut physics_time: ResMut<Time<Physics>>,
+    fixed: Res<Time<Fixed>>,
+) {
+    if !state.visible {
+        return;
+    }
+    let Ok(ctx) = contexts.ctx_mut() else { return };
+    let state = &mut *state;
+    // egui 0.34 prefers panels inside a root `Ui`; bevy_egui hands us the context, so
+    // the top-level `show` it deprecates is still the way in.
+    #[allow(deprecated)]
+    egui::Panel::right("wheelcollider_inspector")
+        .default_size(430.0)
+        .resizable(true)
+        .show(ctx, |ui| {
+            ui.horizontal(|ui| {
+                ui.heading("Wheelcollider");
+                ui.weak("F1 hides");
+            });
+            ui.horizontal(|ui| {
+                for (t, name) in [
+                    (Tab::Tune, "Tune"),
+                    (Tab::Plots, "Plots"),
+                    (Tab::Telemetry, "Telemetry"),
+                    (Tab::Presets, "Presets"),
+                    (Tab::Sim, "Sim"),
+                ] {
+                    ui.selectable_value(&mut state.tab, t, name);
+                }
+            });
+            if let Some((msg, err)) = &state.message {
+                let color = if *err {
+                    egui::Color32::from_rgb(255, 110, 100)
+                } else {
+                    egui::Color32::from_rgb(140, 220, 140)
+                };
+                ui.colored_label(color, msg);
+            }
+            ui.separator();
+            let target = state.target.and_then(|t| vehicles.get_mut(t).ok());
+            let Some((mut vehicle, telemetry, runtime, children, recorder, replay)) = target else {
+                ui.label("No vehicle. Spawn one with `spawn_vehicle`.");
+                return;
+            };
+            egui::ScrollArea::vertical().show(ui, |ui| match state.tab {
+                Tab::Tune => {
+                    ui.checkbox(&mut state.per_wheel, "edit wheels one by one (else per axle, mirrored)");
+                    let mut spec = vehicle.0.clone();
+                    let mut changed = false;
+                    if state.per_wheel {
+                        for &w in children.wheels() {
+                            let Ok((id, mut collider, _)) = wheels.get_mut(w) else {
+                                continue;
+                            };
+                            let name = wheel_name(VehicleSettings::wheel_index(id.axle, id.right));
+                            egui::CollapsingHeader::new(format!("wheel {name}")).show(ui, |ui| {
+                                let mut s = collider.0.clone();
+                                if wheel_settings_ui(ui, &name, &mut s) {
+                                    collider.0 = s;
+                                }
+                            });
+                        }
+                        ui.weak("Per-wheel edits last until the axle's settings change.");
+                    } else {
+                        for (i, axle) in spec.axles.iter_mut().enumerate() {
+                            egui::CollapsingHeader::new(format!("axle {i} wheels (left; right mirrored)"))
+                                .default_open(i == 0)
+                                .show(ui, |ui| {
+                                    egui::Grid::new(("axle", i)).num_columns(2).show(ui, |ui| {
+                                        changed |= num(ui, "position z", &mut axle.z, -20.0..=20.0, " m", 0.005);
+                                        changed |= num(ui, "half track", &mut axle.half_track, 0.05..=5.0, " m", 0.005);
+                                        changed |=
+                                            num(ui, "mount height", &mut axle.mount_height, -3.0..=3.0, " m", 0.005);
+                                        changed |= num(
+                                            ui,
+                                            "anti-roll bar",
+                                            &mut axle.anti_roll_stiffness,
+                                            0.0..=wheelcollider_core::MAX_SPRING,
+                                            " N/m",
+                                            100.0,
+                                        );
+                                    });
+                                    changed |= wheel_settings_ui(ui, &format!("axle{i}"), &mut axle.wheel);
+                                });
+                        }
+                    }
+                    ui.separator();
+                    changed |= vehicle_ui(ui, &mut spec);
+                    if changed {
+                        let mut check = spec.clone();
+                        match check.validate() {
+                            Ok(()) => vehicle.0 = spec,
+                            Err(e) => state.message = Some((format!("refused: {e}"), true)),
+                        }
+                    }
+                    ui.separator();
+                    ui.label("ground surfaces");
+                    for (e, name, mut s) in &mut surfaces {
+                        let label = name.map_or_else(|| format!("{e}"), |n| n.to_string());
+                        let mut v = *s;
+                        if surface_ui(ui, &label, &mut v) {
+                            *s = v.sanitized();
+                        }
+                    }
+                }
+                Tab::Plots => plots(ui, state, &vehicle.0, telemetry, children, &wheels),
+                Tab::Telemetry => telemetry_ui(ui, telemetry, runtime, children, &wheels),
+                Tab::Presets => presets_ui(ui, state),
+                Tab::Sim => {
+                    if let Some(g) = gizmos.as_mut() {
+                        ui.horizontal(|ui| {
+                            for (name, flag) in gizmo_toggles(g) {
+                                ui.checkbox(flag, name);
+                            }
+                        });
+                    }
+                    ui.horizontal(|ui| {
+                        let paused = physics_time.is_paused();
+                        if ui.button(if paused { "▶ resume" } else { "⏸ pause" }).clicked() {
+                            if paused {
+                                physics_time.unpause();
+                            } else {
+                                physics_time.pause();
+                            }
+                        }
+                        if ui.add_enabled(paused, egui::Button::new("step")).clicked() {
+                            physics_time.unpause();
+                            state.pause_after_step = true;
+                        }
+                        if ui.button("reset car").clicked() {
+                            state.requests.push(Request::Reset);
+                        }
+                    });
+                    ui.horizontal(|ui| {
+                        ui.label("time scale");
+                        if ui
+                            .add(egui::Slider::new(&mut state.time_scale, 0.05..=1.0).logarithmic(true))
+                            .changed()
+                        {
+                            physics_time.set_relative_speed(state.time_scale);
+                        }
+                    });
+                    ui.separator();
+                    let hz = 1.0 / fixed.timestep().as_secs_f64().max(1e-6);
+                    replay_ui(ui, state, recorder, replay, hz);
+                }
+            });
+        });
+}

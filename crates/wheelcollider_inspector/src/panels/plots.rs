@@ -1,0 +1,212 @@
+//! The Plots and Telemetry tabs.
+
+use bevy::prelude::*;
+use bevy_egui::egui;
+use egui_plot::{HLine, Legend, Line, Plot, PlotPoints, Points, VLine};
+use wheelcollider_avian::prelude::*;
+use wheelcollider_avian::vehicle::VehicleRuntime;
+
+use super::*;
+use crate::InspectorState;
+
+pub(super) fn plots(
+    ui: &mut egui::Ui,
+    state: &InspectorState,
+    spec: &VehicleSettings,
+    telemetry: &VehicleTelemetry,
+    children: &ChassisWheels,
+    wheels: &Query<(&VehicleWheel, &mut WheelCollider, &WheelState)>,
+) {
+    let mut live = vec![];
+    for &w in children.wheels() {
+        if let Ok((id, c, s)) = wheels.get(w) {
+            live.push((VehicleSettings::wheel_index(id.axle, id.right), c.0.clone(), s.output));
+        }
+    }
+    live.sort_by_key(|l| l.0);
+    ui.label("Tyre curve: friction coefficient against combined slip; dots: each wheel now");
+    Plot::new("tyre").height(170.0).legend(Legend::default()).show(ui, |p| {
+        for (a, axle) in spec.axles.iter().enumerate() {
+            let mf = axle.wheel.tyre().clone();
+            let pts: PlotPoints = (0..=200)
+                .map(|i| {
+                    let s = i as f64 / 200.0;
+                    [s, mf.eval(s as f32) as f64]
+                })
+                .collect();
+            p.line(Line::new(format!("axle {a}"), pts));
+            p.points(
+                Points::new(
+                    format!("peak {a}"),
+                    vec![[mf.peak_slip() as f64, mf.peak_value() as f64]],
+                )
+                .radius(5.0)
+                .shape(egui_plot::MarkerShape::Diamond),
+            );
+        }
+        for (i, _, o) in &live {
+            if o.load > 1.0 {
+                let mu = (o.forward_force.hypot(o.sideways_force) / o.load) as f64;
+                p.points(
+                    Points::new(wheel_name(*i), vec![[o.slip_magnitude as f64, mu]])
+                        .radius(4.0)
+                        .color(WHEEL_COLORS[i % 6]),
+                );
+            }
+        }
+    });
+    ui.label("Friction circle: sideways (x) and forward (y) force over load");
+    Plot::new("circle").height(200.0).data_aspect(1.0).show(ui, |p| {
+        let mu = spec
+            .axles
+            .iter()
+            .map(|a| a.wheel.tyre().peak_value())
+            .fold(0.0f32, f32::max) as f64;
+        let circle: PlotPoints = (0..=64)
+            .map(|i| {
+                let t = i as f64 / 64.0 * std::f64::consts::TAU;
+                [mu * t.cos(), mu * t.sin()]
+            })
+            .collect();
+        p.line(Line::new("peak μ", circle));
+        for (i, _, o) in &live {
+            if o.load > 1.0 {
+                let l = o.load as f64;
+                p.points(
+                    Points::new(
+                        wheel_name(*i),
+                        vec![[o.sideways_force as f64 / l, o.forward_force as f64 / l]],
+                    )
+                    .radius(4.0)
+                    .color(WHEEL_COLORS[i % 6]),
+                );
+            }
+        }
+    });
+    let t0 = state.times.front().copied().unwrap_or(0.0) as f64;
+    let series = |f: &dyn Fn(&crate::WheelSample) -> f32, title: &str, id: &str, ui: &mut egui::Ui| {
+        ui.label(title);
+        Plot::new(id).height(110.0).legend(Legend::default()).show(ui, |p| {
+            for (i, h) in state.history.iter().enumerate() {
+                let pts: PlotPoints = state
+                    .times
+                    .iter()
+                    .zip(h)
+                    .map(|(t, s)| [*t as f64 - t0, f(s) as f64])
+                    .collect();
+                p.line(Line::new(wheel_name(i), pts).color(WHEEL_COLORS[i % 6]));
+            }
+        });
+    };
+    series(
+        &|s| s.compression,
+        "Suspension compression (m) against time (s)",
+        "comp",
+        ui,
+    );
+    series(&|s| s.load, "Tyre load (N)", "load", ui);
+    series(&|s| s.forward_slip, "Longitudinal slip", "fslip", ui);
+    series(&|s| s.sideways_slip, "Lateral slip", "sslip", ui);
+    ui.label("Engine: full-throttle torque (N·m) against rpm; line: now");
+    let e = &spec.engine;
+    Plot::new("engine").height(150.0).show(ui, |p| {
+        let pts: PlotPoints = (0..=120)
+            .map(|i| {
+                let rpm = e.redline_rpm * i as f32 / 120.0;
+                [rpm as f64, e.curve_torque(rpm) as f64]
+            })
+            .collect();
+        p.line(Line::new("torque", pts));
+        p.vline(VLine::new("rpm", telemetry.powertrain.engine_rpm as f64));
+        p.vline(VLine::new("redline", e.redline_rpm as f64).color(egui::Color32::RED));
+        p.hline(HLine::new("zero", 0.0).color(egui::Color32::DARK_GRAY));
+        p.points(
+            Points::new(
+                "now",
+                vec![[
+                    telemetry.powertrain.engine_rpm as f64,
+                    telemetry.powertrain.engine_torque as f64,
+                ]],
+            )
+            .radius(5.0),
+        );
+    });
+}
+
+pub(super) fn telemetry_ui(
+    ui: &mut egui::Ui,
+    t: &VehicleTelemetry,
+    runtime: &VehicleRuntime,
+    children: &ChassisWheels,
+    wheels: &Query<(&VehicleWheel, &mut WheelCollider, &WheelState)>,
+) {
+    let p = &t.powertrain;
+    egui::Grid::new("telemetry")
+        .num_columns(2)
+        .striped(true)
+        .show(ui, |ui| {
+            let mut row = |k: &str, v: String| {
+                ui.label(k);
+                ui.monospace(v);
+                ui.end_row();
+            };
+            row(
+                "speed",
+                format!("{:.1} km/h, {:+.2} m/s fwd", t.speed_kmh, t.forward_speed),
+            );
+            row("engine", format!("{:.0} rpm, {:.0} N·m", p.engine_rpm, p.engine_torque));
+            let gear = match p.gear {
+                -1 => "R".to_string(),
+                0 => "N".to_string(),
+                g => g.to_string(),
+            };
+            row("gear", format!("{gear}{}", if p.shifting { " (shifting)" } else { "" }));
+            row("throttle / brake", format!("{:.2} / {:.2}", p.throttle, p.brake));
+            row(
+                "clutch",
+                format!("{:.2} engaged, {:.0} N·m", p.clutch_engagement, p.clutch_torque),
+            );
+            row("wheel torque", format!("{:.0} N·m", p.wheel_torque));
+            row("steer", format!("{:+.2}", p.steer));
+            row(
+                "accel long / lat",
+                format!(
+                    "{:+.2} / {:+.2} m/s²",
+                    t.longitudinal_acceleration, t.lateral_acceleration
+                ),
+            );
+            row("yaw rate", format!("{:+.1} °/s", t.yaw_rate.to_degrees()));
+            row(
+                "drag / downforce",
+                format!("{:.0} N / {:.0} + {:.0} N", t.drag, t.downforce[0], t.downforce[1]),
+            );
+            if let Some(s) = &runtime.state {
+                row("engine speed", format!("{:.1} rad/s", s.engine_speed));
+            }
+        });
+    ui.separator();
+    egui::Grid::new("wheels").num_columns(8).striped(true).show(ui, |ui| {
+        for h in ["wheel", "ground", "load N", "κ", "α-slip", "Fx N", "Fy N", "comp m"] {
+            ui.strong(h);
+        }
+        ui.end_row();
+        let mut rows = vec![];
+        for &w in children.wheels() {
+            if let Ok((id, _, s)) = wheels.get(w) {
+                rows.push((VehicleSettings::wheel_index(id.axle, id.right), s.output));
+            }
+        }
+        rows.sort_by_key(|r| r.0);
+        for (i, o) in rows {
+            ui.colored_label(WHEEL_COLORS[i % 6], wheel_name(i));
+            ui.label(if o.grounded { "yes" } else { "air" });
+            ui.monospace(format!("{:.0}", o.load));
+            ui.monospace(format!("{:+.3}", o.forward_slip));
+            ui.monospace(format!("{:+.3}", o.sideways_slip));
+            ui.monospace(format!("{:+.0}", o.forward_force));
+            ui.monospace(format!("{:+.0}", o.sideways_force));
+            ui.monospace(format!("{:.3}", o.compression));
+            ui.end_row();
+        }
+    });
+}
