@@ -10,6 +10,9 @@
 //!
 //! `--script DIR` drives a fixed input sequence, saves screenshots into DIR and exits:
 //! that is how the pictures in the README are made (see docs/inspector.md).
+//!
+//! Why `track` is long: it builds the test track's scenery, one block per feature of the
+//! track (ramps, kerbs, bumps, platforms); there is no logic to split.
 use std::f32::consts::FRAC_PI_2;
 
 use avian3d::prelude::*;

@@ -3,6 +3,8 @@
 //!
 //! `cargo bench -p wheelcollider_bench --bench scenarios` (add `-- --quick` for a
 //! shorter run).
+//!
+//! Why `main` is long: it is the list of the benchmark scenarios, one block each.
 use wheelcollider_avian::prelude::SweepType;
 use wheelcollider_bench::{
     Ground, avian_app, avian_app_with, mean_height, mean_speed, rapier::RapierScene, raw_cast_cost, time_steps,

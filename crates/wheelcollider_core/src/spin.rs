@@ -22,6 +22,10 @@
 //! `|g(0)| ≤ T_c`; otherwise the root lies on the side where `g(0)` points, inside a
 //! bracket that the tyre's bounded force (`|Fx| ≤ D·grip·load`) guarantees, and a
 //! Newton iteration safeguarded by bisection finds it (2–4 iterations typically).
+//!
+//! Why `solve_spin` is long (about 100 lines): the bracketed Newton iteration and its
+//! bisection safeguard share their bracket and residuals; one function keeps the
+//! invariant (the root stays inside the bracket) visible in one place.
 
 /// Solves `J/dt·(w − omega) − drive + r·F(w) + coulomb·sgn(w) = 0` for `w`.
 ///

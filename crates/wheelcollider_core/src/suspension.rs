@@ -65,6 +65,10 @@
 //!
 //! The damper uses bump damping while the wheel compresses at the start of the step
 //! (`u > 0`), rebound otherwise.
+//!
+//! Why `solve` is long (about 100 lines): one implicit solve with its active set, read
+//! top to bottom (rows, matrix, factorisation, release of pulling rows, forces); its loops
+//! share the small dense matrix in place.
 
 /// The most wheels solved together (eight: a truck's; the solve's buffers are this size
 /// on the stack, zeroed every step). A chassis with more solves them in groups on a

@@ -12,6 +12,11 @@
 //! - angular velocity ω > 0 rolls the wheel forward (surface speed ω·r = vx when rolling);
 //! - camber > 0 tilts the wheel's top towards −sideways (left), as the original's
 //!   `camberAngle` does in the wheel's own frame.
+//!
+//! Why [`step`] is long (about 200 lines): it is the wheel's data path of one step read top
+//! to bottom (sanitise, compression, suspension force, slips, tyre, spin, static friction,
+//! outputs), each stage feeding the next through a dozen locals; split into functions it
+//! would pass those locals back and forth and hide the order the physics depends on.
 
 use crate::bumps::perlin_bump;
 use crate::limits::{MAX_VALUE, RAD_PER_S_TO_RPM};

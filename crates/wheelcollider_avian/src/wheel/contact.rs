@@ -1,10 +1,14 @@
 //! Sensing one wheel: its mount in the world, the sweep, what counts as ground, and the
 //! contact in the wheel's frame, with the suspension's row for the chassis' implicit
-//! solve ([`crate::suspension`]).
+//! solve ([`super::suspension`]).
 //!
 //! The data path of one wheel in one step: `contact::sense_wheel` (this file) →
 //! `suspension::solve_chassis` (all wheels of the chassis together) →
-//! `systems::finish_wheel` (the core's tyre and spin, the force).
+//! `model::finish_wheel` (the core's tyre and spin, the force).
+//!
+//! Why `ground_contact` is long (about 130 lines): the contact frame, velocities, ground
+//! camber, effective masses and surface of one hit, computed from shared vectors in the
+//! order the wheel model reads them.
 
 use super::components::*;
 use super::sweep::{CastHit, CastQuery, GroundFilter, WheelCasts};

@@ -2,6 +2,9 @@
 //! reach, then per group of wheels sense each ([`super::contact`]), solve their
 //! suspension together ([`super::suspension`]), run the wheel model on each
 //! ([`super::model`]) and sum the forces for [`super::apply`].
+//!
+//! Why `step_wheels` is long (about 100 lines): the system's query and the parallel task
+//! body (screen, batch, group, write back) are one closure over the chassis' components.
 
 use super::components::*;
 use super::contact::{ChassisFrame, GroundQuery, MIN_MASS, SenseContext, Sensed, SurfaceQuery, WheelView, sense_wheel};

@@ -6,6 +6,9 @@
 //! | `tune.rs` | Tune: wheel, axle, vehicle and surface settings |
 //! | `plots.rs` | Plots, Telemetry |
 //! | `sim.rs` | Presets, Sim (gizmos, pause, record, replay) |
+//!
+//! Why `inspector_ui` is long: it lays out the window and dispatches the tabs; egui
+//! layout code reads best in the order it draws.
 
 /// A wheel-settings field through its validating setter.
 macro_rules! wheel_field {

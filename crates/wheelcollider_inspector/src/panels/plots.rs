@@ -1,4 +1,6 @@
 //! The Plots and Telemetry tabs.
+//!
+//! Why `plots` is long: the plot tab's widgets, in the order egui draws them.
 
 use bevy::prelude::*;
 use bevy_egui::egui;

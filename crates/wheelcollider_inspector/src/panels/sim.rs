@@ -1,4 +1,7 @@
 //! The Presets and Sim tabs: preset files, gizmos, pause, record and replay.
+//!
+//! Why `replay_ui` is long: the record and replay widgets and their plots, in the order
+//! egui draws them.
 
 use bevy::prelude::*;
 use bevy_egui::egui;

@@ -10,6 +10,9 @@
 //!
 //! Manoeuvres: settle, acceleration, braking, circle, step-steer, slalom, slope-hold,
 //! bump-run (`docs/maneuvers.md` says what each measures and how).
+//!
+//! Why `plot` is long: one PNG panel's axes, series and legend with plotters, in drawing
+//! order.
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 

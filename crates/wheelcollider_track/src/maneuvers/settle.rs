@@ -1,3 +1,7 @@
+//! Settle: sag per wheel against m·g/k, creep, then each axle's natural frequency and
+//! bump / rebound damping from a push. (`settle` is about 100 lines: the three phases in
+//! order, sharing the recorded series.)
+
 use super::prelude::*;
 
 pub(crate) fn settle(spec: &VehicleSettings, o: &ManeuverOptions, out: &mut Out) -> Sim {
