@@ -37,14 +37,8 @@ impl Sim {
 
     /// One step holding `target` (m/s) on the line x = 0.
     pub(crate) fn cruise_in_lane(&mut self, target: f32) {
-        let (throttle, brake) = self.cruise(target);
         let steer = self.keep_lane();
-        self.step(DriverInput {
-            throttle,
-            brake,
-            steer,
-            ..Default::default()
-        });
+        self.cruise_step(target, steer);
     }
 
     /// Throttle / brake that hold `target` (m/s).
@@ -55,5 +49,16 @@ impl Sim {
         } else {
             (0.0, (-0.1 * e).clamp(0.0, 0.3))
         }
+    }
+
+    /// One step with `steer`, holding `target` (m/s) with the cruise control.
+    pub(crate) fn cruise_step(&mut self, target: f32, steer: f32) {
+        let (throttle, brake) = self.cruise(target);
+        self.step(DriverInput {
+            throttle,
+            brake,
+            steer,
+            ..Default::default()
+        });
     }
 }

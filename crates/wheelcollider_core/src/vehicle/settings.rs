@@ -27,6 +27,16 @@ pub struct VehicleSettingsError {
     pub message: String,
 }
 
+impl VehicleSettingsError {
+    /// An error at the field `field` (its path) saying `message`.
+    pub fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
+        VehicleSettingsError {
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+}
+
 /// A RON syntax or type error, placed by its line and column.
 #[cfg(feature = "serde")]
 impl From<ron::error::SpannedError> for VehicleSettingsError {
@@ -256,10 +266,7 @@ impl VehicleSettings {
             }
         }
         if self.axles.is_empty() {
-            return Err(VehicleSettingsError {
-                field: "axles".into(),
-                message: "a vehicle needs at least one axle".into(),
-            });
+            return Err(VehicleSettingsError::new("axles", "a vehicle needs at least one axle"));
         }
         for (i, a) in self.axles.iter_mut().enumerate() {
             field!(format!("axles[{i}].z"), a.z, -1000.0, 1000.0);
@@ -286,20 +293,20 @@ impl VehicleSettings {
 
         let e = &mut self.engine;
         if e.torque_curve.is_empty() {
-            return Err(VehicleSettingsError {
-                field: "engine.torque_curve".into(),
-                message: "needs at least one [rpm, torque] point".into(),
-            });
+            return Err(VehicleSettingsError::new(
+                "engine.torque_curve",
+                "needs at least one [rpm, torque] point",
+            ));
         }
         for (i, p) in e.torque_curve.iter_mut().enumerate() {
             field!(format!("engine.torque_curve[{i}][0] (rpm)"), p[0], 0.0, 100_000.0);
             field!(format!("engine.torque_curve[{i}][1] (N·m)"), p[1], 0.0, M);
         }
         if e.torque_curve.windows(2).any(|w| w[1][0] <= w[0][0]) {
-            return Err(VehicleSettingsError {
-                field: "engine.torque_curve".into(),
-                message: "rpm values must increase from point to point".into(),
-            });
+            return Err(VehicleSettingsError::new(
+                "engine.torque_curve",
+                "rpm values must increase from point to point",
+            ));
         }
         field!("engine.idle_rpm", e.idle_rpm, 100.0, 50_000.0);
         field!("engine.redline_rpm", e.redline_rpm, e.idle_rpm + 100.0, 100_000.0);
@@ -312,10 +319,10 @@ impl VehicleSettings {
 
         let g = &mut self.gearbox;
         if g.forward.is_empty() {
-            return Err(VehicleSettingsError {
-                field: "gearbox.forward".into(),
-                message: "needs at least one forward ratio".into(),
-            });
+            return Err(VehicleSettingsError::new(
+                "gearbox.forward",
+                "needs at least one forward ratio",
+            ));
         }
         for (i, r) in g.forward.iter_mut().enumerate() {
             field!(format!("gearbox.forward[{i}]"), *r, 0.01, 100.0);

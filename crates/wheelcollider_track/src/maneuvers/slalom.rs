@@ -23,13 +23,7 @@ pub(crate) fn slalom(spec: &VehicleSettings, o: &ManeuverOptions, out: &mut Out)
         let ld = sim.lookahead().min(8.0);
         let s_ahead = z0 - (p.z - ld);
         let steer = sim.pursue(Vec3::new(path(s_ahead), p.y, p.z - ld));
-        let (throttle, brake) = sim.cruise(v);
-        sim.step(DriverInput {
-            throttle,
-            brake,
-            steer,
-            ..Default::default()
-        });
+        sim.cruise_step(v, steer);
         let s = z0 - sim.k.position.z;
         path_x.push(path(s));
         if (0.0..cones * spacing).contains(&s) {

@@ -14,13 +14,7 @@ pub(crate) fn step_steer(spec: &VehicleSettings, o: &ManeuverOptions, out: &mut 
     let start = sim.rec.time.len();
     let t0 = sim.t;
     for _ in 0..sim.steps(if o.quick { 3.0 } else { 5.0 }) {
-        let (throttle, brake) = sim.cruise(v);
-        sim.step(DriverInput {
-            throttle,
-            brake,
-            steer,
-            ..Default::default()
-        });
+        sim.cruise_step(v, steer);
     }
     let time: Vec<f32> = sim.rec.time[start..].iter().map(|t| t - t0).collect();
     let chan = |name: &str| {
