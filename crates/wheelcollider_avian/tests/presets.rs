@@ -1,32 +1,22 @@
 //! Presets as assets: a `.ron` file loaded by the `AssetServer` becomes a vehicle with
 //! exactly the file's settings; an edited file retunes it; a broken file says where and
 //! spawns nothing.
+mod common;
 use std::time::Duration;
 
 use avian3d::prelude::*;
 use bevy::asset::LoadState;
 use bevy::prelude::*;
-use bevy::time::TimeUpdateStrategy;
 use wheelcollider_avian::prelude::*;
 
 fn app(root: &std::path::Path) -> App {
-    let mut app = App::new();
-    let dt = Duration::from_secs_f64(1.0 / 60.0);
-    app.add_plugins((
-        MinimalPlugins,
-        TransformPlugin,
+    common::app_with_assets(
+        60.0,
         bevy::asset::AssetPlugin {
             file_path: root.display().to_string(),
             ..Default::default()
         },
-        PhysicsPlugins::default(),
-        WheelColliderPlugins,
-    ))
-    .insert_resource(Time::<Fixed>::from_duration(dt))
-    .insert_resource(TimeUpdateStrategy::ManualDuration(dt));
-    app.finish();
-    app.update();
-    app
+    )
 }
 
 /// Updates until `done` or 5 s of wall time.
@@ -70,9 +60,26 @@ fn a_preset_asset_becomes_the_vehicle_and_follows_its_file() {
     for _ in 0..120 {
         app.update();
     }
+    // Resting on its springs: below the height where the wheels just touch (the sag),
+    // above the one where the front suspension is fully compressed.
     let y = app.world().get::<Position>(car).unwrap().0.y;
-    println!("measured: the preset's car rests with its origin at {y:.3} m");
-    assert!(y > 0.0 && y < expected.touch_height() + 0.01, "at {y}");
+    let (touch, travel) = (expected.touch_height(), expected.axles[0].wheel.suspension_length());
+    println!(
+        "measured: the preset's car rests at {y:.3} m ({:.0} mm below touching)",
+        (touch - y) * 1000.0
+    );
+    assert!(y < touch - 0.02 && y > touch - travel, "at {y}, touching at {touch}");
+
+    // A second car from the same, long-loaded handle (no asset event comes for it).
+    let second = app
+        .world_mut()
+        .spawn((VehicleFromPreset(handle.clone()), Transform::from_xyz(5.0, 2.0, 0.0)))
+        .id();
+    assert!(
+        until(&mut app, |a| a.world().get::<Vehicle>(second).is_some()),
+        "the second car never came"
+    );
+    assert_eq!(app.world().get::<Vehicle>(second).unwrap().0, expected);
 
     // An edited preset, reloaded through the asset server, retunes the car.
     let edited = text.replacen("name: \"rally\"", "name: \"rally, edited\"", 1);

@@ -69,42 +69,32 @@ impl AssetLoader for VehiclePresetLoader {
 #[derive(Component, Clone, Debug, PartialEq, Eq)]
 pub struct VehicleFromPreset(pub Handle<VehiclePreset>);
 
-/// Builds vehicles whose preset has loaded, and retunes those whose preset changed.
+/// Builds vehicles whose preset has loaded (also one spawned with a handle that loaded
+/// long ago), and retunes those whose preset changed.
 pub(crate) fn follow_presets(
     mut commands: Commands,
     mut events: MessageReader<AssetEvent<VehiclePreset>>,
     presets: Res<Assets<VehiclePreset>>,
-    mut cars: Query<(Entity, &VehicleFromPreset, Option<&mut Vehicle>)>,
-    mut waiting: Local<bool>,
+    pending: Query<(Entity, &VehicleFromPreset), Without<Vehicle>>,
+    mut built: Query<(Entity, &VehicleFromPreset, &mut Vehicle)>,
 ) {
-    let changed: Vec<AssetId<VehiclePreset>> = events
-        .read()
-        .filter_map(|e| match e {
-            AssetEvent::Added { id } | AssetEvent::Modified { id } | AssetEvent::LoadedWithDependencies { id } => {
-                Some(*id)
-            }
-            _ => None,
-        })
-        .collect();
-    if changed.is_empty() && !*waiting {
-        return;
+    for (entity, from) in &pending {
+        if let Some(preset) = presets.get(&from.0) {
+            build_vehicle(&mut commands, entity, &preset.0, WheelPlacement::Children);
+        }
     }
-    *waiting = false;
-    for (entity, from, vehicle) in &mut cars {
-        let Some(preset) = presets.get(&from.0) else {
-            *waiting = true;
-            continue;
-        };
-        match vehicle {
-            None => build_vehicle(&mut commands, entity, &preset.0, WheelPlacement::Children),
-            Some(mut vehicle) if changed.contains(&from.0.id()) && vehicle.0 != preset.0 => {
-                if vehicle.0.axles.len() == preset.0.axles.len() {
-                    vehicle.0 = preset.0.clone();
-                } else {
-                    warn!("vehicle {entity}: the preset's number of axles changed; respawn it to take the new layout");
-                }
+    for event in events.read() {
+        let AssetEvent::Modified { id } = *event else { continue };
+        let Some(preset) = presets.get(id) else { continue };
+        for (entity, from, mut vehicle) in &mut built {
+            if from.0.id() != id || vehicle.0 == preset.0 {
+                continue;
             }
-            Some(_) => {}
+            if vehicle.0.axles.len() == preset.0.axles.len() {
+                vehicle.0 = preset.0.clone();
+            } else {
+                warn!("vehicle {entity}: the preset's number of axles changed; respawn it to take the new layout");
+            }
         }
     }
 }

@@ -23,12 +23,17 @@ pub const TOUCH_HEIGHT: f32 = 0.25 + 0.1 + 0.3;
 
 /// An app stepping physics at `hz`, one physics step per `update()`.
 pub fn app(hz: f64) -> App {
+    app_with_assets(hz, bevy::asset::AssetPlugin::default())
+}
+
+/// [`app`], with its assets read as `assets` says (a folder of presets).
+pub fn app_with_assets(hz: f64, assets: bevy::asset::AssetPlugin) -> App {
     let mut app = App::new();
     let dt = Duration::from_secs_f64(1.0 / hz);
     app.add_plugins((
         MinimalPlugins,
         TransformPlugin,
-        bevy::asset::AssetPlugin::default(),
+        assets,
         PhysicsPlugins::default(),
         WheelColliderPlugins,
     ))

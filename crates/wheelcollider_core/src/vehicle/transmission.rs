@@ -228,18 +228,13 @@ pub(crate) struct DrivenSide {
 
 impl DrivenSide {
     pub(crate) fn new(shares: &[f32], wheel: impl Fn(usize) -> WheelFeedback) -> Self {
-        let (mut speed, mut inertia) = (0.0, 0.0);
+        let (mut speed, mut inertia, mut tyre_torque) = (0.0, 0.0, 0.0);
         for (a, s) in shares.iter().enumerate() {
             if *s > 0.0 {
                 let (wl, wr) = (wheel(2 * a), wheel(2 * a + 1));
                 speed += s * 0.5 * (wl.angular_velocity + wr.angular_velocity);
                 inertia += wl.inertia + wr.inertia;
-            }
-        }
-        let mut tyre_torque = 0.0;
-        for (a, s) in shares.iter().enumerate() {
-            if *s > 0.0 {
-                tyre_torque += wheel(2 * a).tyre_torque + wheel(2 * a + 1).tyre_torque;
+                tyre_torque += wl.tyre_torque + wr.tyre_torque;
             }
         }
         DrivenSide {
