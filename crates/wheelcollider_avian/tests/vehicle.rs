@@ -138,7 +138,8 @@ fn abs_shortens_the_stop_on_ice() {
     // The most deceleration the tyres can give: the curve's peak, plus the rolling
     // resistance that acts on top of it (0.015 against ice's 0.11: 14 %).
     let wheel = &spec.axles[0].wheel;
-    let peak = v0 * v0 / (2.0 * (wheel.tyre().peak_value() * WheelSurface::ICE.grip + wheel.rolling_resistance()) * G);
+    let peak = v0 * v0
+        / (2.0 * (wheel.longitudinal_tyre().peak_value() * WheelSurface::ICE.grip + wheel.rolling_resistance()) * G);
     println!(
         "measured: 15 m/s on ice: locked {:.1} m (curve {locked:.1}), ABS {:.1} m (peak-μ and rolling-resistance bound {peak:.1})",
         d[0], d[1]

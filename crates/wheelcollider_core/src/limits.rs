@@ -27,6 +27,26 @@ pub enum SettingsError {
         /// The value that was refused.
         value: f32,
     },
+    /// The value is outside the range in which the model means what it says (a tyre
+    /// curve that would turn negative or fold back); the old value was kept.
+    #[error("wheel setting `{field}` = {value} is refused: {condition}")]
+    OutOfDomain {
+        /// The setting's name, as in the preset file.
+        field: &'static str,
+        /// The value that was refused.
+        value: f32,
+        /// The condition it breaks, in words.
+        condition: &'static str,
+    },
+}
+
+impl SettingsError {
+    /// The name of the setting the error is about.
+    pub fn field(&self) -> &'static str {
+        match self {
+            Self::NonFinite { field, .. } | Self::OutOfDomain { field, .. } => field,
+        }
+    }
 }
 
 /// Checks that `value` is finite and clamps it into `[min, max]` (and into ±[`MAX_VALUE`]).

@@ -16,11 +16,16 @@
 //! | [`max_ground_angle`](WheelSettings::max_ground_angle) | deg | 60 | 0 ..= 89 |
 //! | [`camber_angle`](WheelSettings::camber_angle) | deg | 0 | −45 ..= 45 |
 //! | [`toe_angle`](WheelSettings::toe_angle) | deg | 0 | −45 ..= 45 |
-//! | [`tyre`](WheelSettings::tyre) (B, C, D, E) | – | 10, 1.65, 1.5, 0.97 | see [`MagicFormula`] |
+//! | [`longitudinal_tyre`](WheelSettings::longitudinal_tyre) (B, C, D, E) | – | 10, 1.65, 1.5, 0.97 | see [`MagicFormula`] |
+//! | [`lateral_tyre`](WheelSettings::lateral_tyre) (B, C, D, E) | – | the longitudinal curve | see [`MagicFormula`] |
 //! | [`camber_thrust`](WheelSettings::camber_thrust) | 1/rad | 0.5 | 0 ..= 5 |
 //! | [`rolling_resistance`](WheelSettings::rolling_resistance) | – | 0.015 | ≥ 0 |
 //! | [`load_sensitivity`](WheelSettings::load_sensitivity) | – | 0 | 0 ..= 1 |
 //! | [`nominal_load`](WheelSettings::nominal_load) | N | 4 000 | ≥ 1 |
+//! | [`stiffness_peak_load`](WheelSettings::stiffness_peak_load) | × nominal load | 0 (off) | 0 ..= 10 |
+//! | [`longitudinal_relaxation_length`](WheelSettings::longitudinal_relaxation_length) | m | 0 (off) | 0 ..= 10 |
+//! | [`lateral_relaxation_length`](WheelSettings::lateral_relaxation_length) | m | 0 (off) | 0 ..= 10 |
+//! | [`pneumatic_trail`](WheelSettings::pneumatic_trail) | m | 0 | 0 ..= 1 |
 //! | [`bump_amplitude`](WheelSettings::bump_amplitude) | m | 0 | ≥ 0 |
 //! | [`bump_period`](WheelSettings::bump_period) | 1/m | 0 | ≥ 0 |
 //!
@@ -28,6 +33,11 @@
 //! stored. A non-finite value (NaN, ±∞) is refused with a [`SettingsError`] naming the
 //! field, and the old value is kept: a `WheelSettings` can never hold one. Upper limits
 //! that the original does not have ([`MAX_VALUE`]) keep every product in the model finite.
+//! The tyre curves' coefficients are refused outside the range in which the formula is
+//! a friction curve (see [`MagicFormula`]).
+//!
+//! The defaults are Unity WheelCollider2's wheel: one curve for both directions, no load
+//! dependence, no relaxation, no aligning torque. The shipped presets turn them on.
 
 use crate::limits::{MAX_DAMPING, MAX_SPRING, MAX_VALUE, SettingsError, check};
 use crate::tyre::MagicFormula;
@@ -97,11 +107,16 @@ pub struct WheelSettings {
     max_ground_angle: f32,
     camber_angle: f32,
     toe_angle: f32,
-    tyre: MagicFormula,
+    longitudinal_tyre: MagicFormula,
+    lateral_tyre: MagicFormula,
     camber_thrust: f32,
     rolling_resistance: f32,
     load_sensitivity: f32,
     nominal_load: f32,
+    stiffness_peak_load: f32,
+    longitudinal_relaxation_length: f32,
+    lateral_relaxation_length: f32,
+    pneumatic_trail: f32,
     bump_amplitude: f32,
     bump_period: f32,
 }
@@ -122,11 +137,16 @@ impl Default for WheelSettings {
             max_ground_angle: 60.0,
             camber_angle: 0.0,
             toe_angle: 0.0,
-            tyre: MagicFormula::default(),
+            longitudinal_tyre: MagicFormula::default(),
+            lateral_tyre: MagicFormula::default(),
             camber_thrust: 0.5,
             rolling_resistance: 0.015,
             load_sensitivity: 0.0,
             nominal_load: 4000.0,
+            stiffness_peak_load: 0.0,
+            longitudinal_relaxation_length: 0.0,
+            lateral_relaxation_length: 0.0,
+            pneumatic_trail: 0.0,
             bump_amplitude: 0.0,
             bump_period: 0.0,
         }
@@ -235,16 +255,37 @@ impl WheelSettings {
         toe_angle, set_toe_angle, -45.0, 45.0
     );
 
-    /// The tyre's magic-formula curve (its peak slip is solved when it is set).
+    /// The longitudinal magic-formula curve: friction coefficient against forward slip
+    /// κ (its peak slip is solved when it is set).
     #[inline]
-    pub fn tyre(&self) -> &MagicFormula {
-        &self.tyre
+    pub fn longitudinal_tyre(&self) -> &MagicFormula {
+        &self.longitudinal_tyre
     }
-    /// Sets the tyre curve from B, C, D, E, clamped as [`MagicFormula::new`] documents;
-    /// re-solves the peak slip. A non-finite coefficient is refused.
+    /// The lateral magic-formula curve: friction coefficient against sideways slip
+    /// σ = tan(slip angle). The same as the longitudinal curve unless set apart.
+    #[inline]
+    pub fn lateral_tyre(&self) -> &MagicFormula {
+        &self.lateral_tyre
+    }
+    /// Sets both curves to one from B, C, D, E (WheelCollider2's single curve). B, C and
+    /// D clamp to ≥ 0; a curve that would not be a friction curve, or a non-finite
+    /// coefficient, is refused and the old curves stay (see [`MagicFormula::new`]).
     pub fn set_tyre(&mut self, b: f32, c: f32, d: f32, e: f32) -> Result<&MagicFormula, SettingsError> {
-        self.tyre = MagicFormula::new(b, c, d, e)?;
-        Ok(&self.tyre)
+        let mf = MagicFormula::new(b, c, d, e)?;
+        self.lateral_tyre = mf.clone();
+        self.longitudinal_tyre = mf;
+        Ok(&self.longitudinal_tyre)
+    }
+    /// Sets the longitudinal curve alone (see [`set_tyre`](Self::set_tyre)).
+    pub fn set_longitudinal_tyre(&mut self, b: f32, c: f32, d: f32, e: f32) -> Result<&MagicFormula, SettingsError> {
+        self.longitudinal_tyre = MagicFormula::new(b, c, d, e)?;
+        Ok(&self.longitudinal_tyre)
+    }
+    /// Sets the lateral curve alone (see [`set_tyre`](Self::set_tyre)); errors name
+    /// the coefficients `lateral_b` … `lateral_e`.
+    pub fn set_lateral_tyre(&mut self, b: f32, c: f32, d: f32, e: f32) -> Result<&MagicFormula, SettingsError> {
+        self.lateral_tyre = MagicFormula::named(LATERAL_NAMES, b, c, d, e)?;
+        Ok(&self.lateral_tyre)
     }
 
     float_setting!(
@@ -276,6 +317,42 @@ impl WheelSettings {
         nominal_load, set_nominal_load, 1.0, MAX_VALUE
     );
     float_setting!(
+        /// The load at which the tyre's slip stiffness peaks, in multiples of the
+        /// [`nominal_load`](Self::nominal_load) (Pacejka's `p_Ky2`; real tyres 1.5–2.5),
+        /// 0 ..= 10; 0 turns the law off (the stiffness is B·C·D × load, the original's).
+        /// With it, both curves' slope at zero slip is
+        /// `K(Fz) = B·C·D · Fz0 · sin(2·atan(Fz / (p·Fz0))) / sin(2·atan(1/p))`:
+        /// B·C·D × load at the nominal load, rising ever more slowly above it and
+        /// peaking at `p · Fz0`, so the stiffness per unit load falls with load (the
+        /// Magic Formula's cornering-stiffness law with `p_Ky1`, `p_Ky2`: Pacejka, *Tire
+        /// and Vehicle Dynamics*, 3rd ed., ch. 4). B moves with it (the peak
+        /// slip too); the peak friction does not (that is
+        /// [`load_sensitivity`](Self::load_sensitivity)).
+        stiffness_peak_load, set_stiffness_peak_load, 0.0, 10.0
+    );
+    float_setting!(
+        /// Longitudinal relaxation length (m), 0 ..= 10; 0 is off (the force follows
+        /// the slip at once). The tyre's forward slip follows the wheel's with a lag of
+        /// this much rolled distance (first order; 63 % after one length): passenger
+        /// tyres ≈ 0.1–0.3 m. See `docs/wheel-model.md`.
+        longitudinal_relaxation_length, set_longitudinal_relaxation_length, 0.0, 10.0
+    );
+    float_setting!(
+        /// Lateral relaxation length (m), 0 ..= 10; 0 is off. Like the longitudinal
+        /// one, for the sideways slip: passenger tyres ≈ 0.3–0.7 m (about the radius
+        /// to twice it), race slicks less.
+        lateral_relaxation_length, set_lateral_relaxation_length, 0.0, 10.0
+    );
+    float_setting!(
+        /// Pneumatic trail at zero slip (m), 0 ..= 1: how far behind the contact centre
+        /// the lateral force acts, which makes the self-aligning torque
+        /// `Mz = t(σ) · Fy` with `t = t0 · max(0, 1 − |σ|/σ*)` (σ* the lateral peak
+        /// slip): zero at zero slip, largest before the lateral force peaks, zero in a
+        /// slide. About a sixth of the contact patch's length: 0.02–0.05 m on a car
+        /// tyre. 0 (the original's) makes no torque.
+        pneumatic_trail, set_pneumatic_trail, 0.0, 1.0
+    );
+    float_setting!(
         /// Height of the Perlin road roughness (m), ≥ 0: the bump spans
         /// [−amplitude/2, +amplitude/2].
         bump_amplitude, set_bump_amplitude, 0.0, MAX_VALUE
@@ -297,10 +374,71 @@ impl WheelSettings {
         (1.0 - s * (load / self.nominal_load as f64 - 1.0)).clamp(0.5, 1.5)
     }
 
-    /// The slip of the tyre curve's peak (see [`MagicFormula::peak_slip`]).
+    /// The factor the load applies to both curves' B, so that the slip stiffness
+    /// follows [`stiffness_peak_load`](Self::stiffness_peak_load)'s law; 1 when it is
+    /// off. With `r = load / nominal_load`, `p` the peak load and `f` the
+    /// [`load_grip_factor`](Self::load_grip_factor): `(p² + 1) / (p² + r²) / f`, so
+    /// that `B·b·C·D·f·load = K(load)`; clamped to 0.01 ..= 100 (a peak load near 0
+    /// would make it unbounded at zero load).
+    #[inline]
+    pub fn load_stiffness_factor(&self, load: f64) -> f64 {
+        if self.stiffness_peak_load == 0.0 {
+            return 1.0;
+        }
+        let p2 = (self.stiffness_peak_load as f64).powi(2);
+        let r = load.max(0.0) / self.nominal_load as f64;
+        ((p2 + 1.0) / (p2 + r * r) / self.load_grip_factor(load)).clamp(0.01, 100.0)
+    }
+
+    /// The longitudinal friction coefficient at slip `slip` and tyre load `load` (N),
+    /// grip 1: the curve with the load's stiffness law and load sensitivity.
+    pub fn longitudinal_friction(&self, slip: f32, load: f64) -> f32 {
+        let b = self.load_stiffness_factor(load) as f32;
+        let (mu, _) = self.longitudinal_tyre.eval_scaled(slip.abs() as f64, b);
+        (mu * self.load_grip_factor(load)).copysign(slip as f64) as f32
+    }
+
+    /// The lateral friction coefficient at slip `slip` and tyre load `load` (N), grip 1.
+    pub fn lateral_friction(&self, slip: f32, load: f64) -> f32 {
+        let b = self.load_stiffness_factor(load) as f32;
+        let (mu, _) = self.lateral_tyre.eval_scaled(slip.abs() as f64, b);
+        (mu * self.load_grip_factor(load)).copysign(slip as f64) as f32
+    }
+
+    /// The magnitude of a locked wheel's forward slip at ground speed `v` (m/s):
+    /// `|v| / max(|v|, floor)`, the floor 10 m/s, or 2 m/s with a longitudinal
+    /// relaxation length (see [`StepOutput::forward_slip`](crate::StepOutput::forward_slip)).
+    pub fn locked_slip(&self, v: f32) -> f32 {
+        let floor = if self.longitudinal_relaxation_length > 0.0 {
+            crate::tyre::RELAXED_MIN_DENOMINATOR
+        } else {
+            crate::tyre::MIN_DENOMINATOR
+        };
+        v.abs() / v.abs().max(floor)
+    }
+
+    /// The slope at zero slip of the lateral curve at `load` (N per unit slip):
+    /// the tyre's cornering stiffness (per radian, for small angles), grip 1.
+    pub fn cornering_stiffness(&self, load: f64) -> f64 {
+        self.lateral_tyre.stiffness() as f64
+            * load.max(0.0)
+            * self.load_grip_factor(load)
+            * self.load_stiffness_factor(load)
+    }
+
+    /// The slope at zero slip of the longitudinal curve at `load` (N per unit slip).
+    pub fn slip_stiffness(&self, load: f64) -> f64 {
+        self.longitudinal_tyre.stiffness() as f64
+            * load.max(0.0)
+            * self.load_grip_factor(load)
+            * self.load_stiffness_factor(load)
+    }
+
+    /// The longitudinal curve's peak slip as set (see [`MagicFormula::peak_slip`]);
+    /// [`StepOutput::peak_slip`](crate::StepOutput::peak_slip) has it at the load.
     #[inline]
     pub fn peak_slip(&self) -> f32 {
-        self.tyre.peak_slip()
+        self.longitudinal_tyre.peak_slip()
     }
 }
 
@@ -337,14 +475,18 @@ pub struct WheelSettingsDef {
     pub camber_angle: f32,
     /// See [`WheelSettings::toe_angle`] (deg).
     pub toe_angle: f32,
-    /// Magic formula B.
+    /// Magic formula B of the longitudinal curve, and of the lateral one unless
+    /// `lateral_tyre` is given (WheelCollider2's single curve).
     pub magic_formula_b: f32,
-    /// Magic formula C.
+    /// Magic formula C (see `magic_formula_b`).
     pub magic_formula_c: f32,
-    /// Magic formula D (friction coefficient).
+    /// Magic formula D, the peak friction coefficient (see `magic_formula_b`).
     pub magic_formula_d: f32,
-    /// Magic formula E.
+    /// Magic formula E (see `magic_formula_b`).
     pub magic_formula_e: f32,
+    /// The lateral curve, when it differs from the longitudinal one.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub lateral_tyre: Option<CurveDef>,
     /// See [`WheelSettings::camber_thrust`] (1/rad).
     pub camber_thrust: f32,
     /// See [`WheelSettings::rolling_resistance`].
@@ -353,6 +495,14 @@ pub struct WheelSettingsDef {
     pub load_sensitivity: f32,
     /// See [`WheelSettings::nominal_load`] (N).
     pub nominal_load: f32,
+    /// See [`WheelSettings::stiffness_peak_load`] (× nominal load).
+    pub stiffness_peak_load: f32,
+    /// See [`WheelSettings::longitudinal_relaxation_length`] (m).
+    pub longitudinal_relaxation_length: f32,
+    /// See [`WheelSettings::lateral_relaxation_length`] (m).
+    pub lateral_relaxation_length: f32,
+    /// See [`WheelSettings::pneumatic_trail`] (m).
+    pub pneumatic_trail: f32,
     /// See [`WheelSettings::bump_amplitude`] (m).
     pub bump_amplitude: f32,
     /// See [`WheelSettings::bump_period`] (1/m).
@@ -387,14 +537,19 @@ impl From<&WheelSettings> for WheelSettingsDef {
             max_ground_angle: s.max_ground_angle,
             camber_angle: s.camber_angle,
             toe_angle: s.toe_angle,
-            magic_formula_b: s.tyre.b(),
-            magic_formula_c: s.tyre.c(),
-            magic_formula_d: s.tyre.d(),
-            magic_formula_e: s.tyre.e(),
+            magic_formula_b: s.longitudinal_tyre.b(),
+            magic_formula_c: s.longitudinal_tyre.c(),
+            magic_formula_d: s.longitudinal_tyre.d(),
+            magic_formula_e: s.longitudinal_tyre.e(),
+            lateral_tyre: (s.lateral_tyre != s.longitudinal_tyre).then(|| CurveDef::from(&s.lateral_tyre)),
             camber_thrust: s.camber_thrust,
             rolling_resistance: s.rolling_resistance,
             load_sensitivity: s.load_sensitivity,
             nominal_load: s.nominal_load,
+            stiffness_peak_load: s.stiffness_peak_load,
+            longitudinal_relaxation_length: s.longitudinal_relaxation_length,
+            lateral_relaxation_length: s.lateral_relaxation_length,
+            pneumatic_trail: s.pneumatic_trail,
             bump_amplitude: s.bump_amplitude,
             bump_period: s.bump_period,
         }
@@ -427,10 +582,17 @@ impl TryFrom<WheelSettingsDef> for WheelSettings {
             d.magic_formula_d,
             d.magic_formula_e,
         )?;
+        if let Some(l) = d.lateral_tyre {
+            s.set_lateral_tyre(l.b, l.c, l.d, l.e)?;
+        }
         s.set_camber_thrust(d.camber_thrust)?;
         s.set_rolling_resistance(d.rolling_resistance)?;
         s.set_load_sensitivity(d.load_sensitivity)?;
         s.set_nominal_load(d.nominal_load)?;
+        s.set_stiffness_peak_load(d.stiffness_peak_load)?;
+        s.set_longitudinal_relaxation_length(d.longitudinal_relaxation_length)?;
+        s.set_lateral_relaxation_length(d.lateral_relaxation_length)?;
+        s.set_pneumatic_trail(d.pneumatic_trail)?;
         s.set_bump_amplitude(d.bump_amplitude)?;
         s.set_bump_period(d.bump_period)?;
         Ok(s)
@@ -439,9 +601,9 @@ impl TryFrom<WheelSettingsDef> for WheelSettings {
 
 impl WheelSettings {
     /// Re-validates settings that were written around the setters (by reflection, say):
-    /// clamps every field, replaces each non-finite one with its default and recomputes
-    /// the tyre's peak. Returns the clean settings and the first field that was not
-    /// finite, if any.
+    /// clamps every field, replaces each non-finite or refused one with its default and
+    /// recomputes the tyres' peaks. Returns the clean settings and the first error, if
+    /// any.
     pub fn sanitized(&self) -> (WheelSettings, Option<SettingsError>) {
         let mut def = WheelSettingsDef::from(self);
         let defaults = WheelSettingsDef::default();
@@ -449,9 +611,9 @@ impl WheelSettings {
         for _ in 0..32 {
             match WheelSettings::try_from(def.clone()) {
                 Ok(s) => return (s, first),
-                Err(e @ SettingsError::NonFinite { field, .. }) => {
+                Err(e) => {
                     first.get_or_insert(e);
-                    def.reset_field(field, &defaults);
+                    def.reset_field(e.field(), &defaults);
                 }
             }
         }
@@ -476,6 +638,11 @@ impl WheelSettingsDef {
             "magic_formula_c" => self.magic_formula_c = d.magic_formula_c,
             "magic_formula_d" => self.magic_formula_d = d.magic_formula_d,
             "magic_formula_e" => self.magic_formula_e = d.magic_formula_e,
+            "lateral_b" | "lateral_c" | "lateral_d" | "lateral_e" => self.lateral_tyre = None,
+            "stiffness_peak_load" => self.stiffness_peak_load = d.stiffness_peak_load,
+            "longitudinal_relaxation_length" => self.longitudinal_relaxation_length = d.longitudinal_relaxation_length,
+            "lateral_relaxation_length" => self.lateral_relaxation_length = d.lateral_relaxation_length,
+            "pneumatic_trail" => self.pneumatic_trail = d.pneumatic_trail,
             "camber_thrust" => self.camber_thrust = d.camber_thrust,
             "rolling_resistance" => self.rolling_resistance = d.rolling_resistance,
             "load_sensitivity" => self.load_sensitivity = d.load_sensitivity,
@@ -483,6 +650,35 @@ impl WheelSettingsDef {
             "bump_amplitude" => self.bump_amplitude = d.bump_amplitude,
             "bump_period" => self.bump_period = d.bump_period,
             _ => *self = d.clone(),
+        }
+    }
+}
+
+/// The names errors give the lateral curve's coefficients.
+const LATERAL_NAMES: [&str; 4] = ["lateral_b", "lateral_c", "lateral_d", "lateral_e"];
+
+/// One magic-formula curve in a file: `(b: 10.0, c: 1.3, d: 1.1, e: -0.5)`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
+pub struct CurveDef {
+    /// B, stiffness factor.
+    pub b: f32,
+    /// C, shape factor.
+    pub c: f32,
+    /// D, peak friction coefficient.
+    pub d: f32,
+    /// E, curvature factor.
+    pub e: f32,
+}
+
+impl From<&MagicFormula> for CurveDef {
+    fn from(m: &MagicFormula) -> Self {
+        Self {
+            b: m.b(),
+            c: m.c(),
+            d: m.d(),
+            e: m.e(),
         }
     }
 }

@@ -1,29 +1,46 @@
-//! The tyre: the simplified Pacejka "magic formula", slips and combined slip.
+//! The tyre: the Pacejka "magic formula" curve, and combined slip over two of them.
 //!
 //! ```text
 //! MF(s) = D · sin(C · atan(B·s − E·(B·s − atan(B·s))))
 //! ```
 //!
 //! `s` is a slip (dimensionless), `MF(s)` the friction coefficient at that slip
-//! (force / load). The curve is odd: `MF(−s) = −MF(s)`.
+//! (force / load). The curve is odd: `MF(−s) = −MF(s)`. A wheel has two of them, one
+//! for longitudinal slip κ and one for lateral slip σ (see [`combined`] and
+//! `docs/wheel-model.md`).
 //!
-//! | coefficient | default | limit (clamped) | meaning |
-//! | --- | --- | --- | --- |
-//! | B | 10 | ≥ 0 | stiffness: slope at 0 is B·C·D |
-//! | C | 1.65 | 0 ..= 2 | shape: above 1 the curve has a peak, above 2 it would turn negative |
-//! | D | 1.5 | ≥ 0 | peak friction coefficient |
-//! | E | 0.97 | −10 ..= 1 | curvature near the peak; above 1 the curve folds back |
+//! ## Which coefficients make a friction curve
 //!
-//! The original clamps only D; the limits on B, C and E are the ranges in which the
-//! formula stays a friction curve (non-negative, single-valued), and are documented here
-//! because a preset can otherwise produce a tyre that pushes the wrong way.
+//! Write `y(x) = x − E·(x − atan x)` with `x = B·s`, so `MF = D·sin(C·atan y)`. The curve
+//! is a friction curve (never negative for s ≥ 0, at most one peak) exactly when
+//! `C·atan y` stays within `[0, π]` and `y` never turns back:
+//!
+//! | coefficient | rule | why |
+//! | --- | --- | --- |
+//! | B | ≥ 0 (clamped) | the slope at 0 is B·C·D |
+//! | D | ≥ 0 (clamped) | the peak friction coefficient |
+//! | E | ≤ 1 (refused above) | `y' = 1 − E + E/(1 + x²)`: for E > 1 it turns negative past `x = 1/√(E − 1)`, so `y` falls back and the force reverses at large slip |
+//! | C | ≥ 0 (clamped); ≤ 2 when E < 1, ≤ π / atan(π/2) ≈ 3.13 when E = 1 (refused above) | for E < 1, `y → ∞` and `C·atan y → C·π/2`, past π when C > 2; for E = 1, `y → π/2` and `C·atan y → C·atan(π/2)` |
+//!
+//! With C ≤ 1 the curve rises monotonically (no finite peak). Published sets outside a
+//! fixed box are kept as they are: MATLAB's wet-tarmac set B 12, C 2.3, D 0.82, E 1 is
+//! a valid friction curve by this rule. A refused value returns
+//! [`SettingsError::OutOfDomain`] naming the condition; the old curve stays.
 
-use crate::limits::{SettingsError, check};
+use crate::limits::{MAX_VALUE, SettingsError, check};
 
 /// Slip denominators are at least this (m/s), as in the original (`MinDenominator`):
 /// slip stays smooth through zero speed, and below this speed the tyre acts like a
 /// viscous damper on the contact patch instead of an infinitely stiff one.
 pub const MIN_DENOMINATOR: f32 = 10.0;
+
+/// The slip denominator's floor (m/s) in a direction with a relaxation length: the lag
+/// bounds how fast the slip can build (by `dt / L` per metre per second of slip
+/// velocity, whatever the floor), so the floor no longer keeps the chassis update
+/// stable and comes down to walking pace. Below it, the slip's lag still decays at
+/// `RELAXED_MIN_DENOMINATOR / L` per second, which damps the tyre's deflection at a
+/// crawl.
+pub const RELAXED_MIN_DENOMINATOR: f32 = 2.0;
 
 /// The magic-formula tyre curve, with its peak solved once when it is built.
 ///
@@ -140,13 +157,56 @@ impl Default for MagicFormula {
 }
 
 impl MagicFormula {
-    /// Builds the curve, clamping B, C, D, E to the limits in the [module docs](self);
-    /// a non-finite coefficient is refused with an error naming it.
+    /// The largest C for which the curve with this E stays a friction curve (see the
+    /// [module docs](self)): 2 for E < 1, π / atan(π/2) ≈ 3.13 for E = 1.
+    pub fn max_c(e: f32) -> f32 {
+        if e >= 1.0 { Self::MAX_C_AT_E_1 } else { 2.0 }
+    }
+
+    /// π / atan(π/2): the largest C with E = 1.
+    pub const MAX_C_AT_E_1: f32 = 3.129_45;
+
+    /// Builds the curve. B and D clamp to ≥ 0 and C to ≥ 0; an E above 1 or a C above
+    /// [`max_c`](Self::max_c)`(E)` is refused with [`SettingsError::OutOfDomain`], a
+    /// non-finite coefficient with [`SettingsError::NonFinite`] (see the
+    /// [module docs](self) for why). Errors name the coefficients `magic_formula_b` …
+    /// `magic_formula_e`.
     pub fn new(b: f32, c: f32, d: f32, e: f32) -> Result<Self, SettingsError> {
-        let b = check("magic_formula_b", b, 0.0, 1.0e4)?;
-        let c = check("magic_formula_c", c, 0.0, 2.0)?;
-        let d = check("magic_formula_d", d, 0.0, 1.0e3)?;
-        let e = check("magic_formula_e", e, -10.0, 1.0)?;
+        Self::named(
+            [
+                "magic_formula_b",
+                "magic_formula_c",
+                "magic_formula_d",
+                "magic_formula_e",
+            ],
+            b,
+            c,
+            d,
+            e,
+        )
+    }
+
+    /// [`new`](Self::new) with the names errors give the four coefficients.
+    pub(crate) fn named(names: [&'static str; 4], b: f32, c: f32, d: f32, e: f32) -> Result<Self, SettingsError> {
+        let b = check(names[0], b, 0.0, 1.0e4)?;
+        let c = check(names[1], c, 0.0, MAX_VALUE)?;
+        let d = check(names[2], d, 0.0, 1.0e3)?;
+        let e = check(names[3], e, -MAX_VALUE, MAX_VALUE)?;
+        if e > 1.0 {
+            return Err(SettingsError::OutOfDomain {
+                field: names[3],
+                value: e,
+                condition: "E must be at most 1: above it the curve folds back and the force reverses at large slip",
+            });
+        }
+        if c > Self::max_c(e) {
+            return Err(SettingsError::OutOfDomain {
+                field: names[1],
+                value: c,
+                condition: "C must be at most 2 while E < 1 (the curve tends to D·sin(C·π/2), negative above 2), \
+                            or at most 3.13 = π/atan(π/2) with E = 1",
+            });
+        }
         let mut mf = Self {
             b,
             c,
@@ -182,7 +242,7 @@ impl MagicFormula {
         self.e
     }
     /// The slip (≥ 0) at which the curve is largest. Where the curve has no finite peak
-    /// (C ≤ 1), this is the slip at which it reaches 99 % of its supremum; where it is
+    /// (C ≤ 1, or C ≤ 1.57 with E = 1), this is the slip at which it reaches 99 % of its supremum; where it is
     /// flat zero (B, C or D zero) it is 0.
     #[inline]
     pub fn peak_slip(&self) -> f32 {
@@ -217,8 +277,16 @@ impl MagicFormula {
     /// (the curve's own precision) with this module's [`atan`] and [`sin_cos_0_pi`].
     #[inline]
     pub(crate) fn eval_with_slope(&self, s: f64) -> (f64, f64) {
+        self.eval_scaled(s, 1.0)
+    }
+
+    /// `(MF, dMF/ds)` of the curve with its B multiplied by `b_scale` (the load's
+    /// effect on the slip stiffness, see `WheelSettings::stiffness_peak_load`), for
+    /// `s ≥ 0`: the shape table depends on C and E only, so a scaled B costs nothing.
+    #[inline]
+    pub(crate) fn eval_scaled(&self, s: f64, b_scale: f32) -> (f64, f64) {
         let s = s.min(1.0e6) as f32;
-        let (b, d) = (self.b, self.d);
+        let (b, d) = (self.b * b_scale, self.d);
         let x = b * s;
         if x < CurveTable::X_MAX
             && let Some(table) = self.current_table()
@@ -226,7 +294,7 @@ impl MagicFormula {
             let (g, dg) = table.eval(x);
             return ((d * g) as f64, (d * dg * b) as f64);
         }
-        self.eval_formula(x)
+        self.eval_formula(x, b)
     }
 
     /// The table, if it was built for this curve's C and E.
@@ -237,10 +305,10 @@ impl MagicFormula {
             .filter(|t| t.c.to_bits() == self.c.to_bits() && t.e.to_bits() == self.e.to_bits())
     }
 
-    /// `(MF, dMF/ds)` at `x = B·s` from the formula itself.
+    /// `(MF, dMF/ds)` at `x = b·s` from the formula itself (`b` the scaled B).
     #[inline]
-    fn eval_formula(&self, x: f32) -> (f64, f64) {
-        let (b, c, d, e) = (self.b, self.c, self.d, self.e);
+    fn eval_formula(&self, x: f32, b: f32) -> (f64, f64) {
+        let (c, d, e) = (self.c, self.d, self.e);
         let atan_x = atan(x);
         let y = x - e * (x - atan_x);
         let phi = c * atan(y);
@@ -257,12 +325,15 @@ impl MagicFormula {
             return 0.0;
         }
         let half_pi = core::f64::consts::FRAC_PI_2;
-        let y_target = if c > 1.0 {
-            (half_pi / c).tan()
+        // C·atan(y) tends to C·π/2 (E < 1) or C·atan(π/2) (E = 1, y → π/2).
+        let phi_sup = c * if e < 1.0 { half_pi } else { half_pi.atan() };
+        let phi_target = if phi_sup > half_pi {
+            half_pi
         } else {
-            // No finite peak: aim for 99 % of the supremum D·sin(C·π/2).
-            ((0.99 * (c * half_pi).sin()).asin() / c).tan()
+            // No finite peak: aim for 99 % of the supremum D·sin(φ_sup).
+            (0.99 * phi_sup.sin()).asin()
         };
+        let y_target = (phi_target / c).tan();
         let y = |x: f64| x - e * (x - x.atan());
         // Bracket x.
         let mut hi = 1.0;
@@ -281,7 +352,7 @@ impl MagicFormula {
                 break;
             }
         }
-        (0.5 * (lo + hi) / b).min(crate::limits::MAX_VALUE as f64)
+        (0.5 * (lo + hi) / b).min(MAX_VALUE as f64)
     }
 }
 
@@ -331,54 +402,119 @@ pub fn sin_cos_0_pi(phi: f32) -> (f32, f32) {
 /// The forces a tyre makes for a combined slip, and their slopes.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct TyreForces {
-    /// Combined slip magnitude.
+    /// Combined slip magnitude |(κ, σ)|.
     pub slip: f64,
+    /// Normalised combined slip ρ = |(κ/κ*, σ/σ*)|: 1 at the curves' peaks.
+    pub normalized: f64,
     /// Longitudinal force (N), along the wheel's forward direction.
     pub fx: f64,
     /// Lateral force (N), along the wheel's sideways direction.
     pub fy: f64,
     /// ∂fx/∂κ (N per unit longitudinal slip).
     pub dfx_dkappa: f64,
-    /// The friction coefficient used: MF(slip) · grip (0 without load).
+    /// The friction coefficient used: |(fx, fy)| / load (0 without load).
     pub mu: f64,
 }
 
-/// Combined slip by the friction circle: the total force `MF(|s|)·grip·load` acts
-/// against the slip vector `s = (κ, σ)`, each component taking its share.
-/// `κ > 0` (wheel faster than the ground) gives a forward force; `σ > 0` (sliding
-/// towards +sideways) gives a force towards −sideways.
+/// A wheel's two curves at its present load: what [`combined`] evaluates.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TyreAtLoad<'a> {
+    /// The longitudinal curve.
+    pub longitudinal: &'a MagicFormula,
+    /// The lateral curve.
+    pub lateral: &'a MagicFormula,
+    /// Factor on both curves' B from the load (1 = the curves as set).
+    pub b_scale: f32,
+    /// The longitudinal curve's peak slip at this load, κ* (> 0).
+    pub peak_x: f64,
+    /// The lateral curve's peak slip at this load, σ* (> 0).
+    pub peak_y: f64,
+    /// Both directions use the same curve.
+    same: bool,
+}
+
+impl<'a> TyreAtLoad<'a> {
+    /// The two curves with their B scaled by `b_scale`. A curve without a peak
+    /// (B, C or D zero) borrows the other's peak slip for the normalisation (1 if
+    /// neither has one): any common value gives the friction circle.
+    pub fn new(longitudinal: &'a MagicFormula, lateral: &'a MagicFormula, b_scale: f32) -> Self {
+        let (px, py) = (longitudinal.peak_slip() as f64, lateral.peak_slip() as f64);
+        let (px, py) = match (px > 0.0, py > 0.0) {
+            (true, true) => (px, py),
+            (true, false) => (px, px),
+            (false, true) => (py, py),
+            (false, false) => (1.0, 1.0),
+        };
+        let k = 1.0 / b_scale.max(1e-6) as f64;
+        Self {
+            longitudinal,
+            lateral,
+            b_scale,
+            peak_x: px * k,
+            peak_y: py * k,
+            same: std::ptr::eq(longitudinal, lateral) || longitudinal == lateral,
+        }
+    }
+}
+
+/// Combined slip by normalised slip (Pacejka, *Tire and Vehicle Dynamics*, 3rd ed.,
+/// §4.3.2, the "similarity" method): with `κn = κ/κ*`, `σn = σ/σ*` (each slip over its
+/// curve's peak slip) and `ρ = |(κn, σn)|`,
+///
+/// ```text
+/// Fx =  load · grip · MFx(ρ·κ*) · κn / ρ
+/// Fy = −load · grip · MFy(ρ·σ*) · σn / ρ
+/// ```
+///
+/// Each direction reaches its own peak at ρ = 1, so the force stays inside the friction
+/// ellipse with half-axes Dx and Dy. With one curve for both directions this is the
+/// friction circle: the total force `MF(|s|)·grip·load` acts against the slip vector
+/// `s = (κ, σ)`. `κ > 0` (wheel faster than the ground) gives a forward force; `σ > 0`
+/// (sliding towards +sideways) gives a force towards −sideways.
 #[inline]
-pub(crate) fn combined(mf: &MagicFormula, load: f64, grip: f64, kappa: f64, sigma: f64) -> TyreForces {
+pub(crate) fn combined(tyre: &TyreAtLoad, load: f64, grip: f64, kappa: f64, sigma: f64) -> TyreForces {
     // The slip's magnitude and its inverse in f32 (the slips come from f32 velocities;
     // f64's square root and division cost twice as long on the solver's critical path).
     let slip = ((kappa * kappa + sigma * sigma) as f32).sqrt() as f64;
+    let (kn, sn) = (kappa / tyre.peak_x, sigma / tyre.peak_y);
+    let rho = ((kn * kn + sn * sn) as f32).sqrt() as f64;
     let scale = load * grip;
     if scale == 0.0 {
         return TyreForces {
             slip,
+            normalized: rho,
             ..Default::default()
         };
     }
-    if slip < 1e-9 {
-        let k = scale * mf.stiffness() as f64;
+    let (lon, lat, b) = (tyre.longitudinal, tyre.lateral, tyre.b_scale as f64);
+    if rho < 1e-9 {
+        let (kx, ky) = (scale * lon.stiffness() as f64 * b, scale * lat.stiffness() as f64 * b);
         return TyreForces {
             slip,
-            fx: k * kappa,
-            fy: -k * sigma,
-            dfx_dkappa: k,
+            normalized: rho,
+            fx: kx * kappa,
+            fy: -ky * sigma,
+            dfx_dkappa: kx,
             mu: 0.0,
         };
     }
-    let (mu, dmu) = mf.eval_with_slope(slip);
-    let inv = (1.0 / slip as f32) as f64;
-    let (ux, uy) = (kappa * inv, sigma * inv);
+    let inv = (1.0 / rho as f32) as f64;
+    let (ux, uy) = (kn * inv, sn * inv);
+    let (mx, dmx) = lon.eval_scaled(rho * tyre.peak_x, tyre.b_scale);
+    let my = if tyre.same {
+        mx
+    } else {
+        lat.eval_scaled(rho * tyre.peak_y, tyre.b_scale).0
+    };
+    let (fx, fy) = (scale * mx * ux, -scale * my * uy);
     TyreForces {
         slip,
-        fx: scale * mu * ux,
-        fy: -scale * mu * uy,
-        // d/dκ (μ(s)·κ/s) = μ'·κ²/s² + μ·σ²/s³
-        dfx_dkappa: scale * (dmu * ux * ux + mu * uy * uy * inv),
-        mu: mu * grip,
+        normalized: rho,
+        fx,
+        fy,
+        // With s_x = ρ·κ*: d/dκ (MFx(s_x)·κn/ρ) = MFx'·ux² + MFx·uy²/(ρ·κ*).
+        dfx_dkappa: scale * (dmx * ux * ux + mx * uy * uy * inv / tyre.peak_x),
+        mu: (fx * fx + fy * fy).sqrt() / load,
     }
 }
 

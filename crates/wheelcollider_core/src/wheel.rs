@@ -22,7 +22,7 @@ use crate::bumps::perlin_bump;
 use crate::limits::{MAX_VALUE, RAD_PER_S_TO_RPM};
 use crate::settings::WheelSettings;
 use crate::spin::solve_spin;
-use crate::tyre::{MIN_DENOMINATOR, combined};
+use crate::tyre::{MIN_DENOMINATOR, RELAXED_MIN_DENOMINATOR, TyreAtLoad, combined};
 
 /// The largest wheel spin (rad/s) the model keeps; faster clamps (≈ 95 000 rpm).
 pub const MAX_ANGULAR_VELOCITY: f32 = 1.0e4;
@@ -33,6 +33,9 @@ pub const STICK_SPEED: f32 = 0.5;
 /// Baumgarte factor of the static-friction anchor: the fraction of the patch
 /// displacement pulled back per step.
 pub const STICK_BAUMGARTE: f64 = 0.2;
+/// Rolled distance (m) over which a rolling wheel forgets its sideways static-friction
+/// anchor (e-folding): a rolling tyre's contact patch is always new rubber.
+pub const STICK_ROLL_LENGTH: f64 = 0.01;
 
 /// What the sweep found, reduced to the wheel's contact frame.
 ///
@@ -189,6 +192,10 @@ pub struct StepState {
     /// How far the contact patch has moved from where it stuck (m), along forward and
     /// sideways; the static-friction anchor. 0 while the tyre slides or rolls.
     pub patch: [f32; 2],
+    /// The tyre's transient slips (κ, σ) of the last step: the kinematic slips after
+    /// the relaxation lag (see [`WheelSettings::lateral_relaxation_length`]). 0 in the
+    /// air.
+    pub slip: [f32; 2],
 }
 
 /// Everything one step produces: the forces to apply and every output of the original.
@@ -224,12 +231,24 @@ pub struct StepOutput {
     pub rpm: f32,
     /// Spin angle (rad), in `[0, 2π)`.
     pub angle: f32,
-    /// Longitudinal slip κ = (ω·r − vx) / max(|vx|, 10 m/s).
+    /// Longitudinal slip κ = (ω·r − vx) / max(|vx|, floor), the floor 10 m/s
+    /// ([`MIN_DENOMINATOR`](crate::MIN_DENOMINATOR)), or 2 m/s with a longitudinal
+    /// relaxation length ([`RELAXED_MIN_DENOMINATOR`](crate::RELAXED_MIN_DENOMINATOR)).
     pub forward_slip: f32,
-    /// Lateral slip σ = vy / max(|vx|, 10 m/s).
+    /// Lateral slip σ = vy / max(|vx|, floor), the floor as for `forward_slip` with
+    /// the lateral relaxation length.
     pub sideways_slip: f32,
-    /// Combined slip magnitude |(κ, σ + camber slip)|.
+    /// The longitudinal slip the tyre's force follows: `forward_slip` after the
+    /// relaxation lag (equal to it without a relaxation length).
+    pub transient_forward_slip: f32,
+    /// The lateral slip the tyre's force follows: `sideways_slip` plus the camber's
+    /// equivalent slip, after the relaxation lag.
+    pub transient_sideways_slip: f32,
+    /// Combined slip magnitude |(κ, σ)| of the transient slips.
     pub slip_magnitude: f32,
+    /// Normalised combined slip |(κ/κ*, σ/σ*)|: 1 where the tyre gives its most, above
+    /// 1 past the peak (sliding). What skid marks and tyre sound key on.
+    pub normalized_slip: f32,
     /// Tyre force along forward (N), rolling resistance included.
     pub forward_force: f32,
     /// Tyre force along sideways (N).
@@ -240,8 +259,15 @@ pub struct StepOutput {
     /// Friction coefficient used this step: the curve at the combined slip × grip (0
     /// without load or slip).
     pub friction: f32,
-    /// The tyre curve's peak slip.
+    /// The longitudinal curve's peak slip κ* at this load (the load law moves it).
     pub peak_slip: f32,
+    /// The lateral curve's peak slip σ* at this load.
+    pub lateral_peak_slip: f32,
+    /// Self-aligning torque (N·m) about the ground normal, positive turning the wheel
+    /// to the left (right-handed about up): `t(σ) · Fy` with the pneumatic trail `t`
+    /// ([`WheelSettings::pneumatic_trail`]). It turns the wheel towards the direction
+    /// it travels (restoring); the plugin applies it to the chassis.
+    pub aligning_torque: f32,
     /// The most force the tyre can give now (N): the curve's peak × grip × load. What
     /// ABS and traction control aim just below.
     pub max_friction_force: f32,
@@ -271,7 +297,12 @@ impl StepOutput {
             self.angle,
             self.forward_slip,
             self.sideways_slip,
+            self.transient_forward_slip,
+            self.transient_sideways_slip,
             self.slip_magnitude,
+            self.normalized_slip,
+            self.lateral_peak_slip,
+            self.aligning_torque,
             self.forward_force,
             self.sideways_force,
             self.rolling_resistance_force,
@@ -358,6 +389,74 @@ fn explicit_suspension(
     (spring, damper, bump_stop, load, (load - bump_stop).max(0.0))
 }
 
+/// The lag a relaxation length puts on one slip (see `docs/wheel-model.md`, 3b):
+/// `s' = s + w · (s_kinematic − s)` with `w = 1 − exp(−den · dt / L)`, the exact
+/// first-order response over a step of `den · dt` metres, so it is the same at every
+/// step rate and holds still at standstill. No relaxation length: `w = 1` (the force
+/// follows the slip at once, with the original's 10 m/s floor).
+struct SlipLag {
+    /// The weight of the kinematic slip in this step's slip, in (0, 1].
+    weight: f64,
+    /// 1 / the slip's denominator, `max(|vx|, floor)`.
+    inv_den: f64,
+    /// Low-speed damping (N·s/m) on the contact patch's velocity in this direction.
+    damping: f64,
+}
+
+/// The damping ratio the low-speed damping tops the relaxation's own up to.
+const LOW_SPEED_DAMPING_RATIO: f64 = 0.7;
+
+impl SlipLag {
+    /// `length` the relaxation length (m), `vx` the forward speed (m/s), `stiffness` the
+    /// slip stiffness at this load (N per unit slip), `mass` the chassis' effective
+    /// mass at the contact in this direction (kg, 0 if unknown).
+    ///
+    /// The lag is also what keeps the explicit chassis update stable: at low speed a
+    /// velocity `v` moves the force by about `K · dt · v / L` per step, so a length
+    /// shorter than `K · dt² / m` would overshoot. With a known mass, `L` is raised to
+    /// that (the force then cancels the motion in about one step, like static
+    /// friction); without one, as set.
+    ///
+    /// With a lag, a slowly rolling tyre is a spring `K / L` on the mass `m` damped only
+    /// by the lag's decay `den / L`: its damping ratio `den · √(m / (K·L)) / 2` is small
+    /// at a crawl (0.14 for the rally car at 2 m/s). With a known mass, a viscous
+    /// damping on the patch velocity tops it up to [`LOW_SPEED_DAMPING_RATIO`]; it
+    /// vanishes by itself once the speed damps the lag enough (about 9 m/s for the rally
+    /// car), and is at most `m / (2·dt)`, which keeps it stable. Real tyres' structural
+    /// damping does this; MF-Tyre adds low-speed damping for the same reason (Pacejka,
+    /// ch. 8).
+    fn new(length: f32, vx: f64, stiffness: f64, mass: f64, dt: f64) -> Self {
+        let length = length as f64;
+        if length <= 0.0 {
+            return Self {
+                weight: 1.0,
+                inv_den: 1.0 / vx.abs().max(MIN_DENOMINATOR as f64),
+                damping: 0.0,
+            };
+        }
+        let den = vx.abs().max(RELAXED_MIN_DENOMINATOR as f64);
+        let (length, damping) = if mass > 0.0 {
+            let length = length.max(stiffness * dt * dt / mass);
+            let omega = (stiffness / (length * mass)).sqrt();
+            let c = mass * (2.0 * LOW_SPEED_DAMPING_RATIO * omega - den / length);
+            (length, c.clamp(0.0, 0.5 * mass / dt))
+        } else {
+            (length, 0.0)
+        };
+        Self {
+            weight: -(-den * dt / length).exp_m1(),
+            inv_den: 1.0 / den,
+            damping,
+        }
+    }
+
+    /// This step's slip from the last one and the kinematic slip.
+    #[inline]
+    fn follow(&self, previous: f64, kinematic: f64) -> f64 {
+        previous + self.weight * (kinematic - previous)
+    }
+}
+
 /// Advances one wheel by `dt` seconds and returns its forces and outputs.
 ///
 /// The order is Unity WheelCollider2's (see `docs/wheel-model.md`, "One step"): bump and compression,
@@ -411,6 +510,10 @@ pub fn step(settings: &WheelSettings, state: &mut StepState, input: StepInput, d
     }
     if !state.angle.is_finite() {
         state.angle = 0.0;
+        rejected = true;
+    }
+    if !state.slip.iter().chain(&state.patch).all(|v| v.is_finite()) {
+        (state.slip, state.patch) = ([0.0; 2], [0.0; 2]);
         rejected = true;
     }
     let drive = finite_or_zero(input.drive_torque, &mut rejected);
@@ -475,8 +578,7 @@ pub fn step(settings: &WheelSettings, state: &mut StepState, input: StepInput, d
     out.load = load as f32;
     out.camber = out32(camber_deg);
 
-    // --- Tyre and spin (steps 4–6) ----------------------------------------------------
-    let mf = settings.tyre();
+    // --- Tyre and spin (steps 3–4) ----------------------------------------------------
     // Camber is a few degrees: its sine and cosine in f32 are exact to the model's
     // precision (and skipped for a wheel square to the road).
     let (camber_sin, camber_cos) = if camber_deg == 0.0 {
@@ -485,29 +587,61 @@ pub fn step(settings: &WheelSettings, state: &mut StepState, input: StepInput, d
         let (s, c) = (camber_deg.to_radians() as f32).sin_cos();
         (s as f64, c as f64)
     };
-    // Grip is highest with the tyre square to the road; camber thrust enters as an
-    // equivalent lateral slip so that it shares the friction circle.
-    let grip = grip * camber_cos.max(0.0);
-    let stiffness = mf.stiffness() as f64;
-    let camber_slip = if stiffness > 0.0 {
-        settings.camber_thrust() as f64 * camber_sin / stiffness
+    // The tyre grips with the load found above (without the bump stop's landing
+    // impulse). Grip is highest with the tyre square to the road, and falls with load
+    // (load sensitivity); the slip stiffness follows its own load law through B.
+    let load = tyre_load;
+    let grip = grip * camber_cos.max(0.0) * settings.load_grip_factor(load);
+    let tyre = TyreAtLoad::new(
+        settings.longitudinal_tyre(),
+        settings.lateral_tyre(),
+        settings.load_stiffness_factor(load) as f32,
+    );
+    let (lon_stiffness, lat_stiffness) = (
+        settings.longitudinal_tyre().stiffness() as f64 * tyre.b_scale as f64,
+        settings.lateral_tyre().stiffness() as f64 * tyre.b_scale as f64,
+    );
+    // Camber thrust enters as an equivalent lateral slip so that it shares the friction
+    // ellipse: `camber_thrust · sin γ · load` in the linear range.
+    let camber_slip = if lat_stiffness > 0.0 {
+        settings.camber_thrust() as f64 * camber_sin / lat_stiffness
     } else {
         0.0
     };
-    let den = vx.abs().max(MIN_DENOMINATOR as f64);
-    // One division here instead of one per tyre evaluation in the spin solve.
-    let inv_den = 1.0 / den;
-    let sigma = vy * inv_den + camber_slip;
+    // Slips, and the lag with rolled distance that a relaxation length puts on them.
+    let scale = grip * load;
+    let lag_x = SlipLag::new(
+        settings.longitudinal_relaxation_length(),
+        vx,
+        lon_stiffness * scale,
+        forward_mass,
+        dt64,
+    );
+    let lag_y = SlipLag::new(
+        settings.lateral_relaxation_length(),
+        vx,
+        lat_stiffness * scale,
+        sideways_mass,
+        dt64,
+    );
+    let [kappa_0, sigma_0] = if out.grounded {
+        state.slip.map(|v| v as f64)
+    } else {
+        [0.0; 2]
+    };
+    let sigma = lag_y.follow(sigma_0, vy * lag_y.inv_den + camber_slip);
+    let kappa_at = |w: f64| lag_x.follow(kappa_0, (w * radius - vx) * lag_x.inv_den);
+    let dkappa_dw = lag_x.weight * radius * lag_x.inv_den;
     let inertia = settings.inertia() as f64 + dt_inertia;
-    // The tyre grips with the load found above (without the bump stop's landing
-    // impulse).
-    let load = tyre_load;
-    // Load sensitivity: a tyre's friction coefficient falls as its load rises.
-    let grip = grip * settings.load_grip_factor(load);
     let rolling_torque = (settings.rolling_resistance() as f64 + surface_rr) * load * radius;
     let coulomb = brake + dt_friction + rolling_torque;
-    let max_force = mf.d() as f64 * grip * load;
-    out.max_friction_force = out32(mf.peak_value() as f64 * grip * load);
+    let (max_fx, max_fy) = (
+        settings.longitudinal_tyre().d() as f64 * scale,
+        settings.lateral_tyre().d() as f64 * scale,
+    );
+    out.max_friction_force = out32(settings.longitudinal_tyre().peak_value() as f64 * scale);
+    out.peak_slip = out32(tyre.peak_x);
+    out.lateral_peak_slip = out32(tyre.peak_y);
     // The solver's last evaluation is usually at its answer: keep it for the forces.
     let last = core::cell::Cell::new((f64::NAN, crate::tyre::TyreForces::default()));
     let omega = solve_spin(
@@ -516,22 +650,28 @@ pub fn step(settings: &WheelSettings, state: &mut StepState, input: StepInput, d
         drive,
         coulomb,
         radius,
-        max_force,
+        max_fx,
         |w| {
-            let kappa = (w * radius - vx) * inv_den;
-            let t = combined(mf, load, grip, kappa, sigma);
+            let t = combined(&tyre, load, grip, kappa_at(w), sigma);
             last.set((w, t));
-            (t.fx, t.dfx_dkappa * radius * inv_den)
+            (t.fx, t.dfx_dkappa * dkappa_dw)
         },
     )
     .clamp(-MAX_ANGULAR_VELOCITY as f64, MAX_ANGULAR_VELOCITY as f64);
 
-    let kappa = (omega * radius - vx) * inv_den;
+    let kappa = kappa_at(omega);
     let forces = match last.get() {
         (w, t) if w == omega => t,
-        _ => combined(mf, load, grip, kappa, sigma),
+        _ => combined(&tyre, load, grip, kappa, sigma),
     };
     let (mut fx, mut fy) = (forces.fx, forces.fy);
+    // Low-speed damping of the lateral deflection (see `SlipLag::new`), within friction.
+    fy = (fy - lag_y.damping * vy).clamp(-max_fy, max_fy);
+    state.slip = if out.grounded {
+        [out32(kappa), out32(sigma)]
+    } else {
+        [0.0; 2]
+    };
 
     // --- Static friction at low speed ---------------------------------------------------
     let ground_speed = (vx * vx + vy * vy).sqrt();
@@ -546,9 +686,13 @@ pub fn step(settings: &WheelSettings, state: &mut StepState, input: StepInput, d
         // its displacement. Along forward only while the wheel is locked (a rolling
         // wheel's patch does not slide); there the brake's torque bounds the force.
         let locked = omega == 0.0;
+        // A rolling tyre's patch renews itself: the sideways anchor is forgotten over
+        // STICK_ROLL_LENGTH of rolled distance, so a wheel with toe rolling at a crawl
+        // does not wind up an ever-growing force against its partner.
+        let keep = (-(omega * radius).abs() * dt64 / STICK_ROLL_LENGTH).exp();
         let mut patch = [
             if locked { state.patch[0] as f64 + vx * dt64 } else { 0.0 },
-            state.patch[1] as f64 + vy * dt64,
+            state.patch[1] as f64 * keep + vy * dt64,
         ];
         let mut fx_s = if locked {
             let f = -forward_mass * (vx + STICK_BAUMGARTE * patch[0] / dt64) / dt64;
@@ -557,13 +701,12 @@ pub fn step(settings: &WheelSettings, state: &mut StepState, input: StepInput, d
             0.0
         };
         let mut fy_s = -sideways_mass * (vy + STICK_BAUMGARTE * patch[1] / dt64) / dt64;
-        let limit = max_force;
-        let magnitude = fx_s.hypot(fy_s);
-        if magnitude > limit {
+        // Within the friction ellipse: |(fx / Dx, fy / Dy)| ≤ grip · load.
+        let ellipse = (fx_s / max_fx.max(1e-9)).hypot(fy_s / max_fy.max(1e-9));
+        if ellipse > 1.0 {
             // Sliding: the force saturates at μ·load and the anchor lets go.
-            let scale = limit / magnitude;
-            fx_s *= scale;
-            fy_s *= scale;
+            fx_s /= ellipse;
+            fy_s /= ellipse;
             patch = [0.0, 0.0];
         }
         if locked {
@@ -574,9 +717,16 @@ pub fn step(settings: &WheelSettings, state: &mut StepState, input: StepInput, d
     } else {
         state.patch = [0.0, 0.0];
     }
-    out.forward_slip = out32(kappa);
-    out.sideways_slip = out32(vy * inv_den);
+    // Self-aligning torque: the lateral force acts a pneumatic trail behind the contact
+    // centre; the trail shrinks linearly to 0 at the lateral peak slip.
+    let trail = settings.pneumatic_trail() as f64 * (1.0 - (sigma / tyre.peak_y).abs()).max(0.0);
+    out.aligning_torque = out32(trail * fy);
+    out.forward_slip = out32((omega * radius - vx) * lag_x.inv_den);
+    out.sideways_slip = out32(vy * lag_y.inv_den);
+    out.transient_forward_slip = out32(kappa);
+    out.transient_sideways_slip = out32(sigma);
     out.slip_magnitude = out32(forces.slip);
+    out.normalized_slip = out32(forces.normalized);
     out.friction = out32(forces.mu);
     out.forward_force = out32(fx);
     out.sideways_force = out32(fy);

@@ -8,6 +8,34 @@ type Getter = fn(&WheelSettings) -> f32;
 /// (name, setter, getter, lower limit, upper limit)
 const FLOATS: &[(&str, Setter, Getter, f32, f32)] = &[
     (
+        "stiffness_peak_load",
+        WheelSettings::set_stiffness_peak_load,
+        WheelSettings::stiffness_peak_load,
+        0.0,
+        10.0,
+    ),
+    (
+        "longitudinal_relaxation_length",
+        WheelSettings::set_longitudinal_relaxation_length,
+        WheelSettings::longitudinal_relaxation_length,
+        0.0,
+        10.0,
+    ),
+    (
+        "lateral_relaxation_length",
+        WheelSettings::set_lateral_relaxation_length,
+        WheelSettings::lateral_relaxation_length,
+        0.0,
+        10.0,
+    ),
+    (
+        "pneumatic_trail",
+        WheelSettings::set_pneumatic_trail,
+        WheelSettings::pneumatic_trail,
+        0.0,
+        1.0,
+    ),
+    (
         "radius",
         WheelSettings::set_radius,
         WheelSettings::radius,
@@ -139,7 +167,7 @@ fn defaults_are_the_originals() {
         (40_000.0, 2_000.0, 2_000.0, 0.1)
     );
     assert_eq!((s.camber_angle(), s.toe_angle()), (0.0, 0.0));
-    let t = s.tyre();
+    let t = s.longitudinal_tyre();
     assert_eq!((t.b(), t.c(), t.d(), t.e()), (10.0, 1.65, 1.5, 0.97));
     assert_eq!(
         (s.rolling_resistance(), s.bump_amplitude(), s.bump_period()),
@@ -195,6 +223,20 @@ fn ron_round_trip_and_errors() {
     let text = ron::to_string(&s).unwrap();
     let back: WheelSettings = ron::from_str(&text).unwrap();
     assert_eq!(back, s);
+    assert!(!text.contains("lateral_tyre"), "one curve is written once: {text}");
+    // A separate lateral curve round-trips, and a file without it reads one curve.
+    s.set_lateral_tyre(8.0, 1.3, 1.05, -0.5).unwrap();
+    s.set_pneumatic_trail(0.03).unwrap();
+    let text = ron::to_string(&s).unwrap();
+    let back: WheelSettings = ron::from_str(&text).unwrap();
+    assert_eq!(back, s);
+    assert_eq!(back.lateral_tyre().c(), 1.3);
+    // A curve outside the formula's domain is refused with the condition and the place.
+    let err = ron::from_str::<WheelSettings>("(\n  lateral_tyre: Some((b: 10, c: 2.5, d: 1, e: 0.5)),\n)").unwrap_err();
+    assert!(
+        err.to_string().contains("lateral_c") && err.to_string().contains("at most 2"),
+        "{err}"
+    );
     // Missing fields take the defaults; out-of-range values clamp like the setters.
     let partial: WheelSettings = ron::from_str("(radius: 0.35, suspension_length: -2)").unwrap();
     assert_eq!(partial.radius(), 0.35);

@@ -116,6 +116,8 @@ pub struct WheelSample {
     pub forward_slip: f32,
     /// Lateral slip.
     pub sideways_slip: f32,
+    /// Self-aligning torque (N·m).
+    pub aligning_torque: f32,
 }
 
 /// The inspector's state: what it shows, its history and its messages.
@@ -344,6 +346,7 @@ fn record_history(
                 load: s.output.load,
                 forward_slip: s.output.forward_slip,
                 sideways_slip: s.output.sideways_slip,
+                aligning_torque: s.output.aligning_torque,
             });
         }
     }

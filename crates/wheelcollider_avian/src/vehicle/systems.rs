@@ -126,6 +126,8 @@ pub(crate) fn drive_vehicles(
                 max_friction_force: o.max_friction_force,
                 grounded: o.grounded,
                 tyre_torque: o.forward_force * collider.radius(),
+                sideways_force: o.sideways_force,
+                aligning_torque: o.aligning_torque,
             };
         }
         let forward = rot.0 * Vec3::NEG_Z;

@@ -177,9 +177,14 @@ impl WheelState {
     pub fn compression_rate(&self) -> f32 {
         self.output.compression_rate
     }
-    /// The tyre's peak slip.
+    /// The longitudinal curve's peak slip at the present load.
     pub fn peak_slip(&self) -> f32 {
         self.output.peak_slip
+    }
+    /// The tyre's self-aligning torque (N·m) about the ground normal, positive turning
+    /// the wheel left; the plugin applies it to the chassis.
+    pub fn aligning_torque(&self) -> f32 {
+        self.output.aligning_torque
     }
 }
 

@@ -427,17 +427,21 @@ fn ground_contact(
         .surfaces
         .and_then(|q| q.get(hit.entity).ok().or_else(|| hit.body.and_then(|b| q.get(b).ok())))
         .map(|s| s.sanitized());
-    // Static friction's effective masses (below STICK_SPEED): the chassis' at the contact,
-    // reduced by a dynamic ground's, a strict share over the grounded wheels.
+    // The effective masses for static friction (below STICK_SPEED) and for a relaxation
+    // length's stability bound and low-speed damping (any speed, when the wheel has
+    // one): the chassis' at the contact, reduced by a dynamic ground's, a strict share
+    // over the grounded wheels.
     let r = position - com;
     let ground_inverse_along = |u: Vec3| match other.and_then(|g| g.inverse.map(|i| (i, hit.point - g.center))) {
         Some(((im, ii), rg)) => inverse_effective_mass(im, &ii, rg, u),
         None => 0.0,
     };
-    let slow = velocity.length_squared() < STICK_SPEED * STICK_SPEED;
+    let masses = velocity.length_squared() < STICK_SPEED * STICK_SPEED
+        || settings.lateral_relaxation_length() > 0.0
+        || settings.longitudinal_relaxation_length() > 0.0;
     let stick_mass = |u: Vec3| {
         let k = inverse_effective_mass(frame.inverse_mass, &frame.inverse_inertia, r, u) + ground_inverse_along(u);
-        if slow && k > 0.0 { 1.0 / k / frame.share } else { 0.0 }
+        if masses && k > 0.0 { 1.0 / k / frame.share } else { 0.0 }
     };
     let mut contact = Contact {
         hit_distance: hit.distance,

@@ -278,6 +278,10 @@ fn step_group(
             sums.grounded += 1;
             sums.force += state.force;
             sums.torque += (state.contact_position - frame.center_of_mass).cross(state.force);
+            // The tyre's self-aligning torque, about the ground normal.
+            if let Some(hit) = state.hit {
+                sums.torque += hit.normal * state.output.aligning_torque;
+            }
             sums.reactions |= state
                 .hit
                 .is_some_and(|h| h.dynamic && h.body.is_some_and(|b| b != frame.entity));

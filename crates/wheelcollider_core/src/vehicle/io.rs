@@ -63,6 +63,10 @@ pub struct WheelFeedback {
     /// The tyre's reaction torque on the wheel last step (N·m): radius × forward force,
     /// positive when the ground pushes the car forward (and so holds the wheel back).
     pub tyre_torque: f32,
+    /// The tyre's lateral force (N), along the axle (positive to the right).
+    pub sideways_force: f32,
+    /// The tyre's self-aligning torque (N·m, positive turning the wheel left).
+    pub aligning_torque: f32,
 }
 
 /// What the vehicle asks of one wheel this step.
@@ -172,4 +176,8 @@ pub struct PowertrainReport {
     /// Torque the centre differential moved from the first driven axle to the second
     /// (N·m); what each axle differential moved shows in the wheels' drive torques.
     pub centre_transfer: f32,
+    /// Torque about the steering axes (N·m, positive turning the wheels left) from the
+    /// steered wheels' aligning torques and mechanical trail, last step: what a
+    /// force-feedback wheel plays (scaled by the game). In a turn it opposes the steer.
+    pub steering_torque: f32,
 }

@@ -163,6 +163,7 @@ pub fn step_vehicle(
     report.wheel_torque = wheel_torque;
     report.steer = state.steer;
     report.brake = brake;
+    report.steering_torque = finite(steering::column_torque(spec, wheel));
     report
 }
 

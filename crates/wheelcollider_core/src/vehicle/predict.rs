@@ -79,7 +79,7 @@ impl VehicleSettings {
     ///
     /// Each axle's brakes either lock its wheels (their torque beats the tyre's peak force
     /// at the axle's load) and give the curve's force at a locked wheel's slip
-    /// (κ = −v / max(v, 10)), or they do not and give torque / radius. With two axles the
+    /// ([`WheelSettings::locked_slip`](crate::WheelSettings::locked_slip)), or they do not and give torque / radius. With two axles the
     /// loads include the transfer m·a·h / L (h: centre-of-mass height at rest), solved by
     /// fixed-point iteration, and each axle's friction coefficient is its tyre's at half the
     /// axle's load ([`WheelSettings::load_grip_factor`]). With ABS every axle works at the
@@ -88,7 +88,6 @@ impl VehicleSettings {
     ///
     /// [`WheelSettings::load_grip_factor`]: crate::WheelSettings::load_grip_factor
     pub fn expected_stop_distance(&self, grip: f32, v0: f32) -> f32 {
-        let mf = self.axles[0].wheel.tyre();
         let m = self.chassis.mass;
         let w = m * G;
         let k = self.aero.drag_factor();
@@ -103,8 +102,8 @@ impl VehicleSettings {
             _ => (0.0, 0.0),
         };
         let decel = |v: f32| -> f32 {
-            let slide = v / v.max(10.0);
-            let mut a = mf.eval(slide) * grip * G;
+            let front = &self.axles[0].wheel;
+            let mut a = front.longitudinal_friction(front.locked_slip(v), w as f64 / 4.0) * grip * G;
             for _ in 0..30 {
                 let mut force = 0.0;
                 for (i, axle) in self.axles.iter().enumerate() {
@@ -116,8 +115,9 @@ impl VehicleSettings {
                     let load = (static_load + if i == 0 { transfer } else { -transfer }).max(0.0);
                     // Each axle's tyre at its load (load sensitivity), two tyres per axle.
                     let tyre = &axle.wheel;
-                    let mu = grip * tyre.load_grip_factor(0.5 * load as f64) as f32;
-                    let (peak, locked) = (tyre.tyre().peak_value() * mu, tyre.tyre().eval(slide) * mu);
+                    let corner = 0.5 * load as f64;
+                    let peak = tyre.longitudinal_tyre().peak_value() * grip * tyre.load_grip_factor(corner) as f32;
+                    let locked = tyre.longitudinal_friction(tyre.locked_slip(v), corner) * grip;
                     let brake = self.brakes.max_torque * self.brake_share(i) / tyre.radius();
                     force += if self.brakes.abs {
                         brake.min(peak * load)

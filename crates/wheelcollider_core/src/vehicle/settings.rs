@@ -343,6 +343,7 @@ impl VehicleSettings {
         field!("steering.max_angle", s.max_angle, 0.0, 60.0);
         field!("steering.ackermann", s.ackermann, 0.0, 1.0);
         field!("steering.lock_to_lock_time", s.lock_to_lock_time, 0.0, 5.0);
+        field!("steering.mechanical_trail", s.mechanical_trail, -0.2, 0.2);
         field!("steering.high_speed_lock", s.high_speed_lock, 0.0, 1.0);
         field!("steering.high_speed", s.high_speed, 0.1, 1000.0);
 

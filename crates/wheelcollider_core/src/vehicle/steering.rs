@@ -21,6 +21,12 @@ pub struct SteeringSettings {
     pub high_speed_lock: f32,
     /// Speed at which the lock has fallen to `high_speed_lock` (m/s), > 0.
     pub high_speed: f32,
+    /// Mechanical trail (m), −0.2..=0.2: how far ahead of the contact centre the
+    /// steering axis meets the ground (from caster; road cars 0.01–0.03 m). It adds
+    /// `trail × lateral force` to each steered wheel's aligning torque in
+    /// [`PowertrainReport::steering_torque`](super::PowertrainReport::steering_torque).
+    /// It changes no force on the car: the steering is kinematic.
+    pub mechanical_trail: f32,
 }
 
 impl Default for SteeringSettings {
@@ -31,6 +37,7 @@ impl Default for SteeringSettings {
             lock_to_lock_time: 0.6,
             high_speed_lock: 0.3,
             high_speed: 40.0,
+            mechanical_trail: 0.02,
         }
     }
 }
@@ -67,6 +74,25 @@ impl VehicleSettings {
         // Turning left (delta > 0), the left wheel is the inner one.
         if delta > 0.0 { (inner, outer) } else { (outer, inner) }
     }
+}
+
+/// The torque about the steering axes (N·m, positive turning the wheels left), summed
+/// over the steered wheels: each wheel's self-aligning torque plus its lateral force
+/// on the mechanical trail. It pushes the wheels back towards straight ahead in a turn.
+pub(crate) fn column_torque(spec: &VehicleSettings, wheels: impl Fn(usize) -> super::WheelFeedback) -> f32 {
+    let trail = spec.steering.mechanical_trail;
+    (0..spec.axles.len())
+        .filter(|&a| spec.axles[a].steered)
+        .flat_map(|a| {
+            [
+                VehicleSettings::wheel_index(a, false),
+                VehicleSettings::wheel_index(a, true),
+            ]
+        })
+        .map(wheels)
+        .filter(|w| w.grounded)
+        .map(|w| w.aligning_torque + trail * w.sideways_force)
+        .sum()
 }
 
 /// Moves the steering position towards `steer` (−1..=1) at the steering rate (a full

@@ -11,25 +11,22 @@ use wheelcollider_avian::vehicle::VehicleRuntime;
 use super::*;
 use crate::InspectorState;
 
-pub(super) fn plots(
+/// One of the tyre-curve plots: each axle's curve as set (diamond: its peak) and each
+/// wheel's operating point, |transient slip| against |force| / load in that direction.
+fn tyre_plot(
     ui: &mut egui::Ui,
-    state: &InspectorState,
     spec: &VehicleSettings,
-    telemetry: &VehicleTelemetry,
-    children: &ChassisWheels,
-    wheels: &Query<(&VehicleWheel, &mut WheelCollider, &WheelState)>,
+    live: &[(usize, WheelSettings, wheelcollider_core::StepOutput)],
+    lateral: bool,
+    id: &str,
 ) {
-    let mut live = vec![];
-    for &w in children.wheels() {
-        if let Ok((id, c, s)) = wheels.get(w) {
-            live.push((VehicleSettings::wheel_index(id.axle, id.right), c.0.clone(), s.output));
-        }
-    }
-    live.sort_by_key(|l| l.0);
-    ui.label("Tyre curve: friction coefficient against combined slip; dots: each wheel now");
-    Plot::new("tyre").height(170.0).legend(Legend::default()).show(ui, |p| {
+    Plot::new(id).height(150.0).legend(Legend::default()).show(ui, |p| {
         for (a, axle) in spec.axles.iter().enumerate() {
-            let mf = axle.wheel.tyre().clone();
+            let mf = if lateral {
+                axle.wheel.lateral_tyre()
+            } else {
+                axle.wheel.longitudinal_tyre()
+            };
             let pts: PlotPoints = (0..=200)
                 .map(|i| {
                     let s = i as f64 / 200.0;
@@ -46,23 +43,64 @@ pub(super) fn plots(
                 .shape(egui_plot::MarkerShape::Diamond),
             );
         }
-        for (i, _, o) in &live {
+        for (i, _, o) in live {
             if o.load > 1.0 {
-                let mu = (o.forward_force.hypot(o.sideways_force) / o.load) as f64;
+                let (slip, force) = if lateral {
+                    (o.transient_sideways_slip, o.sideways_force)
+                } else {
+                    (o.transient_forward_slip, o.forward_force)
+                };
                 p.points(
-                    Points::new(wheel_name(*i), vec![[o.slip_magnitude as f64, mu]])
+                    Points::new(wheel_name(*i), vec![[slip.abs() as f64, (force / o.load).abs() as f64]])
                         .radius(4.0)
                         .color(WHEEL_COLORS[i % 6]),
                 );
             }
         }
     });
+}
+
+pub(super) fn plots(
+    ui: &mut egui::Ui,
+    state: &InspectorState,
+    spec: &VehicleSettings,
+    telemetry: &VehicleTelemetry,
+    children: &ChassisWheels,
+    wheels: &Query<(&VehicleWheel, &mut WheelCollider, &WheelState)>,
+) {
+    let mut live = vec![];
+    for &w in children.wheels() {
+        if let Ok((id, c, s)) = wheels.get(w) {
+            live.push((VehicleSettings::wheel_index(id.axle, id.right), c.0.clone(), s.output));
+        }
+    }
+    live.sort_by_key(|l| l.0);
+    for (lateral, title, id) in [
+        (
+            false,
+            "Longitudinal curve: μ against slip κ; dots: each wheel's transient slip and μ now",
+            "tyre_x",
+        ),
+        (
+            true,
+            "Lateral curve: μ against slip σ = tan α; dots: each wheel now",
+            "tyre_y",
+        ),
+    ] {
+        ui.label(title);
+        tyre_plot(ui, spec, &live, lateral, id);
+    }
     ui.label("Friction circle: sideways (x) and forward (y) force over load");
     Plot::new("circle").height(200.0).data_aspect(1.0).show(ui, |p| {
         let mu = spec
             .axles
             .iter()
-            .map(|a| a.wheel.tyre().peak_value())
+            .map(|a| {
+                a.wheel
+                    .longitudinal_tyre()
+                    .peak_value()
+                    .max(a.wheel.lateral_tyre().peak_value())
+            })
             .fold(0.0f32, f32::max) as f64;
         let circle: PlotPoints = (0..=64)
             .map(|i| {
@@ -109,6 +147,12 @@ pub(super) fn plots(
     series(&|s| s.load, "Tyre load (N)", "load", ui);
     series(&|s| s.forward_slip, "Longitudinal slip", "fslip", ui);
     series(&|s| s.sideways_slip, "Lateral slip", "sslip", ui);
+    series(
+        &|s| s.aligning_torque,
+        "Self-aligning torque (N·m, + turns the wheel left)",
+        "mz",
+        ui,
+    );
     ui.label("Engine: full-throttle torque (N·m) against rpm; line: now");
     let e = &spec.engine;
     Plot::new("engine").height(150.0).show(ui, |p| {
@@ -170,6 +214,7 @@ pub(super) fn telemetry_ui(
             );
             row("wheel torque", format!("{:.0} N·m", p.wheel_torque));
             row("steer", format!("{:+.2}", p.steer));
+            row("steering torque", format!("{:+.1} N·m", p.steering_torque));
             row(
                 "accel long / lat",
                 format!(

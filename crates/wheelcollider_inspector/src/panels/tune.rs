@@ -174,30 +174,70 @@ pub(super) fn wheel_settings_alignment_ui(ui: &mut egui::Ui, id: &str, w: &mut W
     })
 }
 
-/// The "tyre" section of [`wheel_settings_ui`].
+/// One curve's B, C, D, E as four drag values under a heading; the coefficients when
+/// one was edited. C and E span the whole range the formula allows (C up to 3.13 with
+/// E = 1); a combination outside it is refused by the setter and its reason shown.
+fn curve_ui(ui: &mut egui::Ui, heading: &str, mf: &MagicFormula) -> Option<[f32; 4]> {
+    let (mut b, mut c, mut d, mut e) = (mf.b(), mf.c(), mf.d(), mf.e());
+    ui.strong(heading);
+    ui.label(format!("peak {:.3} at slip {:.3}", mf.peak_value(), mf.peak_slip()));
+    ui.end_row();
+    let mut any = num(ui, "  B (stiffness)", &mut b, 0.0..=50.0, "", 0.05);
+    any |= num(ui, "  C (shape)", &mut c, 0.0..=MagicFormula::MAX_C_AT_E_1, "", 0.01);
+    any |= num(ui, "  D (peak μ)", &mut d, 0.0..=5.0, "", 0.01);
+    any |= num(ui, "  E (curvature)", &mut e, -10.0..=1.0, "", 0.01);
+    any.then_some([b, c, d, e])
+}
+
+/// The "tyre" section of [`wheel_settings_ui`]: one curve for both directions (as in
+/// WheelCollider2) or a longitudinal and a lateral one, the load law, relaxation
+/// lengths and pneumatic trail. A refused curve shows why.
 pub(super) fn wheel_settings_tyre_ui(ui: &mut egui::Ui, id: &str, w: &mut WheelSettings) -> bool {
     section(ui, id, "tyre", true, |ui, changed| {
-        let t = w.tyre().clone();
-        let (mut b, mut c, mut d, mut e) = (t.b(), t.c(), t.d(), t.e());
-        let mut any = false;
-        any |= num(ui, "B (stiffness)", &mut b, 0.0..=50.0, "", 0.05);
-        any |= num(ui, "C (shape)", &mut c, 0.0..=2.0, "", 0.01);
-        any |= num(ui, "D (peak μ)", &mut d, 0.0..=5.0, "", 0.01);
-        any |= num(ui, "E (curvature)", &mut e, -10.0..=1.0, "", 0.01);
-        if any && w.set_tyre(b, c, d, e).is_ok() {
-            *changed = true;
+        let flag = egui::Id::new((id, "separate lateral curve"));
+        let error = egui::Id::new((id, "tyre error"));
+        let same = w.lateral_tyre() == w.longitudinal_tyre();
+        let mut separate = ui.ctx().data(|d| d.get_temp::<bool>(flag)).unwrap_or(!same);
+        ui.label("lateral curve");
+        if ui.checkbox(&mut separate, "separate from longitudinal").changed() && !separate && !same {
+            let l = w.longitudinal_tyre().clone();
+            *changed |= w.set_tyre(l.b(), l.c(), l.d(), l.e()).is_ok();
         }
-        wheel_field!(
-            ui,
-            w,
-            *changed,
-            "rolling resistance",
-            rolling_resistance,
-            set_rolling_resistance,
-            0.0..=1.0,
-            "",
-            0.001
-        );
+        ui.ctx().data_mut(|d| d.insert_temp(flag, separate));
+        ui.end_row();
+        let mut result = None;
+        let heading = if separate {
+            "longitudinal (κ)"
+        } else {
+            "curve (κ and σ)"
+        };
+        if let Some([b, c, d, e]) = curve_ui(ui, heading, &w.longitudinal_tyre().clone()) {
+            result = Some(if separate {
+                w.set_longitudinal_tyre(b, c, d, e).map(|_| ())
+            } else {
+                w.set_tyre(b, c, d, e).map(|_| ())
+            });
+        }
+        if separate && let Some([b, c, d, e]) = curve_ui(ui, "lateral (σ)", &w.lateral_tyre().clone()) {
+            result = Some(w.set_lateral_tyre(b, c, d, e).map(|_| ()));
+        }
+        match result {
+            Some(Ok(())) => {
+                *changed = true;
+                ui.ctx().data_mut(|d| {
+                    d.remove::<String>(error);
+                });
+            }
+            Some(Err(err)) => {
+                ui.ctx().data_mut(|d| d.insert_temp(error, err.to_string()));
+            }
+            None => {}
+        }
+        if let Some(message) = ui.ctx().data(|d| d.get_temp::<String>(error)) {
+            ui.label("");
+            ui.colored_label(egui::Color32::LIGHT_RED, message);
+            ui.end_row();
+        }
         wheel_field!(
             ui,
             w,
@@ -220,9 +260,61 @@ pub(super) fn wheel_settings_tyre_ui(ui: &mut egui::Ui, id: &str, w: &mut WheelS
             " N",
             10.0
         );
-        ui.label("peak slip");
-        ui.label(format!("{:.3}", w.peak_slip()));
-        ui.end_row();
+        wheel_field!(
+            ui,
+            w,
+            *changed,
+            "stiffness peak load (0 off)",
+            stiffness_peak_load,
+            set_stiffness_peak_load,
+            0.0..=10.0,
+            " × nominal",
+            0.01
+        );
+        wheel_field!(
+            ui,
+            w,
+            *changed,
+            "relaxation, longitudinal",
+            longitudinal_relaxation_length,
+            set_longitudinal_relaxation_length,
+            0.0..=10.0,
+            " m",
+            0.005
+        );
+        wheel_field!(
+            ui,
+            w,
+            *changed,
+            "relaxation, lateral",
+            lateral_relaxation_length,
+            set_lateral_relaxation_length,
+            0.0..=10.0,
+            " m",
+            0.005
+        );
+        wheel_field!(
+            ui,
+            w,
+            *changed,
+            "pneumatic trail",
+            pneumatic_trail,
+            set_pneumatic_trail,
+            0.0..=1.0,
+            " m",
+            0.001
+        );
+        wheel_field!(
+            ui,
+            w,
+            *changed,
+            "rolling resistance",
+            rolling_resistance,
+            set_rolling_resistance,
+            0.0..=1.0,
+            "",
+            0.001
+        );
     })
 }
 
@@ -444,6 +536,7 @@ pub(super) fn vehicle_steering_ui(ui: &mut egui::Ui, spec: &mut VehicleSettings)
         *changed |= num(ui, "lock to lock", &mut s.lock_to_lock_time, 0.0..=5.0, " s", 0.01);
         *changed |= num(ui, "lock at speed", &mut s.high_speed_lock, 0.0..=1.0, "", 0.01);
         *changed |= num(ui, "… reached at", &mut s.high_speed, 0.1..=200.0, " m/s", 0.5);
+        *changed |= num(ui, "mechanical trail", &mut s.mechanical_trail, -0.2..=0.2, " m", 0.001);
     })
 }
 

@@ -25,7 +25,7 @@ pub(crate) fn braking(spec: &VehicleSettings, o: &ManeuverOptions, out: &mut Out
     }
     let d = (sim.k.position - p0).with_y(0.0).length();
     let t = stopped.unwrap_or(f32::NAN);
-    let mu = spec.axles[0].wheel.tyre().peak_value();
+    let mu = spec.axles[0].wheel.longitudinal_tyre().peak_value();
     out.metric("stop_distance", d, "m", Some(spec.expected_stop_distance(1.0, v0)));
     out.metric("stop_time", t, "s", None);
     out.metric("mean_deceleration", v0 / t / G, "g", None);

@@ -12,7 +12,7 @@ pub(crate) fn circle(spec: &VehicleSettings, o: &ManeuverOptions, out: &mut Out)
     let mut target: f32 = 6.0;
     sim.launch(target);
     let kinematic = (spec.wheelbase_for(0) / radius).atan().to_degrees();
-    let mu = spec.axles[0].wheel.tyre().peak_value();
+    let mu = spec.axles[0].wheel.lateral_tyre().peak_value();
     let (mut best, mut integral) = (0.0f32, 0.0f32);
     let mut window: Vec<f32> = vec![];
     let mut points = vec![];

@@ -7,7 +7,7 @@ pub(crate) fn slope_hold(spec: &VehicleSettings, o: &ManeuverOptions, out: &mut 
         handbrake: 1.0,
         ..Default::default()
     };
-    let mu = spec.axles[0].wheel.tyre().peak_value();
+    let mu = spec.axles[0].wheel.longitudinal_tyre().peak_value();
     let mut last = None;
     for deg in [10.0f32, 20.0] {
         let mut sim = Sim::new(spec, o, Ground::Slope(deg));
