@@ -6,7 +6,7 @@
 //!
 //! `s` is a slip (dimensionless), `MF(s)` the friction coefficient at that slip
 //! (force / load). The curve is odd: `MF(−s) = −MF(s)`. A wheel has two of them, one
-//! for longitudinal slip κ and one for lateral slip σ (see [`combined`] and
+//! for longitudinal slip κ and one for lateral slip σ (see `combined` and
 //! `docs/wheel-model.md`).
 //!
 //! ## Which coefficients make a friction curve

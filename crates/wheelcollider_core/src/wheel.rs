@@ -232,8 +232,8 @@ pub struct StepOutput {
     /// Spin angle (rad), in `[0, 2π)`.
     pub angle: f32,
     /// Longitudinal slip κ = (ω·r − vx) / max(|vx|, floor), the floor 10 m/s
-    /// ([`MIN_DENOMINATOR`](crate::MIN_DENOMINATOR)), or 2 m/s with a longitudinal
-    /// relaxation length ([`RELAXED_MIN_DENOMINATOR`](crate::RELAXED_MIN_DENOMINATOR)).
+    /// ([`MIN_DENOMINATOR`]), or 2 m/s with a longitudinal
+    /// relaxation length ([`RELAXED_MIN_DENOMINATOR`]).
     pub forward_slip: f32,
     /// Lateral slip σ = vy / max(|vx|, floor), the floor as for `forward_slip` with
     /// the lateral relaxation length.
