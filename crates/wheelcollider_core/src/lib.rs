@@ -33,6 +33,7 @@
 
 pub mod bumps;
 pub mod limits;
+mod relaxation;
 pub mod settings;
 pub mod spin;
 pub mod suspension;

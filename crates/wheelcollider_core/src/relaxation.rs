@@ -1,0 +1,73 @@
+//! The tyre's relaxation: the lag with rolled distance that a relaxation length puts
+//! on a slip, its stability bound and its low-speed damping (`docs/wheel-model.md`,
+//! 3c). Used by [`crate::step`].
+
+use crate::tyre::{MIN_DENOMINATOR, RELAXED_MIN_DENOMINATOR};
+
+/// The lag a relaxation length puts on one slip (see `docs/wheel-model.md`, 3b):
+/// `s' = s + w · (s_kinematic − s)` with `w = 1 − exp(−den · dt / L)`, the exact
+/// first-order response over a step of `den · dt` metres, so it is the same at every
+/// step rate and holds still at standstill. No relaxation length: `w = 1` (the force
+/// follows the slip at once, with the original's 10 m/s floor).
+pub(crate) struct SlipLag {
+    /// The weight of the kinematic slip in this step's slip, in (0, 1].
+    pub weight: f64,
+    /// 1 / the slip's denominator, `max(|vx|, floor)`.
+    pub inv_den: f64,
+    /// Low-speed damping (N·s/m) on the contact patch's velocity in this direction.
+    pub damping: f64,
+}
+
+/// The damping ratio the low-speed damping tops the relaxation's own up to.
+const LOW_SPEED_DAMPING_RATIO: f64 = 0.7;
+
+impl SlipLag {
+    /// `length` the relaxation length (m), `vx` the forward speed (m/s), `stiffness` the
+    /// slip stiffness at this load (N per unit slip), `mass` the chassis' effective
+    /// mass at the contact in this direction (kg, 0 if unknown).
+    ///
+    /// The lag is also what keeps the explicit chassis update stable: at low speed a
+    /// velocity `v` moves the force by about `K · dt · v / L` per step, so a length
+    /// shorter than `K · dt² / m` would overshoot. With a known mass, `L` is raised to
+    /// that (the force then cancels the motion in about one step, like static
+    /// friction); without one, as set.
+    ///
+    /// With a lag, a slowly rolling tyre is a spring `K / L` on the mass `m` damped only
+    /// by the lag's decay `den / L`: its damping ratio `den · √(m / (K·L)) / 2` is small
+    /// at a crawl (0.14 for the rally car at 2 m/s). With a known mass, a viscous
+    /// damping on the patch velocity tops it up to [`LOW_SPEED_DAMPING_RATIO`]; it
+    /// vanishes by itself once the speed damps the lag enough (about 9 m/s for the rally
+    /// car), and is at most `m / (2·dt)`, which keeps it stable. Real tyres' structural
+    /// damping does this; MF-Tyre adds low-speed damping for the same reason (Pacejka,
+    /// ch. 8).
+    pub fn new(length: f32, vx: f64, stiffness: f64, mass: f64, dt: f64) -> Self {
+        let length = length as f64;
+        if length <= 0.0 {
+            return Self {
+                weight: 1.0,
+                inv_den: 1.0 / vx.abs().max(MIN_DENOMINATOR as f64),
+                damping: 0.0,
+            };
+        }
+        let den = vx.abs().max(RELAXED_MIN_DENOMINATOR as f64);
+        let (length, damping) = if mass > 0.0 {
+            let length = length.max(stiffness * dt * dt / mass);
+            let omega = (stiffness / (length * mass)).sqrt();
+            let c = mass * (2.0 * LOW_SPEED_DAMPING_RATIO * omega - den / length);
+            (length, c.clamp(0.0, 0.5 * mass / dt))
+        } else {
+            (length, 0.0)
+        };
+        Self {
+            weight: -(-den * dt / length).exp_m1(),
+            inv_den: 1.0 / den,
+            damping,
+        }
+    }
+
+    /// This step's slip from the last one and the kinematic slip.
+    #[inline]
+    pub fn follow(&self, previous: f64, kinematic: f64) -> f64 {
+        previous + self.weight * (kinematic - previous)
+    }
+}
