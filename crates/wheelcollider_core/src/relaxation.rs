@@ -2,7 +2,7 @@
 //! on a slip, its stability bound and its low-speed damping (`docs/wheel-model.md`,
 //! 3c). Used by [`crate::step`].
 
-use crate::tyre::{MIN_DENOMINATOR, RELAXED_MIN_DENOMINATOR};
+use crate::tyre::slip_floor;
 
 /// The lag a relaxation length puts on one slip (see `docs/wheel-model.md`, 3b):
 /// `s' = s + w · (s_kinematic − s)` with `w = 1 − exp(−den · dt / L)`, the exact
@@ -41,15 +41,15 @@ impl SlipLag {
     /// damping does this; MF-Tyre adds low-speed damping for the same reason (Pacejka,
     /// ch. 8).
     pub fn new(length: f32, vx: f64, stiffness: f64, mass: f64, dt: f64) -> Self {
+        let den = vx.abs().max(slip_floor(length) as f64);
         let length = length as f64;
         if length <= 0.0 {
             return Self {
                 weight: 1.0,
-                inv_den: 1.0 / vx.abs().max(MIN_DENOMINATOR as f64),
+                inv_den: 1.0 / den,
                 damping: 0.0,
             };
         }
-        let den = vx.abs().max(RELAXED_MIN_DENOMINATOR as f64);
         let (length, damping) = if mass > 0.0 {
             let length = length.max(stiffness * dt * dt / mass);
             let omega = (stiffness / (length * mass)).sqrt();

@@ -398,40 +398,29 @@ impl WheelSettings {
         (mu * self.load_grip_factor(load)).copysign(slip as f64) as f32
     }
 
-    /// The lateral friction coefficient at slip `slip` and tyre load `load` (N), grip 1.
-    pub fn lateral_friction(&self, slip: f32, load: f64) -> f32 {
-        let b = self.load_stiffness_factor(load) as f32;
-        let (mu, _) = self.lateral_tyre.eval_scaled(slip.abs() as f64, b);
-        (mu * self.load_grip_factor(load)).copysign(slip as f64) as f32
-    }
-
     /// The magnitude of a locked wheel's forward slip at ground speed `v` (m/s):
     /// `|v| / max(|v|, floor)`, the floor 10 m/s, or 2 m/s with a longitudinal
     /// relaxation length (see [`StepOutput::forward_slip`](crate::StepOutput::forward_slip)).
     pub fn locked_slip(&self, v: f32) -> f32 {
-        let floor = if self.longitudinal_relaxation_length > 0.0 {
-            crate::tyre::RELAXED_MIN_DENOMINATOR
-        } else {
-            crate::tyre::MIN_DENOMINATOR
-        };
-        v.abs() / v.abs().max(floor)
+        v.abs()
+            / v.abs()
+                .max(crate::tyre::slip_floor(self.longitudinal_relaxation_length))
     }
 
     /// The slope at zero slip of the lateral curve at `load` (N per unit slip):
     /// the tyre's cornering stiffness (per radian, for small angles), grip 1.
     pub fn cornering_stiffness(&self, load: f64) -> f64 {
-        self.lateral_tyre.stiffness() as f64
-            * load.max(0.0)
-            * self.load_grip_factor(load)
-            * self.load_stiffness_factor(load)
+        self.stiffness_at(&self.lateral_tyre, load)
     }
 
     /// The slope at zero slip of the longitudinal curve at `load` (N per unit slip).
     pub fn slip_stiffness(&self, load: f64) -> f64 {
-        self.longitudinal_tyre.stiffness() as f64
-            * load.max(0.0)
-            * self.load_grip_factor(load)
-            * self.load_stiffness_factor(load)
+        self.stiffness_at(&self.longitudinal_tyre, load)
+    }
+
+    /// `curve`'s slope at zero slip at `load`: B·b·C·D·f·load.
+    fn stiffness_at(&self, curve: &MagicFormula, load: f64) -> f64 {
+        curve.stiffness() as f64 * load.max(0.0) * self.load_grip_factor(load) * self.load_stiffness_factor(load)
     }
 
     /// The longitudinal curve's peak slip as set (see [`MagicFormula::peak_slip`]);

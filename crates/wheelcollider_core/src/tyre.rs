@@ -42,6 +42,17 @@ pub const MIN_DENOMINATOR: f32 = 10.0;
 /// crawl.
 pub const RELAXED_MIN_DENOMINATOR: f32 = 2.0;
 
+/// The slip denominator's floor (m/s) for a direction with this relaxation length (m):
+/// [`MIN_DENOMINATOR`] without one, [`RELAXED_MIN_DENOMINATOR`] with one.
+#[inline]
+pub(crate) fn slip_floor(relaxation_length: f32) -> f32 {
+    if relaxation_length > 0.0 {
+        RELAXED_MIN_DENOMINATOR
+    } else {
+        MIN_DENOMINATOR
+    }
+}
+
 /// The magic-formula tyre curve, with its peak solved once when it is built.
 ///
 /// # Example

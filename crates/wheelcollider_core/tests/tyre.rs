@@ -111,7 +111,8 @@ fn coefficient_limits_follow_from_the_formula() {
                     assert!(friction, "accepted C {c} E {e} is not a friction curve");
                 }
                 Err(SettingsError::OutOfDomain { field, condition, .. }) => {
-                    assert!(!friction || e > 1.0, "refused C {c} E {e}, a friction curve");
+                    // C = 0 is the zero curve whatever E: E > 1 is refused there too.
+                    assert!(!friction || c == 0.0, "refused C {c} E {e}, a friction curve");
                     let expected = if e > 1.0 { "magic_formula_e" } else { "magic_formula_c" };
                     assert_eq!(field, expected);
                     assert!(condition.contains("at most"), "{condition}");
