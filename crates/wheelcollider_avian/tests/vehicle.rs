@@ -220,6 +220,7 @@ fn limited_slip_moves_the_car_with_one_side_on_ice() {
         DifferentialKind::LimitedSlip {
             preload: 100.0,
             locking: 1.0,
+            coast_locking: None,
         },
     ]
     .into_iter()

@@ -270,6 +270,42 @@ impl MagicFormula {
         self.b * self.c * self.d
     }
 
+    /// The longitudinal budget under a lateral slip, for ABS and traction control. With
+    /// the combined slip of [`WheelSettings`](crate::WheelSettings) (normalised slip,
+    /// Pacejka §4.3.2) the tyre's total force peaks on the unit circle of
+    /// `(κ/κ*, σ/σ*)`; with the lateral slip at `lateral` times its own peak slip, the
+    /// point of that circle at `κ/κ* = √(1 − lateral²)` gives the most longitudinal
+    /// force that costs no lateral force: `√(1 − lateral²)` of this (longitudinal)
+    /// curve's peak. A higher κ would give a little more along the wheel and take it
+    /// from the cornering force. Past the lateral peak (`lateral` near or above 1) the
+    /// point is held at `κ/κ* ≥` [`MIN_BUDGET_SLIP`](Self::MIN_BUDGET_SLIP), where the
+    /// sliding tyre still gives some braking. Returns `(κ/κ*, force / peak)`; the shape
+    /// in `κ/κ*` does not depend on B, so the answer holds at every load. `(1, 1)` with
+    /// no lateral slip, `(0, 0)` for a flat curve.
+    pub fn longitudinal_budget(&self, lateral: f32) -> (f32, f32) {
+        let (peak, top) = (self.peak_slip as f64, self.peak_value as f64);
+        if !(peak > 0.0 && top > 0.0) {
+            return (0.0, 0.0);
+        }
+        let l = if lateral.is_finite() {
+            lateral.abs().min(1.0e3) as f64
+        } else {
+            0.0
+        };
+        if l == 0.0 {
+            return (1.0, 1.0);
+        }
+        let k = (1.0 - l * l).max(0.0).sqrt().max(Self::MIN_BUDGET_SLIP as f64);
+        let rho = (k * k + l * l).sqrt();
+        let f = self.eval_f64(rho * peak) * k / rho / top;
+        (k as f32, f.clamp(0.0, 1.0) as f32)
+    }
+
+    /// The least normalised longitudinal slip `κ/κ*` of
+    /// [`longitudinal_budget`](Self::longitudinal_budget): past the lateral peak, ABS
+    /// still brakes at a quarter of the longitudinal peak slip.
+    pub const MIN_BUDGET_SLIP: f32 = 0.25;
+
     /// The friction coefficient at slip `s` (odd in `s`).
     #[inline]
     pub fn eval(&self, s: f32) -> f32 {

@@ -230,6 +230,10 @@ pub struct StepOutput {
     pub angular_velocity: f32,
     /// Spin in revolutions per minute.
     pub rpm: f32,
+    /// Speed of the wheel over the ground along its forward direction (m/s, positive
+    /// forward; 0 in the air): the `vx` of the slips. ABS and traction control measure
+    /// slip against it with a small floor, so they see a lock at walking pace.
+    pub ground_speed: f32,
     /// Spin angle (rad), in `[0, 2π)`.
     pub angle: f32,
     /// Longitudinal slip κ = (ω·r − vx) / max(|vx|, floor), the floor 10 m/s
@@ -295,6 +299,7 @@ impl StepOutput {
             self.camber,
             self.angular_velocity,
             self.rpm,
+            self.ground_speed,
             self.angle,
             self.forward_slip,
             self.sideways_slip,
@@ -506,6 +511,7 @@ pub fn step(settings: &WheelSettings, state: &mut StepState, input: StepInput, d
         surface_rr = (c.surface_rolling_resistance as f64).clamp(0.0, 10.0);
     }
     out.compression = out32(compression);
+    out.ground_speed = out32(vx);
     out.current_suspension_length = (length - compression).clamp(0.0, length) as f32;
     out.compression_rate = out32(compression / length);
     out.load = load as f32;

@@ -82,11 +82,14 @@ pub enum Maneuver {
     SlopeHold,
     /// 10 s at 60 km/h over gravel (Perlin roughness): body acceleration, wheel lift.
     BumpRun,
+    /// Full brake on the 40 m circle from 0.5 g, the driver steering for the circle, with
+    /// ABS and with locked wheels: distance to a stop and the largest radius error.
+    BrakeInTurn,
 }
 
 impl Maneuver {
     /// Every manoeuvre, in the order `all` runs them.
-    pub const ALL: [Maneuver; 8] = [
+    pub const ALL: [Maneuver; 9] = [
         Maneuver::Settle,
         Maneuver::Acceleration,
         Maneuver::Braking,
@@ -95,6 +98,7 @@ impl Maneuver {
         Maneuver::Slalom,
         Maneuver::SlopeHold,
         Maneuver::BumpRun,
+        Maneuver::BrakeInTurn,
     ];
 
     /// The command-line name (`step-steer`…).
@@ -108,6 +112,7 @@ impl Maneuver {
             Maneuver::Slalom => "slalom",
             Maneuver::SlopeHold => "slope-hold",
             Maneuver::BumpRun => "bump-run",
+            Maneuver::BrakeInTurn => "brake-in-turn",
         }
     }
 }
@@ -184,6 +189,7 @@ pub fn run_maneuver(
         Maneuver::Slalom => maneuvers::slalom::slalom(&spec, options, &mut out),
         Maneuver::SlopeHold => maneuvers::slope_hold::slope_hold(&spec, options, &mut out),
         Maneuver::BumpRun => maneuvers::bump_run::bump_run(&spec, options, &mut out),
+        Maneuver::BrakeInTurn => maneuvers::brake_in_turn::brake_in_turn(&spec, options, &mut out),
     };
     let (time, mut channels) = sim.rec.finish(&sim.labels);
     channels.extend(out.extra);

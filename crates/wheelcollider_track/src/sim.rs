@@ -215,10 +215,12 @@ impl Sim {
         let omega = w.get::<AngularVelocity>(self.car).unwrap().0;
         let tel = w.get::<VehicleTelemetry>(self.car).unwrap();
         let forward = rot * Vec3::NEG_Z;
-        let mut angle = 0.0;
-        for &e in &self.wheels[..2.min(self.wheels.len())] {
-            angle += w.get::<WheelInput>(e).map_or(0.0, |i| i.steer_angle) / 2.0;
-        }
+        // The road-wheel angle the steering asks for (the steering-wheel angle over the
+        // ratio, as SAE J670 measures understeer): the first axle's Ackermann angles,
+        // before roll steer and compliance steer turn the wheels further.
+        let delta = tel.powertrain.steer * self.spec.steering.lock_at(v.dot(forward));
+        let (left, right) = self.spec.ackermann_angles(0, delta);
+        let angle = 0.5 * (left + right);
         self.k = Kin {
             position: p,
             velocity: v,

@@ -4,7 +4,7 @@
 use wheelcollider_avian::vehicle::VehicleSettings;
 use wheelcollider_track::*;
 
-const PRESETS: [&str; 3] = ["road", "rally", "kart"];
+const PRESETS: [&str; 4] = ["road", "rally", "kart", "gt86"];
 
 fn preset(name: &str) -> VehicleSettings {
     let path = format!("{}/../../assets/presets/{name}.ron", env!("CARGO_MANIFEST_DIR"));
@@ -164,9 +164,18 @@ fn circle_lateral_limit_and_understeer() {
         let r = run(name, Maneuver::Circle, 60.0, false);
         let mu = r.metric("max_lateral_acc").unwrap().expected.unwrap();
         within(&r, "max_lateral_acc", band.0 * mu, band.1 * mu);
-        // Mild understeer, as a road car should have (deg per g). Without load
-        // sensitivity the road car shows 0.41: the weight split alone gives none.
-        within(&r, "understeer_gradient", 0.5, 3.0);
+        // Mild understeer, as a road car should have (deg per g), the road car inside
+        // the 1.5–3 a real one has. Without load sensitivity the road car shows 0.41:
+        // the weight split alone gives none. The kart (0.33, 0.47 with its engine
+        // uncoupled from the axle: the engine's inertia on the solid axle changes how the
+        // throttle the driver holds the speed with loads the rear tyres) is held to
+        // "positive", not to a road car's band.
+        let lowest = match name {
+            "road" => 1.5,
+            "kart" => 0.2,
+            _ => 0.5,
+        };
+        within(&r, "understeer_gradient", lowest, 3.0);
         if name == "road" {
             // An open differential turns freely: the steer at zero lateral acceleration
             // is the kinematic atan(L / R). (A locked or limited-slip axle pushes.)
@@ -180,7 +189,11 @@ fn circle_lateral_limit_and_understeer() {
 /// sensitivity the bar could not do this.
 #[test]
 fn a_stiffer_front_anti_roll_bar_moves_the_balance_to_understeer() {
-    let base = preset("road");
+    // Without roll steer and compliance steer: a stiffer bar also cuts the body roll and
+    // so the rear axle's roll understeer, which here would hide the load transfer.
+    let mut base = preset("road");
+    base.axles[1].roll_steer = 0.0;
+    base.axles[0].compliance_steer = 0.0;
     let mut stiff = base.clone();
     stiff.axles[0].anti_roll_stiffness = 45_000.0;
     let o = ManeuverOptions { hz: 60.0, quick: false };
@@ -258,4 +271,107 @@ fn bad_requests_say_what_is_wrong() {
     bad.axles[1].half_track = f32::INFINITY;
     let e = run_maneuver(&bad, Maneuver::Braking, &ManeuverOptions::default()).unwrap_err();
     assert!(e.to_string().contains("axles[1].half_track"), "{e}");
+}
+
+/// Roll steer and compliance steer (Milliken §17.5–17.6): rear roll steer towards toe-in
+/// and front lateral-force compliance each add understeer, in proportion.
+#[test]
+fn roll_and_compliance_steer_raise_understeer_monotonically() {
+    let base = preset("road");
+    let o = ManeuverOptions { hz: 60.0, quick: true };
+    let gradient = |spec: &VehicleSettings| {
+        run_maneuver(spec, Maneuver::Circle, &o)
+            .unwrap()
+            .value("understeer_gradient")
+    };
+    let u0 = {
+        let mut s = base.clone();
+        s.axles[1].roll_steer = 0.0;
+        s.axles[0].compliance_steer = 0.0;
+        gradient(&s)
+    };
+    for (what, axle, values) in [
+        ("rear roll steer", 1, [0.1, 0.2]),
+        ("front compliance steer", 0, [0.2, 0.4]),
+    ] {
+        let mut last = u0;
+        for v in values {
+            let mut s = base.clone();
+            s.axles[1].roll_steer = 0.0;
+            s.axles[0].compliance_steer = 0.0;
+            if axle == 1 {
+                s.axles[1].roll_steer = v;
+            } else {
+                s.axles[0].compliance_steer = v;
+            }
+            let u = gradient(&s);
+            println!("measured: {what} {v}: understeer {u:.3} deg/g (none: {u0:.3})");
+            assert!(u > last + 0.1, "{what} {v}: {u} after {last}");
+            last = u;
+        }
+    }
+}
+
+/// The GT86 preset against Toyota's published figures (top speed 226 km/h, 0–100 km/h
+/// 7.6 s) and Consumer Reports' 60–0 mph in 126 ft (41.2 m scaled to 100–0 km/h).
+#[test]
+fn the_gt86_reproduces_its_published_figures() {
+    let a = run("gt86", Maneuver::Acceleration, 60.0, false);
+    let b = run("gt86", Maneuver::Braking, 60.0, false);
+    let (top, t100, stop) = (
+        a.value("top_speed"),
+        a.value("zero_to_100_kmh"),
+        b.value("stop_distance"),
+    );
+    println!("measured: gt86 top speed {top:.1} km/h (226), 0–100 {t100:.2} s (7.6), 100–0 {stop:.1} m (41.2)");
+    assert!((top - 226.0).abs() < 0.05 * 226.0, "top speed {top}");
+    assert!((t100 - 7.6).abs() < 0.10 * 7.6, "0-100 {t100}");
+    assert!((stop - 41.2).abs() < 0.10 * 41.2, "100-0 {stop}");
+}
+
+/// Traction control on the driven tyres' budget: after 0.3 s the launch holds the
+/// acceleration within 5 % of the traction limit until the first shift, without dips.
+#[test]
+fn traction_control_holds_a_launch_at_the_traction_limit() {
+    for hz in [60.0, 240.0] {
+        let r = run("gt86", Maneuver::Acceleration, hz, true);
+        within(&r, "launch_traction_min", 0.95, 1.02);
+        within(&r, "launch_traction_mean", 0.95, 1.02);
+    }
+}
+
+/// Full braking at 0.5 g on the 40 m circle: ABS on the combined-slip budget stops
+/// shorter than locked wheels and keeps the car on the circle; locked wheels slide off
+/// along the tangent.
+#[test]
+fn abs_in_a_turn_stops_shorter_and_holds_the_circle() {
+    for name in ["road", "gt86"] {
+        let r = run(name, Maneuver::BrakeInTurn, 60.0, false);
+        let (d_abs, d_locked) = (r.value("stop_distance_abs"), r.value("stop_distance_locked"));
+        let (e_abs, e_locked) = (r.value("path_error_abs"), r.value("path_error_locked"));
+        println!(
+            "measured: {name} brake in turn: ABS {d_abs:.1} m, error {e_abs:.2} m; locked {d_locked:.1} m, error {e_locked:.2} m"
+        );
+        assert!(d_abs < d_locked, "{name}: {d_abs} vs {d_locked}");
+        assert!(e_abs < 1.0, "{name}: path error {e_abs}");
+        assert!(e_locked > 2.0 * e_abs, "{name}: locked wheels {e_locked}");
+    }
+}
+
+/// Gear changes and a slipping launch clutch are stable at every rate: the same 0–100
+/// km/h within 3 % at 30, 60 and 240 Hz. (Not the road car: its 2→3 upshift falls at
+/// 99.7 km/h at 60 Hz and just past 100 at 30 Hz, so its 0–100 moves by a shift, 0.2 s,
+/// with the rate; its traces agree within 1 km/h.)
+#[test]
+fn shifts_and_clutch_slip_are_rate_independent() {
+    for name in ["gt86", "rally", "kart"] {
+        let t: Vec<f64> = [30.0, 60.0, 240.0]
+            .iter()
+            .map(|&hz| run(name, Maneuver::Acceleration, hz, true).value("zero_to_100_kmh"))
+            .collect();
+        println!("measured: {name} 0–100 km/h at 30 / 60 / 240 Hz: {t:?} s");
+        for v in &t {
+            assert!((v - t[2]).abs() < 0.03 * t[2], "{name}: {t:?}");
+        }
+    }
 }

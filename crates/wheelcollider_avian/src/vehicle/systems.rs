@@ -123,6 +123,9 @@ pub(crate) fn drive_vehicles(
                 compression: o.compression,
                 forward_slip: o.forward_slip,
                 peak_slip: o.peak_slip,
+                sideways_slip: o.transient_sideways_slip,
+                lateral_peak_slip: o.lateral_peak_slip,
+                ground_speed: o.ground_speed,
                 max_friction_force: o.max_friction_force,
                 grounded: o.grounded,
                 tyre_torque: o.forward_force * collider.radius(),
@@ -151,6 +154,7 @@ pub(crate) fn drive_vehicles(
             wheel_input.steer_angle = c.steer_angle;
             wheel_input.drive_torque = c.drive_torque;
             wheel_input.brake_torque = c.brake_torque;
+            wheel_input.drivetrain_inertia = c.drivetrain_inertia;
             // The bars are `AntiRollBar`s, solved with the suspension.
             wheel_input.anti_roll_force = 0.0;
         }

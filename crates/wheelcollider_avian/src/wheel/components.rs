@@ -54,7 +54,9 @@ pub struct WheelInput {
     pub drive_torque: f32,
     /// Brake torque (N·m), ≥ 0.
     pub brake_torque: f32,
-    /// Drivetrain inertia added to the wheel's while driven (kg·m²), ≥ 0.
+    /// Drivetrain inertia added to the wheel's in its spin solve (kg·m²), ≥ 0. A
+    /// vehicle writes it every step: its share of the gearbox's and, while the clutch
+    /// is locked, the engine's inertia, reflected through the ratios.
     pub drivetrain_inertia: f32,
     /// Drivetrain friction torque (N·m), ≥ 0.
     pub drivetrain_friction_torque: f32,

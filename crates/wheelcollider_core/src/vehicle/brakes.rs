@@ -1,14 +1,33 @@
 //! Brakes and the driver aids: service brakes with their front / rear split, the
-//! handbrake, ABS (hold each wheel's brake torque just below what its tyre can react)
-//! and traction control (cut the throttle while a driven wheel spins past its peak).
+//! handbrake, ABS and traction control.
+//!
+//! Both aids work on the tyre's **longitudinal budget**: the most longitudinal force
+//! it can give under its present lateral slip (the friction ellipse of the combined
+//! slip, [`MagicFormula::longitudinal_budget`]), at its present load and grip. ABS caps
+//! each wheel's brake torque at that force × radius; traction control caps the drive
+//! torque at what the driven tyres can take plus what the rotating parts need to keep
+//! up with the car. Caps, not switches: a wheel is held at its budget instead of being
+//! let go and grabbed again. Each aid also watches the slip and backs off in proportion
+//! past the peak; ABS measures a lock against the wheel's ground speed with a floor of
+//! [`LOCK_SPEED_FLOOR`], so that it sees one at walking pace.
 
-use super::{VehicleSettings, VehicleState, WheelFeedback};
+use super::{DifferentialKind, VehicleSettings, VehicleState, WheelFeedback};
+use crate::tyre::MagicFormula;
 
-/// ABS holds each braked wheel's brake torque at this fraction of what its tyre can
-/// react at the peak of its curve.
+/// ABS holds each braked wheel at this fraction of its budget.
 pub const ABS_PEAK_FRACTION: f32 = 0.97;
-/// Below this speed (m/s) ABS is off, as in real cars: the wheels may lock to stop.
-pub const ABS_MIN_SPEED: f32 = 2.0;
+/// Traction control lets each driven wheel use this fraction of its budget (a little
+/// more than ABS: a driven wheel past its peak spins up where a braked one locks).
+pub const TRACTION_PEAK_FRACTION: f32 = 0.985;
+/// Below this speed (m/s) ABS is off, as in real cars (about 4 km/h): the wheels may
+/// lock to stop.
+pub const ABS_MIN_SPEED: f32 = 1.0;
+/// Floor (m/s) of the ground speed ABS measures a lock against: a wheel locked at
+/// 1 m/s reads a slip of −1.
+pub const LOCK_SPEED_FLOOR: f32 = 0.5;
+/// ABS lets a wheel go entirely when it turns this much slower than the ground
+/// (measured slip; −1 is locked), whatever the tyre's curve says.
+pub const LOCK_SLIP: f32 = 0.8;
 
 /// Service brakes, handbrake and the driver aids.
 #[derive(Clone, Debug, PartialEq)]
@@ -26,9 +45,15 @@ pub struct BrakeSettings {
     /// Anti-lock brakes: keep each braked wheel just short of its peak slip (above
     /// 2 m/s). Off by default.
     pub abs: bool,
-    /// Traction control: cut the throttle while a driven wheel slips past its peak. Off
-    /// by default.
+    /// Traction control: hold the drive torque at what the driven tyres can react
+    /// (their longitudinal budget under their present lateral slip) so that they stay
+    /// near their peak slip. Off by default.
     pub traction_control: bool,
+    /// While the handbrake is pulled, the handbraked axles get no drive: the clutch
+    /// opens when every driven axle is handbraked (a rear-driven car), otherwise the
+    /// centre coupling opens and the other axles take the drive (a rally car's
+    /// hydraulic handbrake). Off by default: the handbrake fights the engine.
+    pub handbrake_disconnects_drive: bool,
 }
 
 impl Default for BrakeSettings {
@@ -39,68 +64,166 @@ impl Default for BrakeSettings {
             handbrake_torque: 2500.0,
             abs: false,
             traction_control: false,
+            handbrake_disconnects_drive: false,
         }
     }
 }
 
+/// The slip of wheel `w` against its ground speed, with the floor
+/// [`LOCK_SPEED_FLOOR`]: −1 for a locked wheel at any speed above the floor.
+pub(crate) fn measured_slip(w: &WheelFeedback) -> f32 {
+    let v = w.ground_speed;
+    (w.angular_velocity * w.radius - v) / v.abs().max(LOCK_SPEED_FLOOR)
+}
+
+/// Wheel `w`'s longitudinal budget on its axle's longitudinal `curve`: the tyre's slip
+/// (its own κ, as in [`WheelFeedback::forward_slip`]) where the force along the wheel
+/// is largest under the present lateral slip, and that force (N; 0 in the air).
+pub(crate) fn budget(w: &WheelFeedback, curve: &MagicFormula) -> (f32, f32) {
+    if !w.grounded {
+        return (w.peak_slip, 0.0);
+    }
+    let lateral = if w.lateral_peak_slip > 0.0 {
+        w.sideways_slip / w.lateral_peak_slip
+    } else {
+        0.0
+    };
+    let (k, fraction) = curve.longitudinal_budget(lateral);
+    (k * w.peak_slip, fraction * w.max_friction_force)
+}
+
+/// What the driver aids need to know of the rest of the car for one axle's brakes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Aids {
+    /// Handbrake input, 0..=1.
+    pub handbrake: f32,
+    /// ABS is on and active: the car's deceleration at every tyre's budget (m/s²).
+    pub abs: Option<f32>,
+    /// Drivetrain inertia each wheel of the axle carried last step (kg·m²).
+    pub carried: f32,
+}
+
+/// The deceleration (m/s², ≥ 0) the car gets with every tyre at its budget: what ABS
+/// brakes the wheels' rotating inertia down with.
+pub(crate) fn budget_deceleration(
+    spec: &VehicleSettings,
+    n_axles: usize,
+    wheel: impl Fn(usize) -> WheelFeedback,
+) -> f32 {
+    let force: f32 = (0..2 * n_axles)
+        .map(|i| budget(&wheel(i), spec.axles[i / 2].wheel.longitudinal_tyre()).1)
+        .sum();
+    ABS_PEAK_FRACTION * force / spec.chassis.mass.max(1.0)
+}
+
+/// ABS on one wheel: the service brake torque `service` (N·m) capped at the wheel's
+/// budget × radius plus the torque that slows its rotating inertia (its own and the
+/// drivetrain's it carries, `inertia`) with the car (`decel`, m/s²), released in
+/// proportion as the tyre's slip passes 1.2× the budget's slip (fully at 2.2×), and
+/// released outright when the wheel is nearly locked ([`LOCK_SLIP`], measured at
+/// walking pace).
+fn abs_cap(service: f32, w: &WheelFeedback, curve: &MagicFormula, inertia: f32, decel: f32) -> f32 {
+    if !w.grounded {
+        return service;
+    }
+    let (target, force) = budget(w, curve);
+    let dir = if w.ground_speed >= 0.0 { 1.0 } else { -1.0 };
+    if -measured_slip(w) * dir > LOCK_SLIP {
+        return 0.0;
+    }
+    let slip = -w.forward_slip * dir;
+    let target = target.max(1e-3);
+    let release = ((slip - 1.2 * target) / target).clamp(0.0, 1.0);
+    let cap = ABS_PEAK_FRACTION * w.radius * force + inertia * decel / w.radius.max(0.01);
+    service.min(cap * (1.0 - release))
+}
+
 /// Brake torque (N·m, ≥ 0 before the caller's clamp) of each wheel of `axle`: its share
-/// of the service brake at pedal `brake`, limited by ABS when `abs_on`, plus the
-/// handbrake's.
+/// of the service brake at pedal `brake`, limited by ABS, plus the handbrake's.
 pub(crate) fn axle_brake_torques(
     spec: &VehicleSettings,
     axle: usize,
     brake: f32,
-    handbrake: f32,
-    abs_on: bool,
+    aids: Aids,
     wheels: [WheelFeedback; 2],
 ) -> [f32; 2] {
     let service = spec.brakes.max_torque * spec.brake_share(axle) * 0.5 * brake;
     let hand = if spec.axles[axle].handbrake {
-        spec.brakes.handbrake_torque * handbrake
+        spec.brakes.handbrake_torque * aids.handbrake
     } else {
         0.0
     };
+    let curve = spec.axles[axle].wheel.longitudinal_tyre();
     wheels.map(|w| {
-        let mut service = service;
-        if abs_on && service > 0.0 {
-            // Hold the brake torque just below what the tyre can react at its peak;
-            // release a wheel that has slipped far past the peak anyway.
-            let cap = ABS_PEAK_FRACTION * w.radius * w.max_friction_force;
-            service = service.min(cap);
-            if w.forward_slip.abs() > 2.0 * w.peak_slip.max(0.01) {
-                service = 0.0;
-            }
-        }
+        let service = match aids.abs {
+            Some(decel) if service > 0.0 => abs_cap(service, &w, curve, w.inertia + aids.carried, decel),
+            _ => service,
+        };
         service + hand
     })
 }
 
-/// Traction control: the throttle factor falls (6 /s) while a grounded driven wheel
-/// spins past 1.5× its tyre's peak slip in the direction of drive, and recovers (2 /s)
-/// otherwise. Returns `throttle` times the factor (or `throttle` when it is off).
-pub(crate) fn traction_control(
+/// Traction control: the most drive torque at the gearbox output (N·m, ≥ 0) that the
+/// driven tyres can take, or `None` when it is off.
+///
+/// Each grounded driven wheel can react [`TRACTION_PEAK_FRACTION`] of its budget × radius;
+/// an open axle differential passes twice its weaker wheel's, a locking one the sum;
+/// an open centre differential is limited by the axle that runs out first for its
+/// share, a locking one passes the sum. On top comes the torque the rotating parts
+/// need to keep up with the car accelerating at what the tyres give
+/// (`(ΣJ_wheels + reflected) · a / r`, `a = Σ budget / mass`). The trim
+/// `state.traction_factor` falls (4 /s per unit of excess) while a driven wheel's slip
+/// still passes 1.5× its budget's slip and recovers at 0.5 /s, never below 0.2.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn traction_limit(
     spec: &VehicleSettings,
     state: &mut VehicleState,
     shares: &[f32],
     ratio: f32,
+    reflected: f32,
     wheel: impl Fn(usize) -> WheelFeedback,
-    throttle: f32,
     dt: f32,
-) -> f32 {
+) -> Option<f32> {
     if !spec.brakes.traction_control {
         state.traction_factor = 1.0;
-        return throttle;
+        return None;
     }
-    let spinning = shares.iter().enumerate().any(|(a, s)| {
-        *s > 0.0
-            && [wheel(2 * a), wheel(2 * a + 1)]
-                .iter()
-                .any(|w| w.grounded && w.forward_slip * ratio.signum() > 1.5 * w.peak_slip.max(0.01))
-    });
-    state.traction_factor = if spinning {
-        (state.traction_factor - 6.0 * dt).max(0.0)
-    } else {
-        (state.traction_factor + 2.0 * dt).min(1.0)
+    let dir = ratio.signum();
+    let (mut force, mut inertia, mut worst) = (0.0f32, reflected, 0.0f32);
+    let (mut by_share, mut sum, mut radius) = (f32::MAX, 0.0f32, 0.0f32);
+    for (a, &share) in shares.iter().enumerate() {
+        if share <= 0.0 {
+            continue;
+        }
+        let curve = spec.axles[a].wheel.longitudinal_tyre();
+        let caps = [wheel(2 * a), wheel(2 * a + 1)].map(|w| {
+            let (target, f) = budget(&w, curve);
+            if w.grounded {
+                worst = worst.max(w.forward_slip * dir / target.max(1e-3));
+            }
+            force += f;
+            inertia += w.inertia;
+            radius = radius.max(w.radius);
+            TRACTION_PEAK_FRACTION * w.radius * f
+        });
+        let axle = match spec.axles[a].differential {
+            DifferentialKind::Open => 2.0 * caps[0].min(caps[1]),
+            _ => caps[0] + caps[1],
+        };
+        by_share = by_share.min(axle / share);
+        sum += axle;
+    }
+    let tyres = match spec.centre_differential {
+        DifferentialKind::Open if by_share < f32::MAX => by_share,
+        _ => sum,
     };
-    throttle * state.traction_factor
+    let accel = TRACTION_PEAK_FRACTION * force / spec.chassis.mass.max(1.0);
+    let spin_up = inertia * accel / radius.max(0.01);
+    state.traction_factor = if worst > 1.5 {
+        state.traction_factor - 4.0 * (worst - 1.5).min(1.0) * dt
+    } else {
+        state.traction_factor + 0.5 * dt
+    }
+    .clamp(0.2, 1.0);
+    Some((tyres + spin_up) * state.traction_factor)
 }

@@ -22,23 +22,49 @@ pub enum DifferentialKind {
     Open,
     /// Both sides turn at the same speed, with whatever torque that takes.
     Locked,
-    /// A clutch-type limited-slip differential: it moves torque from the faster side to
-    /// the slower one, up to `preload + locking · |input torque|` (N·m).
+    /// A clutch-type (Salisbury) limited-slip differential: it moves torque from the
+    /// faster side to the slower one, up to `preload + locking · |input torque|` (N·m)
+    /// on power and `preload + coast_locking · |input torque|` on the overrun (engine
+    /// braking). The ramp angles set the two: a **1-way** unit locks on power only
+    /// (`coast_locking: Some(0.0)`), a **1.5-way** one locks less on the overrun
+    /// (about half), a **2-way** one the same both ways (`None`, the default).
     LimitedSlip {
         /// Locking torque with no input torque (N·m), ≥ 0.
         preload: f32,
-        /// Extra locking torque per N·m of input torque, ≥ 0 (0.3–1 typical).
+        /// Extra locking torque per N·m of input torque on power, ≥ 0 (0.3–1 typical).
         locking: f32,
+        /// Extra locking torque per N·m of input torque on the overrun, ≥ 0; `None`:
+        /// the same as `locking` (2-way).
+        #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+        coast_locking: Option<f32>,
     },
 }
 
-/// Locking capacity (N·m) of a differential passing `input` N·m.
-fn capacity_of(kind: DifferentialKind, input: f32) -> f32 {
+/// Locking capacity (N·m) of a differential passing `input` N·m (on the overrun when
+/// `coasting`).
+fn capacity_of(kind: DifferentialKind, input: f32, coasting: bool) -> f32 {
     match kind {
         DifferentialKind::Open => 0.0,
         DifferentialKind::Locked => MAX_VALUE,
-        DifferentialKind::LimitedSlip { preload, locking } => preload + locking * input.abs(),
+        DifferentialKind::LimitedSlip {
+            preload,
+            locking,
+            coast_locking,
+        } => {
+            let k = if coasting {
+                coast_locking.unwrap_or(locking)
+            } else {
+                locking
+            };
+            preload + k * input.abs()
+        }
     }
+}
+
+/// Whether a differential passing `input` N·m to outputs turning at a mean `speed`
+/// (rad/s) is on the overrun: the input holds the outputs back (engine braking).
+fn coasting(input: f32, speed: f32) -> bool {
+    input * speed < 0.0
 }
 
 /// One output of a differential, as the coupling sees it.
@@ -92,15 +118,18 @@ pub(crate) fn distribute(
     if let [Some(f), Some(r)] = driven {
         let side = |a: usize| {
             let (l, r) = (wheel(2 * a), wheel(2 * a + 1));
+            let reflected = out[2 * a].drivetrain_inertia + out[2 * a + 1].drivetrain_inertia;
             Side {
                 speed: 0.5 * (l.angular_velocity + r.angular_velocity),
-                inertia: l.inertia + r.inertia,
+                inertia: l.inertia + r.inertia + reflected,
                 tyre_torque: l.tyre_torque + r.tyre_torque,
                 drive: axle_torque[a],
             }
         };
-        let cap = capacity_of(spec.centre_differential, axle_torque[f] + axle_torque[r]);
-        let t = couple(side(f), side(r), cap, dt);
+        let (a, b) = (side(f), side(r));
+        let input = axle_torque[f] + axle_torque[r];
+        let cap = capacity_of(spec.centre_differential, input, coasting(input, a.speed + b.speed));
+        let t = couple(a, b, cap, dt);
         axle_torque[f] -= t;
         axle_torque[r] += t;
         centre_transfer = t;
@@ -111,14 +140,19 @@ pub(crate) fn distribute(
         if shares.get(a).copied().unwrap_or(0.0) <= 0.0 {
             continue;
         }
-        let cap = capacity_of(spec.axles[a].differential, axle_torque[a]);
-        let side = |w: WheelFeedback| Side {
-            speed: w.angular_velocity,
-            inertia: w.inertia,
-            tyre_torque: w.tyre_torque,
-            drive: 0.5 * axle_torque[a],
+        let side = |i: usize| {
+            let w = wheel(i);
+            Side {
+                speed: w.angular_velocity,
+                inertia: w.inertia + out[i].drivetrain_inertia,
+                tyre_torque: w.tyre_torque,
+                drive: 0.5 * axle_torque[a],
+            }
         };
-        let t = couple(side(wheel(l)), side(wheel(r)), cap, dt);
+        let (sl, sr) = (side(l), side(r));
+        let coast = coasting(axle_torque[a], sl.speed + sr.speed);
+        let cap = capacity_of(spec.axles[a].differential, axle_torque[a], coast);
+        let t = couple(sl, sr, cap, dt);
         out[l].drive_torque = finite(0.5 * axle_torque[a] - t);
         out[r].drive_torque = finite(0.5 * axle_torque[a] + t);
     }

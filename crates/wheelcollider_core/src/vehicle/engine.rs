@@ -31,7 +31,15 @@ pub struct EngineSettings {
     /// Engine braking torque at the redline with the throttle closed (N·m), ≥ 0; it
     /// scales with rpm and with (1 − throttle)².
     pub braking_torque: f32,
+    /// Road-speed governor (km/h, ≥ 0; 0: none): the engine's control cuts the
+    /// throttle over the last [`SPEED_LIMIT_BAND`] km/h below it, as many cars are
+    /// limited (250 km/h for most German ones).
+    pub speed_limit: f32,
 }
+
+/// Width (km/h) of the road-speed governor's throttle cut below
+/// [`EngineSettings::speed_limit`].
+pub const SPEED_LIMIT_BAND: f32 = 3.0;
 
 impl Default for EngineSettings {
     fn default() -> Self {
@@ -41,6 +49,7 @@ impl Default for EngineSettings {
             redline_rpm: 6800.0,
             inertia: 0.2,
             braking_torque: 60.0,
+            speed_limit: 0.0,
         }
     }
 }
@@ -130,6 +139,16 @@ pub(crate) fn governed_torque(
         throttle = throttle.min(engine.throttle_for(rpm, allow));
     }
     (throttle, engine.torque(rpm, throttle))
+}
+
+/// The road-speed governor: `throttle` scaled down linearly over the last
+/// [`SPEED_LIMIT_BAND`] km/h below the limit, to 0 at it (`speed`, m/s).
+pub(crate) fn governed_speed(engine: &EngineSettings, throttle: f32, speed: f32) -> f32 {
+    if engine.speed_limit > 0.0 {
+        throttle * ((engine.speed_limit - speed.abs() * 3.6) / SPEED_LIMIT_BAND).clamp(0.0, 1.0)
+    } else {
+        throttle
+    }
 }
 
 /// Integrates the engine's speed over one step: its torque against the clutch's.

@@ -54,9 +54,17 @@ pub struct WheelFeedback {
     pub compression: f32,
     /// Longitudinal slip κ.
     pub forward_slip: f32,
-    /// The tyre's peak slip.
+    /// The longitudinal curve's peak slip κ* at the wheel's load.
     pub peak_slip: f32,
-    /// The most force the tyre can give at its load and grip (N): peak μ × grip × load.
+    /// The tyre's transient lateral slip σ (what its force follows), signed.
+    pub sideways_slip: f32,
+    /// The lateral curve's peak slip σ* at the wheel's load (0: no lateral curve).
+    pub lateral_peak_slip: f32,
+    /// Speed of the wheel over the ground along its forward direction (m/s, positive
+    /// forward): ABS and traction control measure slip against it.
+    pub ground_speed: f32,
+    /// The most longitudinal force the tyre can give at its load and grip (N): the
+    /// longitudinal curve's peak μ × grip × load.
     pub max_friction_force: f32,
     /// Whether it touched the ground.
     pub grounded: bool,
@@ -80,6 +88,11 @@ pub struct WheelCommand {
     pub brake_torque: f32,
     /// Anti-roll bar force (N), added to the suspension force.
     pub anti_roll_force: f32,
+    /// Inertia of the drivetrain this wheel carries (kg·m²), ≥ 0: its share of the
+    /// gearbox's (in gear) and, while the clutch is locked, the engine's, reflected
+    /// through the ratios (see [`step_vehicle`](super::step_vehicle)). The wheel adds
+    /// it to its own in its spin solve ([`crate::StepInput::drivetrain_inertia`]).
+    pub drivetrain_inertia: f32,
 }
 
 /// The vehicle's runtime state, carried from step to step. Create it with
@@ -103,11 +116,19 @@ pub struct VehicleState {
     pub clutch_torque: f32,
     /// Steering position, −1..=1, after the steering rate.
     pub steer: f32,
-    /// Traction control's throttle factor, 0..=1.
+    /// Traction control's trim on the driven tyres' budget, 0.2..=1: it falls while a
+    /// driven wheel slips past its peak anyway (grip the wheels' feedback did not
+    /// show), and recovers otherwise.
     pub traction_factor: f32,
     /// How long the car has stood still with the brake held (s): auto-reverse engages
     /// after [`AUTO_REVERSE_DELAY`](super::AUTO_REVERSE_DELAY).
     pub stopped_braking: f32,
+    /// The clutch held the engine to the gearbox last step: the engine turned with the
+    /// driven wheels, its inertia carried by them.
+    pub clutch_locked: bool,
+    /// The drivetrain inertia reflected to the gearbox output last step (kg·m²): what
+    /// the driven wheels carried (ABS brakes it down with them).
+    pub reflected_inertia: f32,
 }
 
 impl VehicleState {
@@ -123,6 +144,8 @@ impl VehicleState {
             steer: 0.0,
             traction_factor: 1.0,
             stopped_braking: 0.0,
+            clutch_locked: false,
+            reflected_inertia: 0.0,
         }
     }
 
@@ -136,6 +159,7 @@ impl VehicleState {
             &mut self.clutch_torque,
             &mut self.steer,
             &mut self.stopped_braking,
+            &mut self.reflected_inertia,
         ] {
             if !s.is_finite() {
                 *s = 0.0;

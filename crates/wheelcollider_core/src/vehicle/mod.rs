@@ -59,9 +59,11 @@ mod transmission;
 
 pub use aero::AeroSettings;
 pub use anti_roll::bar_force;
-pub use brakes::{ABS_MIN_SPEED, ABS_PEAK_FRACTION, BrakeSettings};
+pub use brakes::{
+    ABS_MIN_SPEED, ABS_PEAK_FRACTION, BrakeSettings, LOCK_SLIP, LOCK_SPEED_FLOOR, TRACTION_PEAK_FRACTION,
+};
 pub use differential::DifferentialKind;
-pub use engine::{EngineSettings, LIMITER_BAND_RPM};
+pub use engine::{EngineSettings, LIMITER_BAND_RPM, SPEED_LIMIT_BAND};
 pub use io::{DriverInput, PowertrainReport, VehicleState, WheelCommand, WheelFeedback};
 pub use settings::*;
 pub use steering::SteeringSettings;
@@ -125,32 +127,55 @@ pub fn step_vehicle(
 
     let (throttle, brake, shifting) = transmission::select_gear(spec, state, &raw, v, wheels, dt);
     let delta = steering::steer(&spec.steering, state, raw.steer, v, dt);
-    let abs_on = spec.brakes.abs && v.abs() > ABS_MIN_SPEED;
+    let mut shares = [0.0f32; 16];
+    let shares = &mut shares[..n_axles.min(16)];
+    spec.drive_shares(shares);
+    let abs = (spec.brakes.abs && v.abs() > ABS_MIN_SPEED).then(|| brakes::budget_deceleration(spec, n_axles, wheel));
     for a in 0..n_axles {
+        let share = shares.get(a).copied().unwrap_or(0.0);
         let (l, r) = (
             VehicleSettings::wheel_index(a, false),
             VehicleSettings::wheel_index(a, true),
         );
-        [out[l], out[r]] = axle_commands(spec, a, delta, brake, raw.handbrake, abs_on, [wheel(l), wheel(r)]);
+        let aids = brakes::Aids {
+            handbrake: raw.handbrake,
+            abs,
+            carried: 0.5 * share * state.reflected_inertia,
+        };
+        [out[l], out[r]] = axle_commands(spec, a, delta, brake, aids, [wheel(l), wheel(r)]);
     }
 
     // The powertrain: traction control, engine, clutch, gearbox, differentials.
     let ratio = spec.gearbox.total_ratio(state.gear);
-    let mut shares = [0.0f32; 16];
-    let shares = &mut shares[..n_axles.min(16)];
-    spec.drive_shares(shares);
+    let disconnected = transmission::disconnect_handbraked(spec, shares, raw.handbrake);
     let driven = transmission::DrivenSide::new(shares, wheel);
+    if state.clutch_locked {
+        // The engine turned with the driven wheels last step: read its speed back.
+        state.engine_speed = (driven.speed * ratio).clamp(0.0, 2.0e4);
+    }
     let rpm = state.engine_speed * RAD_PER_S_TO_RPM;
-    let mut throttle = brakes::traction_control(spec, state, shares, ratio, wheel, throttle, dt);
+    let carried = spec.gearbox.inertia + if state.clutch_locked { spec.engine.inertia } else { 0.0 };
+    let drive_limit = brakes::traction_limit(spec, state, shares, ratio, carried * ratio * ratio, wheel, dt)
+        .map(|t| t / (ratio.abs() * spec.gearbox.efficiency).max(1e-3));
+    let mut throttle = match drive_limit {
+        Some(limit) => throttle.min(spec.engine.throttle_for(rpm, limit)),
+        None => throttle,
+    };
+    throttle = engine::governed_speed(&spec.engine, throttle, v);
     if shifting {
         throttle = 0.0;
     }
     let (throttle, engine_torque) = engine::governed_torque(&spec.engine, state, throttle, rpm, dt);
-    let engagement = transmission::clutch_engagement(spec, ratio, shifting, rpm, raw.clutch);
-    let capacity = spec.clutch.max_torque * engagement;
-    state.clutch_torque = transmission::clutch_torque(spec, state, &driven, ratio, engine_torque, capacity, dt);
-    engine::integrate(&spec.engine, state, engine_torque, dt);
-    let wheel_torque = state.clutch_torque * ratio * spec.gearbox.efficiency;
+    let engagement = transmission::clutch_engagement(spec, ratio, shifting || disconnected, rpm, raw.clutch);
+    let capacity = (spec.clutch.max_torque * engagement).min(drive_limit.unwrap_or(f32::MAX));
+    let clutch = transmission::clutch_step(spec, state, &driven, ratio, engine_torque, capacity, dt);
+    state.reflected_inertia = clutch.reflected_inertia;
+    for (a, s) in shares.iter().enumerate() {
+        let j = 0.5 * s * clutch.reflected_inertia;
+        out[2 * a].drivetrain_inertia = j;
+        out[2 * a + 1].drivetrain_inertia = j;
+    }
+    let wheel_torque = clutch.wheel_torque;
     report.centre_transfer = differential::distribute(spec, shares, wheel_torque, wheel, out, n_axles, dt);
 
     report.engine_rpm = state.engine_speed * RAD_PER_S_TO_RPM;
@@ -183,8 +208,7 @@ fn axle_commands(
     axle: usize,
     delta: f32,
     brake: f32,
-    handbrake: f32,
-    abs_on: bool,
+    aids: brakes::Aids,
     [wl, wr]: [WheelFeedback; 2],
 ) -> [WheelCommand; 2] {
     let (angle_l, angle_r) = if spec.axles[axle].steered {
@@ -192,13 +216,16 @@ fn axle_commands(
     } else {
         (0.0, 0.0)
     };
-    let [brake_l, brake_r] = brakes::axle_brake_torques(spec, axle, brake, handbrake, abs_on, [wl, wr]);
+    let [steer_l, steer_r] = steering::elastic_steer(&spec.axles[axle], [&wl, &wr]);
+    let (angle_l, angle_r) = (angle_l + steer_l, angle_r + steer_r);
+    let [brake_l, brake_r] = brakes::axle_brake_torques(spec, axle, brake, aids, [wl, wr]);
     let roll = anti_roll::bar_force(spec.axles[axle].anti_roll_stiffness, &wl, &wr);
     let command = |angle: f32, brake: f32, roll: f32| WheelCommand {
         steer_angle: finite(angle),
         drive_torque: 0.0,
         brake_torque: finite(brake).max(0.0),
         anti_roll_force: finite(roll),
+        drivetrain_inertia: 0.0,
     };
     [command(angle_l, brake_l, roll), command(angle_r, brake_r, -roll)]
 }

@@ -15,7 +15,8 @@ impl VehicleSettings {
     /// The top speed (m/s) and the gear it is reached in: the highest speed, in any
     /// forward gear, where the full-throttle drive force still equals drag + rolling
     /// resistance (the balance of tractive force and road load, Gillespie, *Fundamentals of
-    /// Vehicle Dynamics*, ch. 2), with the engine at or below its redline.
+    /// Vehicle Dynamics*, ch. 2), with the engine at or below its redline; no more than
+    /// the engine's [`speed_limit`](EngineSettings::speed_limit).
     pub fn predicted_top_speed(&self) -> (f32, i32) {
         let mut best = (0.0f32, 1);
         let r = self.drive_radius();
@@ -56,6 +57,9 @@ impl VehicleSettings {
             if top > best.0 {
                 best = (top, g);
             }
+        }
+        if self.engine.speed_limit > 0.0 {
+            best.0 = best.0.min(self.engine.speed_limit / 3.6);
         }
         best
     }

@@ -100,6 +100,21 @@ pub struct AxleSettings {
     pub anti_roll_stiffness: f32,
     /// The axle's differential (used when `driven`).
     pub differential: DifferentialKind,
+    /// Roll steer (deg of toe per deg of body roll), −1..=1: positive toes the wheel
+    /// in as the body rolls onto it (the outside wheel in a turn) and out as it rolls
+    /// off, so the whole axle steers into the turn. On the rear axle that is roll
+    /// understeer (typical +0.05..+0.15), on the front axle roll oversteer (front
+    /// axles are usually set slightly negative). The roll is the suspension's:
+    /// `atan((compression right − left) / track)`. Milliken, *Race Car Vehicle
+    /// Dynamics*, §17.5.
+    pub roll_steer: f32,
+    /// Lateral-force compliance steer (deg per kN of the wheel's own lateral force),
+    /// −2..=2: positive turns the wheel away from its lateral force (towards smaller
+    /// slip angles), as a compliant steering rack or bushing does: understeer on the
+    /// front axle (road cars about 0.1–0.3 deg/kN), oversteer on the rear. It follows
+    /// last step's force, so keep `|compliance_steer| × cornering stiffness` well below
+    /// 1 rad per rad. Milliken §17.6.
+    pub compliance_steer: f32,
 }
 
 impl Default for AxleSettings {
@@ -114,6 +129,8 @@ impl Default for AxleSettings {
             handbrake: false,
             anti_roll_stiffness: 0.0,
             differential: DifferentialKind::Open,
+            roll_steer: 0.0,
+            compliance_steer: 0.0,
         }
     }
 }
@@ -239,9 +256,17 @@ macro_rules! field {
 }
 
 fn check_differential(path: &str, d: &mut DifferentialKind) -> Result<(), VehicleSettingsError> {
-    if let DifferentialKind::LimitedSlip { preload, locking } = d {
+    if let DifferentialKind::LimitedSlip {
+        preload,
+        locking,
+        coast_locking,
+    } = d
+    {
         field!(format!("{path}.preload"), *preload, 0.0, MAX_VALUE);
         field!(format!("{path}.locking"), *locking, 0.0, 100.0);
+        if let Some(c) = coast_locking {
+            field!(format!("{path}.coast_locking"), *c, 0.0, 100.0);
+        }
     }
     Ok(())
 }
@@ -278,6 +303,8 @@ impl VehicleSettings {
                 0.0,
                 crate::limits::MAX_SPRING
             );
+            field!(format!("axles[{i}].roll_steer"), a.roll_steer, -1.0, 1.0);
+            field!(format!("axles[{i}].compliance_steer"), a.compliance_steer, -2.0, 2.0);
             check_differential(&format!("axles[{i}].differential"), &mut a.differential)?;
             let (clean, err) = a.wheel.sanitized();
             if let Some(e) = err {
@@ -312,6 +339,7 @@ impl VehicleSettings {
         field!("engine.redline_rpm", e.redline_rpm, e.idle_rpm + 100.0, 100_000.0);
         field!("engine.inertia", e.inertia, 0.01, M);
         field!("engine.braking_torque", e.braking_torque, 0.0, M);
+        field!("engine.speed_limit", e.speed_limit, 0.0, 10_000.0);
 
         let cl = &mut self.clutch;
         field!("clutch.max_torque", cl.max_torque, 0.0, M);
@@ -331,6 +359,7 @@ impl VehicleSettings {
         field!("gearbox.final_drive", g.final_drive, 0.01, 100.0);
         field!("gearbox.efficiency", g.efficiency, 0.5, 1.0);
         field!("gearbox.shift_time", g.shift_time, 0.0, 2.0);
+        field!("gearbox.inertia", g.inertia, 0.0, M);
         field!("gearbox.shift_up_rpm", g.shift_up_rpm, e.idle_rpm, e.redline_rpm);
         field!("gearbox.shift_down_rpm", g.shift_down_rpm, e.idle_rpm, g.shift_up_rpm);
 

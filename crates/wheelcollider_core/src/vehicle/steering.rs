@@ -108,3 +108,29 @@ pub(crate) fn steer(steering: &SteeringSettings, state: &mut VehicleState, steer
     state.steer = state.steer.clamp(-1.0, 1.0);
     state.steer * steering.lock_at(v)
 }
+
+/// Largest steer (deg) that compliance steer adds to a wheel.
+const MAX_COMPLIANCE_STEER: f32 = 5.0;
+
+/// Roll steer and compliance steer of the two wheels of `axle` (deg, positive left),
+/// from last step's suspension compressions and lateral forces: the body's roll
+/// `φ = atan((c_right − c_left) / track)` (positive rolling onto the right wheels, as
+/// in a left turn) steers both wheels by `roll_steer · φ`; each wheel's own lateral
+/// force `Fy` (positive to the right) steers it by `compliance_steer · Fy / 1000`,
+/// clamped to ±5°.
+pub(crate) fn elastic_steer(axle: &super::AxleSettings, [wl, wr]: [&super::WheelFeedback; 2]) -> [f32; 2] {
+    let roll = if wl.grounded && wr.grounded {
+        ((wr.compression - wl.compression) / (2.0 * axle.half_track).max(1e-3))
+            .atan()
+            .to_degrees()
+    } else {
+        0.0
+    };
+    let compliance = |w: &super::WheelFeedback| {
+        (axle.compliance_steer * w.sideways_force * 1e-3).clamp(-MAX_COMPLIANCE_STEER, MAX_COMPLIANCE_STEER)
+    };
+    [
+        axle.roll_steer * roll + compliance(wl),
+        axle.roll_steer * roll + compliance(wr),
+    ]
+}

@@ -59,6 +59,10 @@ pub struct GearboxSettings {
     pub efficiency: f32,
     /// Time a shift takes (s), in 0..=2: the clutch is open and the throttle cut.
     pub shift_time: f32,
+    /// Rotating inertia behind the clutch (kg·m², at the gearbox's input shaft), ≥ 0:
+    /// clutch disc, input shaft and gears. In gear it is reflected to the driven
+    /// wheels by the total ratio squared; 0.01–0.05 for a car.
+    pub inertia: f32,
     /// Shift by itself; otherwise only on the input's gear-up / gear-down.
     pub automatic: bool,
     /// With `automatic`: stopped, the brake input selects reverse and then drives
@@ -79,6 +83,7 @@ impl Default for GearboxSettings {
             final_drive: 3.6,
             efficiency: 0.9,
             shift_time: 0.25,
+            inertia: 0.02,
             automatic: true,
             auto_reverse: true,
             shift_up_rpm: 6300.0,
@@ -147,15 +152,27 @@ pub(crate) fn select_gear(
             state.shift_timer = 0.0;
             let (old, new) = (gb.total_ratio(state.gear), gb.total_ratio(state.next_gear));
             state.gear = state.next_gear;
-            // The engine meets the gearbox at the new gear's speed: the rpm carried
-            // across by the ratio of ratios (never below idle).
+            // A rev-matched shift: the engine meets the gearbox at the speed the driven
+            // wheels give through the new gear (never below idle), so the clutch closes
+            // without a jolt. (Carrying the rpm across by the ratio of ratios left the
+            // engine short by what it lost during the shift, and closing that gap in one
+            // step threw the car back by 0.25 g.)
             if old != 0.0 && new != 0.0 && old.signum() == new.signum() {
                 let idle = spec.engine.idle_rpm / RAD_PER_S_TO_RPM;
-                state.engine_speed = (state.engine_speed * new / old).max(idle);
+                state.engine_speed = (driven_wheel_speed(spec, wheels) * new).max(idle);
             }
         }
     }
     (throttle, brake, shifting)
+}
+
+/// The mean spin (rad/s) of the driven axles' wheels, weighted by their drive shares.
+fn driven_wheel_speed(spec: &VehicleSettings, wheels: &[WheelFeedback]) -> f32 {
+    let mut shares = [0.0f32; 16];
+    let n = spec.axles.len().min(16);
+    spec.drive_shares(&mut shares[..n]);
+    let spin = |i: usize| wheels.get(i).map_or(0.0, |w| w.angular_velocity);
+    (0..n).map(|a| shares[a] * 0.5 * (spin(2 * a) + spin(2 * a + 1))).sum()
 }
 
 /// The automatic: auto-reverse after standing braked, first gear out of reverse or
@@ -217,6 +234,7 @@ pub(crate) fn clutch_engagement(spec: &VehicleSettings, ratio: f32, shifting: bo
 
 /// The gearbox output's side of the clutch: the driven axles' mean wheel speed weighted
 /// by their shares (rad/s), their inertia (kg·m²) and their tyres' last reaction (N·m).
+#[derive(Clone, Copy)]
 pub(crate) struct DrivenSide {
     /// Speed at the gearbox output (rad/s).
     pub speed: f32,
@@ -245,24 +263,102 @@ impl DrivenSide {
     }
 }
 
-/// The clutch's torque this step (N·m, engine side): the torque that brings the engine
-/// and the gearbox input to one speed at the end of the step, with the engine's torque
-/// and the tyres' last reaction fed forward, clamped to `capacity`.
-pub(crate) fn clutch_torque(
+/// What the clutch passed this step.
+pub(crate) struct ClutchStep {
+    /// Drive torque at the gearbox output (N·m), to be split by the differentials.
+    pub wheel_torque: f32,
+    /// Inertia reflected to the gearbox output (kg·m²): the gearbox's in gear, plus the
+    /// engine's while the clutch is locked, each × ratio².
+    pub reflected_inertia: f32,
+}
+
+/// The clutch this step, as a friction coupling between the engine and the gearbox
+/// input. The torque that would bring both to one speed at the end of the step (with
+/// the engine's torque and the tyres' last reaction fed forward) is compared with the
+/// capacity:
+///
+/// - **Locked** (within capacity): the engine becomes part of the driven wheels. They
+///   get its torque × ratio × efficiency and carry its inertia `J_e·r²` in their own
+///   implicit spin solve, so the tyre sees the whole rotating mass within the step
+///   (wheelspin onset, lock-up, landings). A speed difference left from slipping is
+///   closed by the engine's momentum, `J_e·r·Δω/dt`. The engine's speed is read back
+///   from the wheels at the next step.
+/// - **Slipping**: the capacity's torque passes and the engine turns on its own.
+pub(crate) fn clutch_step(
     spec: &VehicleSettings,
-    state: &VehicleState,
+    state: &mut VehicleState,
     side: &DrivenSide,
     ratio: f32,
     engine_torque: f32,
     capacity: f32,
     dt: f32,
+) -> ClutchStep {
+    let gear_inertia = spec.gearbox.inertia * ratio * ratio;
+    let eta = spec.gearbox.efficiency;
+    let j_e = spec.engine.inertia;
+    let driven = DrivenSide {
+        inertia: side.inertia + gear_inertia,
+        ..*side
+    };
+    let sync = clutch_torque(spec, state, &driven, ratio, engine_torque, dt);
+    state.clutch_locked = capacity > 0.0 && ratio != 0.0 && side.inertia > 0.0 && sync.abs() <= capacity;
+    if state.clutch_locked {
+        state.clutch_torque = sync;
+        let catch_up = j_e * ratio * (state.engine_speed - ratio * side.speed) / dt;
+        ClutchStep {
+            wheel_torque: finite(engine_torque * ratio * eta + catch_up),
+            reflected_inertia: finite(gear_inertia + j_e * ratio * ratio),
+        }
+    } else {
+        state.clutch_torque = sync.clamp(-capacity, capacity);
+        super::engine::integrate(&spec.engine, state, engine_torque, dt);
+        ClutchStep {
+            wheel_torque: state.clutch_torque * ratio * eta,
+            reflected_inertia: if ratio != 0.0 { finite(gear_inertia) } else { 0.0 },
+        }
+    }
+}
+
+/// With [`BrakeSettings::handbrake_disconnects_drive`](super::BrakeSettings) and the
+/// handbrake pulled: the handbraked axles' drive shares go to 0 and the others are
+/// scaled back up to the whole. Returns true when no driven axle is left (the clutch
+/// opens).
+pub(crate) fn disconnect_handbraked(spec: &VehicleSettings, shares: &mut [f32], handbrake: f32) -> bool {
+    if !spec.brakes.handbrake_disconnects_drive || handbrake < 0.1 {
+        return false;
+    }
+    let mut left = 0.0;
+    for (a, s) in shares.iter_mut().enumerate() {
+        if spec.axles[a].handbrake {
+            *s = 0.0;
+        }
+        left += *s;
+    }
+    if left > 0.0 {
+        shares.iter_mut().for_each(|s| *s /= left);
+        false
+    } else {
+        true
+    }
+}
+
+/// The torque (N·m, engine side) that brings the engine and the gearbox input to one
+/// speed at the end of the step, with the engine's torque and the tyres' last reaction
+/// fed forward (not clamped).
+fn clutch_torque(
+    spec: &VehicleSettings,
+    state: &VehicleState,
+    side: &DrivenSide,
+    ratio: f32,
+    engine_torque: f32,
+    dt: f32,
 ) -> f32 {
-    if capacity > 0.0 && side.inertia > 0.0 {
+    if side.inertia > 0.0 {
         let j_e = spec.engine.inertia;
         let slip = state.engine_speed - side.speed * ratio;
         let num = slip + dt * (engine_torque / j_e + ratio * side.tyre_torque / side.inertia);
         let den = dt * (1.0 / j_e + ratio * ratio * spec.gearbox.efficiency / side.inertia);
-        finite(num / den).clamp(-capacity, capacity)
+        finite(num / den)
     } else {
         0.0
     }

@@ -23,10 +23,12 @@ macro_rules! wheel_field {
 mod plots;
 mod sim;
 mod tune;
+mod tune_vehicle;
 
 use plots::*;
 use sim::*;
 use tune::*;
+use tune_vehicle::*;
 
 use avian3d::prelude::*;
 use bevy::prelude::*;
@@ -171,6 +173,16 @@ pub(crate) fn inspector_ui(
                                             0.0..=wheelcollider_core::MAX_SPRING,
                                             " N/m",
                                             100.0,
+                                        );
+                                        changed |=
+                                            num(ui, "roll steer", &mut axle.roll_steer, -1.0..=1.0, " °/°", 0.005);
+                                        changed |= num(
+                                            ui,
+                                            "compliance steer",
+                                            &mut axle.compliance_steer,
+                                            -2.0..=2.0,
+                                            " °/kN",
+                                            0.005,
                                         );
                                     });
                                     changed |= wheel_settings_ui(ui, &format!("axle{i}"), &mut axle.wheel);

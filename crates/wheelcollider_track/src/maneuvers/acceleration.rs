@@ -13,6 +13,7 @@ pub(crate) fn acceleration(spec: &VehicleSettings, o: &ManeuverOptions, out: &mu
     let mut window: Vec<f32> = vec![];
     let win = sim.steps(10.0);
     let mut top = 0.0f32;
+    let mut launch = Launch::default();
     for _ in 0..sim.steps(max_time) {
         let steer = sim.keep_lane();
         sim.step(DriverInput {
@@ -30,6 +31,7 @@ pub(crate) fn acceleration(spec: &VehicleSettings, o: &ManeuverOptions, out: &mu
             quarter = Some(t);
             trap = Some(kmh);
         }
+        launch.sample(&sim, t);
         if sim.k.gear != gear {
             if sim.k.gear == gear + 1 && gear > 0 {
                 shifts.push((gear, sim.k.gear, last_rpm, kmh));
@@ -58,6 +60,12 @@ pub(crate) fn acceleration(spec: &VehicleSettings, o: &ManeuverOptions, out: &mu
         out.metric("top_speed", top, "km/h", Some(pred * 3.6));
         out.metric("time_to_top_speed", sim.t - t0, "s", None);
     }
+    if spec.brakes.traction_control {
+        let (lo, mean_ratio) = launch.ratios();
+        out.metric("launch_traction_min", lo, "1", None);
+        out.metric("launch_traction_mean", mean_ratio, "1", None);
+        out.metric("launch_traction_time", launch.duration(), "s", None);
+    }
     for (from, to, rpm, kmh) in shifts {
         out.metric(format!("shift_{from}_{to}_rpm"), rpm, "rpm", None);
         out.metric(format!("shift_{from}_{to}_speed"), kmh, "km/h", None);
@@ -69,4 +77,73 @@ pub(crate) fn acceleration(spec: &VehicleSettings, o: &ManeuverOptions, out: &mu
     let refs: Vec<&str> = slips.iter().map(String::as_str).collect();
     out.plot("Longitudinal slip", "time", &refs);
     sim
+}
+
+/// The launch in first gear against the traction limit, while the tyres are the limit
+/// (traction control cuts the throttle): the acceleration over 0.1 s windows from 0.3 s
+/// after the car starts to move, divided by the traction limit
+/// averaged over the window: the driven tyres' most force (peak × load) less the other
+/// wheels' rolling resistance, over the mass plus the other wheels' inertia / r².
+#[derive(Default)]
+struct Launch {
+    /// (time, speed, limit acceleration) each step.
+    samples: Vec<(f32, f32, f32)>,
+    /// The first shift has begun.
+    done: bool,
+}
+
+impl Launch {
+    fn sample(&mut self, sim: &Sim, t: f32) {
+        let telemetry = sim.app.world().get::<VehicleTelemetry>(sim.car).expect("a vehicle");
+        let moving = self.samples.iter().any(|s| s.1 > 0.1);
+        // The launch ends where the tyres stop being the limit: traction control no
+        // longer cuts the throttle (the engine is), or the first shift.
+        self.done |=
+            telemetry.powertrain.shifting || sim.k.gear != 1 || (moving && telemetry.powertrain.throttle > 0.99);
+        if self.done {
+            return;
+        }
+        let spec = &sim.spec;
+        let (mut force, mut mass) = (0.0, spec.chassis.mass);
+        for (i, _) in sim.wheels.iter().enumerate() {
+            let o = sim.wheel(i).output;
+            if spec.axles[i / 2].driven {
+                force += o.max_friction_force;
+            } else {
+                let w = &spec.axles[i / 2].wheel;
+                force -= o.rolling_resistance_force;
+                mass += w.inertia() / (w.radius() * w.radius());
+            }
+        }
+        self.samples.push((t, sim.k.forward_speed, force / mass));
+    }
+
+    /// How long (s) the launch was traction-limited from 0.3 s after the car moved.
+    fn duration(&self) -> f32 {
+        match (self.samples.iter().find(|s| s.1 > 0.1), self.samples.last()) {
+            (Some(first), Some(last)) => (last.0 - first.0 - 0.3).max(0.0),
+            _ => 0.0,
+        }
+    }
+
+    /// The smallest and the mean ratio of measured to limit acceleration (NaN without
+    /// samples).
+    fn ratios(&self) -> (f32, f32) {
+        let Some(start) = self.samples.iter().find(|s| s.1 > 0.1).map(|s| s.0 + 0.3) else {
+            return (f32::NAN, f32::NAN);
+        };
+        let ratios: Vec<f32> = (0..self.samples.len())
+            .filter_map(|i| {
+                let (t0, v0, _) = self.samples[i];
+                let j = self.samples[i..].iter().position(|s| s.0 >= t0 + 0.1)? + i;
+                let (t1, v1, _) = self.samples[j];
+                let limit = mean(&self.samples[i..=j].iter().map(|s| s.2).collect::<Vec<_>>());
+                (t0 >= start).then(|| (v1 - v0) / (t1 - t0) / limit)
+            })
+            .collect();
+        if ratios.is_empty() {
+            return (f32::NAN, f32::NAN);
+        }
+        (ratios.iter().copied().fold(f32::MAX, f32::min), mean(&ratios))
+    }
 }

@@ -1,8 +1,9 @@
-//! The eight manoeuvres, one file each: each builds its [`Sim`](crate::sim::Sim), drives
+//! The manoeuvres, one file each: each builds its [`Sim`](crate::sim::Sim), drives
 //! it and writes its metrics and plots into the report. What each measures and how is
 //! in `docs/maneuvers.md`.
 
 pub(crate) mod acceleration;
+pub(crate) mod brake_in_turn;
 pub(crate) mod braking;
 pub(crate) mod bump_run;
 pub(crate) mod circle;

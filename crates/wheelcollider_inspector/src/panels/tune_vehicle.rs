@@ -1,0 +1,254 @@
+//! The Tune tab's vehicle sections: chassis, engine, clutch and gearbox,
+//! differentials, brakes, steering and aerodynamics, one function per section.
+
+use bevy_egui::egui;
+use wheelcollider_avian::prelude::*;
+
+use super::tune::section;
+use super::*;
+
+pub(super) fn diff_ui(ui: &mut egui::Ui, id: &str, d: &mut DifferentialKind) -> bool {
+    let mut changed = false;
+    ui.horizontal(|ui| {
+        for (name, kind) in [
+            ("open", DifferentialKind::Open),
+            ("locked", DifferentialKind::Locked),
+            (
+                "limited slip",
+                DifferentialKind::LimitedSlip {
+                    preload: 100.0,
+                    locking: 0.5,
+                    coast_locking: None,
+                },
+            ),
+        ] {
+            if ui
+                .selectable_label(core::mem::discriminant(d) == core::mem::discriminant(&kind), name)
+                .clicked()
+                && core::mem::discriminant(d) != core::mem::discriminant(&kind)
+            {
+                *d = kind;
+                changed = true;
+            }
+        }
+    });
+    if let DifferentialKind::LimitedSlip {
+        preload,
+        locking,
+        coast_locking,
+    } = d
+    {
+        egui::Grid::new((id, "lsd")).num_columns(2).show(ui, |ui| {
+            changed |= num(ui, "preload", preload, 0.0..=5000.0, " N·m", 5.0);
+            changed |= num(ui, "locking on power", locking, 0.0..=5.0, " per N·m", 0.01);
+            ui.label("on the overrun");
+            ui.horizontal(|ui| {
+                for (name, value) in [("1-way", Some(0.0)), ("1.5-way", Some(0.5 * *locking)), ("2-way", None)] {
+                    if ui.selectable_label(*coast_locking == value, name).clicked() {
+                        *coast_locking = value;
+                        changed = true;
+                    }
+                }
+            });
+            ui.end_row();
+            if let Some(c) = coast_locking {
+                changed |= num(ui, "locking on overrun", c, 0.0..=5.0, " per N·m", 0.01);
+            }
+        });
+    }
+    changed
+}
+
+/// Edits the vehicle spec (everything but the wheels); returns whether it changed.
+pub(super) fn vehicle_ui(ui: &mut egui::Ui, spec: &mut VehicleSettings) -> bool {
+    let mut changed = false;
+    changed |= vehicle_chassis_ui(ui, spec);
+    changed |= vehicle_engine_ui(ui, spec);
+    changed |= vehicle_clutch_and_gearbox_ui(ui, spec);
+    changed |= vehicle_differentials_ui(ui, spec);
+    changed |= vehicle_brakes_ui(ui, spec);
+    changed |= vehicle_steering_ui(ui, spec);
+    changed |= vehicle_aerodynamics_ui(ui, spec);
+    changed
+}
+
+/// The "chassis" section of [`vehicle_ui`].
+pub(super) fn vehicle_chassis_ui(ui: &mut egui::Ui, spec: &mut VehicleSettings) -> bool {
+    section(ui, "vehicle", "chassis", false, |ui, changed| {
+        *changed |= num(ui, "mass", &mut spec.chassis.mass, 1.0..=100_000.0, " kg", 5.0);
+        *changed |= num(
+            ui,
+            "centre of mass height",
+            &mut spec.chassis.center_of_mass[1],
+            -5.0..=5.0,
+            " m",
+            0.005,
+        );
+        *changed |= num(
+            ui,
+            "centre of mass z",
+            &mut spec.chassis.center_of_mass[2],
+            -10.0..=10.0,
+            " m",
+            0.005,
+        );
+    })
+}
+
+/// The "engine" section of [`vehicle_ui`].
+pub(super) fn vehicle_engine_ui(ui: &mut egui::Ui, spec: &mut VehicleSettings) -> bool {
+    section(ui, "vehicle", "engine", false, |ui, changed| {
+        let e = &mut spec.engine;
+        *changed |= num(ui, "idle", &mut e.idle_rpm, 100.0..=20_000.0, " rpm", 10.0);
+        *changed |= num(ui, "redline", &mut e.redline_rpm, 500.0..=30_000.0, " rpm", 10.0);
+        *changed |= num(ui, "inertia", &mut e.inertia, 0.01..=10.0, " kg·m²", 0.005);
+        *changed |= num(ui, "engine braking", &mut e.braking_torque, 0.0..=2000.0, " N·m", 1.0);
+        ui.label("torque scale");
+        let mut scale = 1.0f32;
+        if ui
+            .add(
+                egui::DragValue::new(&mut scale)
+                    .range(0.5..=2.0)
+                    .speed(0.005)
+                    .prefix("× "),
+            )
+            .changed()
+        {
+            e.torque_curve.iter_mut().for_each(|p| p[1] *= scale);
+            *changed = true;
+        }
+        ui.end_row();
+    })
+}
+
+/// The "clutch and gearbox" section of [`vehicle_ui`].
+pub(super) fn vehicle_clutch_and_gearbox_ui(ui: &mut egui::Ui, spec: &mut VehicleSettings) -> bool {
+    section(ui, "vehicle", "clutch and gearbox", false, |ui, changed| {
+        *changed |= num(
+            ui,
+            "clutch torque",
+            &mut spec.clutch.max_torque,
+            0.0..=10_000.0,
+            " N·m",
+            5.0,
+        );
+        ui.label("automatic clutch");
+        *changed |= ui.checkbox(&mut spec.clutch.automatic, "").changed();
+        ui.end_row();
+        *changed |= num(
+            ui,
+            "clutch engage",
+            &mut spec.clutch.engage_rpm,
+            100.0..=20_000.0,
+            " rpm",
+            10.0,
+        );
+        let g = &mut spec.gearbox;
+        for (i, r) in g.forward.iter_mut().enumerate() {
+            *changed |= num(ui, &format!("gear {}", i + 1), r, 0.05..=20.0, "", 0.005);
+        }
+        *changed |= num(ui, "reverse", &mut g.reverse, 0.05..=20.0, "", 0.005);
+        *changed |= num(ui, "final drive", &mut g.final_drive, 0.05..=20.0, "", 0.005);
+        *changed |= num(ui, "efficiency", &mut g.efficiency, 0.5..=1.0, "", 0.005);
+        *changed |= num(ui, "shift time", &mut g.shift_time, 0.0..=2.0, " s", 0.01);
+        *changed |= num(ui, "gearbox inertia", &mut g.inertia, 0.0..=2.0, " kg·m²", 0.001);
+        ui.label("automatic");
+        *changed |= ui.checkbox(&mut g.automatic, "").changed();
+        ui.end_row();
+        *changed |= num(ui, "shift up", &mut g.shift_up_rpm, 100.0..=30_000.0, " rpm", 10.0);
+        *changed |= num(ui, "shift down", &mut g.shift_down_rpm, 100.0..=30_000.0, " rpm", 10.0);
+    })
+}
+
+/// The "differentials" section of [`vehicle_ui`].
+pub(super) fn vehicle_differentials_ui(ui: &mut egui::Ui, spec: &mut VehicleSettings) -> bool {
+    let mut changed = false;
+    egui::CollapsingHeader::new("differentials").show(ui, |ui| {
+        for (i, a) in spec.axles.iter_mut().enumerate() {
+            ui.horizontal(|ui| {
+                changed |= ui.checkbox(&mut a.driven, format!("axle {i} driven")).changed();
+                changed |= ui.checkbox(&mut a.steered, "steered").changed();
+                changed |= ui.checkbox(&mut a.handbrake, "handbrake").changed();
+            });
+            if a.driven {
+                changed |= diff_ui(ui, &format!("diff{i}"), &mut a.differential);
+            }
+        }
+        if spec.axles.iter().filter(|a| a.driven).count() >= 2 {
+            ui.label("centre differential");
+            changed |= diff_ui(ui, "centre", &mut spec.centre_differential);
+            egui::Grid::new("centre").show(ui, |ui| {
+                changed |= num(
+                    ui,
+                    "front torque share",
+                    &mut spec.front_torque_share,
+                    0.0..=1.0,
+                    "",
+                    0.01,
+                );
+            });
+        }
+    });
+    changed
+}
+
+/// The "brakes" section of [`vehicle_ui`].
+pub(super) fn vehicle_brakes_ui(ui: &mut egui::Ui, spec: &mut VehicleSettings) -> bool {
+    section(ui, "vehicle", "brakes", false, |ui, changed| {
+        let b = &mut spec.brakes;
+        *changed |= num(ui, "max torque", &mut b.max_torque, 0.0..=50_000.0, " N·m", 20.0);
+        *changed |= num(ui, "front bias", &mut b.front_bias, 0.0..=1.0, "", 0.01);
+        *changed |= num(ui, "handbrake", &mut b.handbrake_torque, 0.0..=20_000.0, " N·m", 10.0);
+        ui.label("ABS");
+        *changed |= ui.checkbox(&mut b.abs, "").changed();
+        ui.end_row();
+        ui.label("traction control");
+        *changed |= ui.checkbox(&mut b.traction_control, "").changed();
+        ui.end_row();
+        ui.label("handbrake cuts drive");
+        *changed |= ui
+            .checkbox(&mut b.handbrake_disconnects_drive, "")
+            .on_hover_text("the handbraked axles get no drive while it is pulled")
+            .changed();
+        ui.end_row();
+    })
+}
+
+/// The "steering" section of [`vehicle_ui`].
+pub(super) fn vehicle_steering_ui(ui: &mut egui::Ui, spec: &mut VehicleSettings) -> bool {
+    section(ui, "vehicle", "steering", false, |ui, changed| {
+        let s = &mut spec.steering;
+        *changed |= num(ui, "max angle", &mut s.max_angle, 0.0..=60.0, "°", 0.1);
+        *changed |= num(ui, "Ackermann", &mut s.ackermann, 0.0..=1.0, "", 0.01);
+        *changed |= num(ui, "lock to lock", &mut s.lock_to_lock_time, 0.0..=5.0, " s", 0.01);
+        *changed |= num(ui, "lock at speed", &mut s.high_speed_lock, 0.0..=1.0, "", 0.01);
+        *changed |= num(ui, "… reached at", &mut s.high_speed, 0.1..=200.0, " m/s", 0.5);
+        *changed |= num(ui, "mechanical trail", &mut s.mechanical_trail, -0.2..=0.2, " m", 0.001);
+    })
+}
+
+/// The "aerodynamics" section of [`vehicle_ui`].
+pub(super) fn vehicle_aerodynamics_ui(ui: &mut egui::Ui, spec: &mut VehicleSettings) -> bool {
+    section(ui, "vehicle", "aerodynamics", false, |ui, changed| {
+        let a = &mut spec.aero;
+        *changed |= num(ui, "air density", &mut a.air_density, 0.0..=2.0, " kg/m³", 0.005);
+        *changed |= num(ui, "Cd", &mut a.drag_coefficient, 0.0..=3.0, "", 0.005);
+        *changed |= num(ui, "frontal area", &mut a.frontal_area, 0.0..=20.0, " m²", 0.01);
+        *changed |= num(
+            ui,
+            "downforce front",
+            &mut a.downforce_front,
+            0.0..=10.0,
+            " m² (Cl·A)",
+            0.01,
+        );
+        *changed |= num(
+            ui,
+            "downforce rear",
+            &mut a.downforce_rear,
+            0.0..=10.0,
+            " m² (Cl·A)",
+            0.01,
+        );
+    })
+}
