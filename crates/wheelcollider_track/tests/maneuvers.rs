@@ -341,8 +341,8 @@ fn traction_control_holds_a_launch_at_the_traction_limit() {
 }
 
 /// Full braking at 0.5 g on the 40 m circle: ABS on the combined-slip budget stops
-/// shorter than locked wheels and keeps the car on the circle; locked wheels slide off
-/// along the tangent.
+/// shorter than locked wheels and keeps the car within 0.45 m of the circle; locked
+/// wheels slide off along the tangent.
 #[test]
 fn abs_in_a_turn_stops_shorter_and_holds_the_circle() {
     for name in ["road", "gt86"] {
@@ -353,7 +353,9 @@ fn abs_in_a_turn_stops_shorter_and_holds_the_circle() {
             "measured: {name} brake in turn: ABS {d_abs:.1} m, error {e_abs:.2} m; locked {d_locked:.1} m, error {e_locked:.2} m"
         );
         assert!(d_abs < d_locked, "{name}: {d_abs} vs {d_locked}");
-        assert!(e_abs < 1.0, "{name}: path error {e_abs}");
+        // Measured 0.29 m (road) and 0.41 m (GT86); with the budget blind to the lateral
+        // slip (the pure longitudinal peak) 0.35 and 0.51 m for the same distance.
+        assert!(e_abs < 0.45, "{name}: path error {e_abs}");
         assert!(e_locked > 2.0 * e_abs, "{name}: locked wheels {e_locked}");
     }
 }

@@ -23,7 +23,7 @@ use wheelcollider_track::{HZ_RANGE, Maneuver, ManeuverOptions, ManeuverReport, r
 const USAGE: &str = "usage: maneuvers --preset FILE.ron [--preset FILE.ron …] [--maneuver NAME|all]
                  [--json FILE] [--csv DIR] [--plots DIR] [--hz RATE] [--quick]
        maneuvers --compare A.ron B.ron [same options]
-manoeuvres: settle, acceleration, braking, circle, step-steer, slalom, slope-hold, bump-run, all";
+manoeuvres: settle, acceleration, braking, circle, step-steer, slalom, slope-hold, bump-run, brake-in-turn, all";
 
 struct Args {
     presets: Vec<PathBuf>,
