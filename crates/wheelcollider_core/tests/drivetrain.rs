@@ -340,3 +340,53 @@ fn the_longitudinal_budget_sits_on_the_peak_circle() {
         }
     }
 }
+
+#[test]
+fn compliance_steer_settles_at_its_closed_form_even_when_stiff() {
+    // A linear tyre answering the wheel's steer: Fy = −K·δ (K the cornering stiffness at
+    // the load, δ in rad, Fy positive right, δ positive left). With compliance c (deg
+    // per N) the steady state is δ_c = −g·δ₀ / (1 + g), g = c·K (per degree). Stiff
+    // compliance (g ≈ 1.4, 2 deg/kN) fed back explicitly rings and grows; solved
+    // implicitly it settles without changing sign.
+    let mut spec = car();
+    let load = 3500.0f32;
+    for c in [0.2f32, 2.0] {
+        spec.axles[0].compliance_steer = c;
+        spec.validate().unwrap();
+        let k = spec.axles[0].wheel.cornering_stiffness(load as f64) as f32 * std::f32::consts::PI / 180.0;
+        let g = c * 1e-3 * k;
+        let mut state = VehicleState::new(&spec);
+        let mut out = [WheelCommand::default(); 4];
+        let mut wheels = [WheelFeedback {
+            inertia: 1.2,
+            radius: 0.3,
+            grounded: true,
+            load,
+            ..Default::default()
+        }; 4];
+        let input = DriverInput {
+            steer: 0.2,
+            ..Default::default()
+        };
+        let mut history = vec![];
+        for _ in 0..120 {
+            let mut i = input;
+            step_vehicle(&spec, &mut state, &mut i, 20.0, &wheels, &mut out, 1.0 / 60.0);
+            history.push(state.compliance_steer[0]);
+            wheels[0].sideways_force = -k * out[0].steer_angle;
+            wheels[1].sideways_force = -k * out[1].steer_angle;
+        }
+        let delta0 = out[0].steer_angle - state.compliance_steer[0];
+        let expected = -g * delta0 / (1.0 + g);
+        let last = *history.last().unwrap();
+        println!("measured: compliance {c} deg/kN (g {g:.2}): {last:.4}° (closed form {expected:.4}°)");
+        assert!(
+            (last - expected).abs() < 1e-3 * expected.abs().max(1e-3),
+            "{last} vs {expected}"
+        );
+        assert!(
+            history.iter().skip(1).all(|d| d.signum() == expected.signum()),
+            "it rang: {history:?}"
+        );
+    }
+}

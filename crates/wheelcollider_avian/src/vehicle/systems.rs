@@ -121,6 +121,7 @@ pub(crate) fn drive_vehicles(
                 inertia: collider.inertia(),
                 radius: collider.radius(),
                 compression: o.compression,
+                load: o.load,
                 forward_slip: o.forward_slip,
                 peak_slip: o.peak_slip,
                 sideways_slip: o.transient_sideways_slip,

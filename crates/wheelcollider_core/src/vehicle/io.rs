@@ -52,6 +52,8 @@ pub struct WheelFeedback {
     pub radius: f32,
     /// Suspension compression (m).
     pub compression: f32,
+    /// Tyre load (N).
+    pub load: f32,
     /// Longitudinal slip κ.
     pub forward_slip: f32,
     /// The longitudinal curve's peak slip κ* at the wheel's load.
@@ -129,6 +131,8 @@ pub struct VehicleState {
     /// The drivetrain inertia reflected to the gearbox output last step (kg·m²): what
     /// the driven wheels carried (ABS brakes it down with them).
     pub reflected_inertia: f32,
+    /// Each wheel's compliance steer of the last step (deg), wheel by wheel.
+    pub compliance_steer: Vec<f32>,
 }
 
 impl VehicleState {
@@ -146,6 +150,7 @@ impl VehicleState {
             stopped_braking: 0.0,
             clutch_locked: false,
             reflected_inertia: 0.0,
+            compliance_steer: vec![0.0; spec.wheel_count()],
         }
     }
 
@@ -165,6 +170,10 @@ impl VehicleState {
                 *s = 0.0;
             }
         }
+        self.compliance_steer
+            .iter_mut()
+            .filter(|v| !v.is_finite())
+            .for_each(|v| *v = 0.0);
         if !self.traction_factor.is_finite() {
             self.traction_factor = 1.0;
         }

@@ -130,6 +130,10 @@ pub fn step_vehicle(
     let mut shares = [0.0f32; 16];
     let shares = &mut shares[..n_axles.min(16)];
     spec.drive_shares(shares);
+    if state.compliance_steer.len() < 2 * n_axles {
+        // A state made for another layout: sized once, not every step.
+        state.compliance_steer.resize(2 * n_axles, 0.0);
+    }
     let abs = (spec.brakes.abs && v.abs() > ABS_MIN_SPEED).then(|| brakes::budget_deceleration(spec, n_axles, wheel));
     for a in 0..n_axles {
         let share = shares.get(a).copied().unwrap_or(0.0);
@@ -142,7 +146,12 @@ pub fn step_vehicle(
             abs,
             carried: 0.5 * share * state.reflected_inertia,
         };
-        [out[l], out[r]] = axle_commands(spec, a, delta, brake, aids, [wheel(l), wheel(r)]);
+        let elastic = steering::elastic_steer(
+            &spec.axles[a],
+            [&wheel(l), &wheel(r)],
+            &mut state.compliance_steer[l..=r],
+        );
+        [out[l], out[r]] = axle_commands(spec, a, delta, elastic, brake, aids, [wheel(l), wheel(r)]);
     }
 
     // The powertrain: traction control, engine, clutch, gearbox, differentials.
@@ -201,12 +210,14 @@ fn feedback(wheels: &[WheelFeedback], i: usize) -> WheelFeedback {
     })
 }
 
-/// The commands for the two wheels of `axle`: steer angles, brake torques and the
-/// anti-roll bar's force (drive torque 0: the differentials set it).
+/// The commands for the two wheels of `axle`: steer angles (Ackermann plus the roll and
+/// compliance steer `elastic`), brake torques and the anti-roll bar's force (drive
+/// torque 0: the differentials set it).
 fn axle_commands(
     spec: &VehicleSettings,
     axle: usize,
     delta: f32,
+    [elastic_l, elastic_r]: [f32; 2],
     brake: f32,
     aids: brakes::Aids,
     [wl, wr]: [WheelFeedback; 2],
@@ -216,8 +227,7 @@ fn axle_commands(
     } else {
         (0.0, 0.0)
     };
-    let [steer_l, steer_r] = steering::elastic_steer(&spec.axles[axle], [&wl, &wr]);
-    let (angle_l, angle_r) = (angle_l + steer_l, angle_r + steer_r);
+    let (angle_l, angle_r) = (angle_l + elastic_l, angle_r + elastic_r);
     let [brake_l, brake_r] = brakes::axle_brake_torques(spec, axle, brake, aids, [wl, wr]);
     let roll = anti_roll::bar_force(spec.axles[axle].anti_roll_stiffness, &wl, &wr);
     let command = |angle: f32, brake: f32, roll: f32| WheelCommand {

@@ -111,9 +111,10 @@ pub struct AxleSettings {
     /// Lateral-force compliance steer (deg per kN of the wheel's own lateral force),
     /// −2..=2: positive turns the wheel away from its lateral force (towards smaller
     /// slip angles), as a compliant steering rack or bushing does: understeer on the
-    /// front axle (road cars about 0.1–0.3 deg/kN), oversteer on the rear. It follows
-    /// last step's force, so keep `|compliance_steer| × cornering stiffness` well below
-    /// 1 rad per rad. Milliken §17.6.
+    /// front axle (road cars about 0.1–0.3 deg/kN), oversteer on the rear. Solved
+    /// implicitly against the tyre's cornering stiffness, so it is stable at any value in
+    /// range (a negative one is held to a loop gain of −0.5); at most ±5° per wheel.
+    /// Milliken §17.6.
     pub compliance_steer: f32,
 }
 

@@ -111,14 +111,31 @@ pub(crate) fn steer(steering: &SteeringSettings, state: &mut VehicleState, steer
 
 /// Largest steer (deg) that compliance steer adds to a wheel.
 const MAX_COMPLIANCE_STEER: f32 = 5.0;
+/// The most negative loop gain compliance steer may have (see [`elastic_steer`]): a
+/// compliance that steers into its own force with a gain of −1 would diverge.
+const MIN_COMPLIANCE_GAIN: f32 = -0.5;
 
 /// Roll steer and compliance steer of the two wheels of `axle` (deg, positive left),
-/// from last step's suspension compressions and lateral forces: the body's roll
-/// `φ = atan((c_right − c_left) / track)` (positive rolling onto the right wheels, as
-/// in a left turn) steers both wheels by `roll_steer · φ`; each wheel's own lateral
-/// force `Fy` (positive to the right) steers it by `compliance_steer · Fy / 1000`,
-/// clamped to ±5°.
-pub(crate) fn elastic_steer(axle: &super::AxleSettings, [wl, wr]: [&super::WheelFeedback; 2]) -> [f32; 2] {
+/// from last step's suspension compressions and lateral forces.
+///
+/// The body's roll `φ = atan((c_right − c_left) / track)` (positive rolling onto the
+/// right wheels, as in a left turn) steers both wheels by `roll_steer · φ`.
+///
+/// Compliance steer follows each wheel's own lateral force `Fy` (positive to the
+/// right): `δ = c · Fy` with `c = compliance_steer / 1000` (deg per N). Taken from last
+/// step's force it is an explicit loop through the tyre with the gain `g = c · K`
+/// (`K` the cornering stiffness at the wheel's load, N per degree), which rings for
+/// `g` near 1 and diverges above: 2 deg/kN on a road tyre is `g` ≈ 1.4. So it is solved
+/// implicitly, with the force moved by the tyre's slope, `Fy ≈ Fy₀ − K·(δ − δ₀)`:
+/// `δ = (c·Fy₀ + g·δ₀) / (1 + g)`, stable for every `g ≥ 0` and the same steady
+/// state. A negative compliance (steering into the force) is held to `g ≥ −0.5`.
+/// `last` holds each wheel's compliance steer of the last step; each is clamped to
+/// ±5°.
+pub(crate) fn elastic_steer(
+    axle: &super::AxleSettings,
+    [wl, wr]: [&super::WheelFeedback; 2],
+    last: &mut [f32],
+) -> [f32; 2] {
     let roll = if wl.grounded && wr.grounded {
         ((wr.compression - wl.compression) / (2.0 * axle.half_track).max(1e-3))
             .atan()
@@ -126,11 +143,18 @@ pub(crate) fn elastic_steer(axle: &super::AxleSettings, [wl, wr]: [&super::Wheel
     } else {
         0.0
     };
-    let compliance = |w: &super::WheelFeedback| {
-        (axle.compliance_steer * w.sideways_force * 1e-3).clamp(-MAX_COMPLIANCE_STEER, MAX_COMPLIANCE_STEER)
+    let compliance = |w: &super::WheelFeedback, last: &mut f32| {
+        let k = axle.wheel.cornering_stiffness(w.load.max(0.0) as f64) as f32 * core::f32::consts::PI / 180.0;
+        let c = axle.compliance_steer * 1e-3;
+        let g = (c * k).max(MIN_COMPLIANCE_GAIN);
+        let c = if k > 0.0 { g / k } else { c };
+        let d = (c * w.sideways_force + g * *last) / (1.0 + g);
+        *last = super::finite(d).clamp(-MAX_COMPLIANCE_STEER, MAX_COMPLIANCE_STEER);
+        *last
     };
+    let (ll, lr) = last.split_at_mut(1);
     [
-        axle.roll_steer * roll + compliance(wl),
-        axle.roll_steer * roll + compliance(wr),
+        axle.roll_steer * roll + compliance(wl, &mut ll[0]),
+        axle.roll_steer * roll + compliance(wr, &mut lr[0]),
     ]
 }
