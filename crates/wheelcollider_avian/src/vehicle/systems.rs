@@ -1,7 +1,7 @@
 //! The vehicle's systems: specs synced to the body and wheels, one vehicle step per
 //! chassis (wheel feedback in, wheel inputs out, telemetry), and aerodynamics.
 //!
-//! Why `drive_vehicles` is a little over 80 lines: the wheels' feedback in, one
+//! Why `drive_vehicles` is about 90 lines: the wheels' feedback in, one
 //! `step_vehicle`, the commands out and the telemetry, over one query.
 
 use avian3d::prelude::*;

@@ -155,6 +155,50 @@ pub fn step_vehicle(
     }
 
     // The powertrain: traction control, engine, clutch, gearbox, differentials.
+    powertrain(
+        spec,
+        state,
+        &raw,
+        (throttle, shifting),
+        v,
+        shares,
+        wheel,
+        out,
+        n_axles,
+        dt,
+        &mut report,
+    );
+
+    report.engine_rpm = state.engine_speed * RAD_PER_S_TO_RPM;
+    report.clutch_torque = state.clutch_torque;
+    report.gear = state.gear;
+    report.shifting = shifting;
+    report.steer = state.steer;
+    report.brake = brake;
+    report.steering_torque = finite(steering::column_torque(spec, wheel));
+    report
+}
+
+/// The powertrain's part of a step, after the gear selection: the engine's speed read
+/// back from the wheels while the clutch is locked, traction control, the speed
+/// governor and the shift's throttle cut, the engine, the clutch (and the inertia it
+/// reflects to the driven wheels), the gearbox and the differentials. Writes the
+/// wheels' drive torques and drivetrain inertias into `out` and its telemetry into
+/// `report`.
+#[allow(clippy::too_many_arguments)]
+fn powertrain(
+    spec: &VehicleSettings,
+    state: &mut VehicleState,
+    raw: &DriverInput,
+    (throttle, shifting): (f32, bool),
+    v: f32,
+    shares: &mut [f32],
+    wheel: impl Fn(usize) -> WheelFeedback + Copy,
+    out: &mut [WheelCommand],
+    n_axles: usize,
+    dt: f32,
+    report: &mut PowertrainReport,
+) {
     let ratio = spec.gearbox.total_ratio(state.gear);
     let disconnected = transmission::disconnect_handbraked(spec, shares, raw.handbrake);
     let driven = transmission::DrivenSide::new(shares, wheel);
@@ -184,21 +228,11 @@ pub fn step_vehicle(
         out[2 * a].drivetrain_inertia = j;
         out[2 * a + 1].drivetrain_inertia = j;
     }
-    let wheel_torque = clutch.wheel_torque;
-    report.centre_transfer = differential::distribute(spec, shares, wheel_torque, wheel, out, n_axles, dt);
-
-    report.engine_rpm = state.engine_speed * RAD_PER_S_TO_RPM;
+    report.centre_transfer = differential::distribute(spec, shares, clutch.wheel_torque, wheel, out, n_axles, dt);
     report.engine_torque = engine_torque;
     report.throttle = throttle;
     report.clutch_engagement = engagement;
-    report.clutch_torque = state.clutch_torque;
-    report.gear = state.gear;
-    report.shifting = shifting;
-    report.wheel_torque = wheel_torque;
-    report.steer = state.steer;
-    report.brake = brake;
-    report.steering_torque = finite(steering::column_torque(spec, wheel));
-    report
+    report.wheel_torque = clutch.wheel_torque;
 }
 
 /// Wheel `i`'s feedback; a missing wheel counts as airborne and at rest.
