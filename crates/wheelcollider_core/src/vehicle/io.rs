@@ -128,9 +128,6 @@ pub struct VehicleState {
     /// The clutch held the engine to the gearbox last step: the engine turned with the
     /// driven wheels, its inertia carried by them.
     pub clutch_locked: bool,
-    /// The drivetrain inertia reflected to the gearbox output last step (kg·m²): what
-    /// the driven wheels carried (ABS brakes it down with them).
-    pub reflected_inertia: f32,
     /// Each wheel's compliance steer of the last step (deg), wheel by wheel.
     pub compliance_steer: Vec<f32>,
 }
@@ -149,7 +146,6 @@ impl VehicleState {
             traction_factor: 1.0,
             stopped_braking: 0.0,
             clutch_locked: false,
-            reflected_inertia: 0.0,
             compliance_steer: vec![0.0; spec.wheel_count()],
         }
     }
@@ -164,7 +160,6 @@ impl VehicleState {
             &mut self.clutch_torque,
             &mut self.steer,
             &mut self.stopped_braking,
-            &mut self.reflected_inertia,
         ] {
             if !s.is_finite() {
                 *s = 0.0;

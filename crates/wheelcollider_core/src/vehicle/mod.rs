@@ -134,6 +134,8 @@ pub fn step_vehicle(
         // A state made for another layout: sized once, not every step.
         state.compliance_steer.resize(2 * n_axles, 0.0);
     }
+    // What the driven wheels carried last step (ABS brakes it down with them).
+    let carried = transmission::reflected_inertia(spec, spec.gearbox.total_ratio(state.gear), state.clutch_locked);
     let abs = (spec.brakes.abs && v.abs() > ABS_MIN_SPEED).then(|| brakes::budget_deceleration(spec, n_axles, wheel));
     for a in 0..n_axles {
         let share = shares.get(a).copied().unwrap_or(0.0);
@@ -144,7 +146,7 @@ pub fn step_vehicle(
         let aids = brakes::Aids {
             handbrake: raw.handbrake,
             abs,
-            carried: 0.5 * share * state.reflected_inertia,
+            carried: 0.5 * share * carried,
         };
         let elastic = steering::elastic_steer(
             &spec.axles[a],
@@ -207,8 +209,8 @@ fn powertrain(
         state.engine_speed = (driven.speed * ratio).clamp(0.0, 2.0e4);
     }
     let rpm = state.engine_speed * RAD_PER_S_TO_RPM;
-    let carried = spec.gearbox.inertia + if state.clutch_locked { spec.engine.inertia } else { 0.0 };
-    let drive_limit = brakes::traction_limit(spec, state, shares, ratio, carried * ratio * ratio, wheel, dt)
+    let carried = transmission::reflected_inertia(spec, ratio, state.clutch_locked);
+    let drive_limit = brakes::traction_limit(spec, state, shares, ratio, carried, wheel, dt)
         .map(|t| t / (ratio.abs() * spec.gearbox.efficiency).max(1e-3));
     let mut throttle = match drive_limit {
         Some(limit) => throttle.min(spec.engine.throttle_for(rpm, limit)),
@@ -222,7 +224,6 @@ fn powertrain(
     let engagement = transmission::clutch_engagement(spec, ratio, shifting || disconnected, rpm, raw.clutch);
     let capacity = (spec.clutch.max_torque * engagement).min(drive_limit.unwrap_or(f32::MAX));
     let clutch = transmission::clutch_step(spec, state, &driven, ratio, engine_torque, capacity, dt);
-    state.reflected_inertia = clutch.reflected_inertia;
     for (a, s) in shares.iter().enumerate() {
         let j = 0.5 * s * clutch.reflected_inertia;
         out[2 * a].drivetrain_inertia = j;

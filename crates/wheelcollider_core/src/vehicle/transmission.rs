@@ -293,30 +293,37 @@ pub(crate) fn clutch_step(
     capacity: f32,
     dt: f32,
 ) -> ClutchStep {
-    let gear_inertia = spec.gearbox.inertia * ratio * ratio;
     let eta = spec.gearbox.efficiency;
     let j_e = spec.engine.inertia;
     let driven = DrivenSide {
-        inertia: side.inertia + gear_inertia,
+        inertia: side.inertia + reflected_inertia(spec, ratio, false),
         ..*side
     };
     let sync = clutch_torque(spec, state, &driven, ratio, engine_torque, dt);
     state.clutch_locked = capacity > 0.0 && ratio != 0.0 && side.inertia > 0.0 && sync.abs() <= capacity;
+    let reflected_inertia = reflected_inertia(spec, ratio, state.clutch_locked);
     if state.clutch_locked {
         state.clutch_torque = sync;
         let catch_up = j_e * ratio * (state.engine_speed - ratio * side.speed) / dt;
         ClutchStep {
             wheel_torque: finite(engine_torque * ratio * eta + catch_up),
-            reflected_inertia: finite(gear_inertia + j_e * ratio * ratio),
+            reflected_inertia,
         }
     } else {
         state.clutch_torque = sync.clamp(-capacity, capacity);
         super::engine::integrate(&spec.engine, state, engine_torque, dt);
         ClutchStep {
             wheel_torque: state.clutch_torque * ratio * eta,
-            reflected_inertia: if ratio != 0.0 { finite(gear_inertia) } else { 0.0 },
+            reflected_inertia,
         }
     }
+}
+
+/// The inertia (kg·m²) the driven wheels carry at the gearbox output through the total
+/// `ratio`: the gearbox's in gear, plus the engine's with the clutch `locked`.
+pub(crate) fn reflected_inertia(spec: &VehicleSettings, ratio: f32, locked: bool) -> f32 {
+    let engine = if locked { spec.engine.inertia } else { 0.0 };
+    finite((spec.gearbox.inertia + engine) * ratio * ratio)
 }
 
 /// With [`BrakeSettings::handbrake_disconnects_drive`](super::BrakeSettings) and the
