@@ -95,13 +95,14 @@ pub mod prelude {
     pub use crate::replay::{DriveRecorder, DriveRecording, DriveReplay};
     pub use crate::vehicle::{
         AeroSettings, AxleSettings, BrakeSettings, ChassisSettings, ClutchSettings, DifferentialKind, DriverInput,
-        EngineSettings, GearboxSettings, ResetVehicle, SteeringSettings, Vehicle, VehicleFromPreset, VehicleInput,
-        VehiclePreset, VehicleSettings, VehicleSettingsError, VehicleSystems, VehicleTelemetry, VehicleWheel,
-        WheelPlacement, spawn_vehicle, spawn_vehicle_with,
+        EngineSettings, GearChanged, GearboxSettings, ResetVehicle, SteeringSettings, Vehicle, VehicleFromPreset,
+        VehicleInput, VehiclePreset, VehicleSettings, VehicleSettingsError, VehicleSystems, VehicleTelemetry,
+        VehicleWheel, WheelPlacement, spawn_vehicle, spawn_vehicle_with,
     };
     pub use crate::wheel::{
-        AntiRollBar, ChassisWheels, WheelCollider, WheelHit, WheelInput, WheelModel, WheelOf, WheelState, WheelSurface,
-        WheelSweepLayers,
+        AntiRollBar, ChassisWheels, ContactPatch, Landed, SkidEnded, SkidStarted, SurfaceChanged, WheelCollider,
+        WheelContactEnded, WheelContactStarted, WheelEffects, WheelEventsEnabled, WheelHit, WheelInput, WheelModel,
+        WheelOf, WheelState, WheelSurface, WheelSweepLayers,
     };
     pub use crate::{ReplayPlugin, VehiclePlugin, WheelColliderPlugins, WheelPlugin, WheelSystems, WheelVisualSystems};
     pub use wheelcollider_core::{MagicFormula, SettingsError, SuspensionForceDirection, SweepType, WheelSettings};

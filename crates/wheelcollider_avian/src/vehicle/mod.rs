@@ -31,6 +31,7 @@
 //! | [`VehicleSystems::Drive`], after `WheelSystems::Prepare` | `drive_vehicles` | one [`step_vehicle`](wheelcollider_core::vehicle::step_vehicle) per chassis → each wheel's [`WheelInput`](crate::WheelInput); telemetry |
 //! | [`VehicleSystems::Aero`], after `WheelSystems::Apply` | `apply_aero` | drag at the centre of mass, downforce at the axles |
 
+mod events;
 mod plugin;
 mod preset;
 mod reset;
@@ -38,6 +39,7 @@ mod spawn;
 mod systems;
 
 use bevy::prelude::*;
+pub use events::GearChanged;
 pub use plugin::{VehiclePlugin, VehicleSystems};
 pub use preset::{VehicleFromPreset, VehiclePreset, VehiclePresetLoadError, VehiclePresetLoader};
 pub use reset::ResetVehicle;

@@ -4,7 +4,7 @@
 use avian3d::prelude::*;
 use bevy::prelude::*;
 
-use super::{Vehicle, VehicleInput, VehicleRuntime, VehicleTelemetry, VehicleWheel, preset, reset, systems};
+use super::{Vehicle, VehicleInput, VehicleRuntime, VehicleTelemetry, VehicleWheel, events, preset, reset, systems};
 use crate::wheel::WheelSystems;
 
 /// The vehicle systems' sets in avian's `PhysicsSchedule`.
@@ -18,7 +18,8 @@ pub enum VehicleSystems {
     /// before [`WheelSystems::SenseAndSolve`]. A game's own driver that writes
     /// `VehicleInput` from physics state goes before it.
     Drive,
-    /// Aerodynamic drag and downforce, after [`WheelSystems::Apply`].
+    /// Aerodynamic drag and downforce, after [`WheelSystems::Apply`], before
+    /// [`WheelSystems::Events`].
     Aero,
 }
 
@@ -36,6 +37,7 @@ impl Plugin for VehiclePlugin {
             .register_type::<VehicleWheel>()
             .register_type::<VehicleTelemetry>()
             .register_type::<VehicleRuntime>()
+            .add_message::<events::GearChanged>()
             .add_observer(reset::reset_vehicle)
             .configure_sets(
                 PhysicsSchedule,
@@ -48,6 +50,7 @@ impl Plugin for VehiclePlugin {
                         .before(WheelSystems::SenseAndSolve),
                     VehicleSystems::Aero
                         .after(WheelSystems::Apply)
+                        .before(WheelSystems::Events)
                         .before(PhysicsStepSystems::NarrowPhase),
                 ),
             )
@@ -55,7 +58,9 @@ impl Plugin for VehiclePlugin {
                 PhysicsSchedule,
                 (
                     systems::sync_vehicles.in_set(VehicleSystems::Sync),
-                    systems::drive_vehicles.in_set(VehicleSystems::Drive),
+                    (systems::drive_vehicles, events::gear_events)
+                        .chain()
+                        .in_set(VehicleSystems::Drive),
                     systems::apply_aero.in_set(VehicleSystems::Aero),
                 ),
             );

@@ -11,6 +11,7 @@
 //! | suspension | `suspension.rs` | springs, dampers, bump stops and anti-roll bars of the chassis' grounded wheels, solved together |
 //! | model | `model.rs` | the core's step: tyre, wheel spin, static friction; the force on the chassis; [`WheelState`] |
 //! | apply | `apply.rs` | each chassis' force sums to its body, then the opposite force to dynamic ground (serial) |
+//! | events | `events.rs` | contact, skid, surface and landing events and [`WheelEffects`], for wheels with [`WheelEventsEnabled`] |
 //! | visuals | `visuals.rs` | [`WheelModel`]s placed every frame, interpolated between steps |
 //!
 //! `attach.rs` joins wheels to their chassis and re-validates changed settings;
@@ -21,6 +22,7 @@ mod apply;
 mod attach;
 pub mod components;
 mod contact;
+pub mod events;
 mod model;
 mod plugin;
 mod step;
@@ -30,5 +32,9 @@ mod sweep;
 mod visuals;
 
 pub use components::*;
+pub use events::{
+    ContactPatch, Landed, SkidEnded, SkidStarted, SurfaceChanged, WheelContactEnded, WheelContactStarted, WheelEffects,
+    WheelEventsEnabled,
+};
 pub use plugin::{WheelPlugin, WheelSystems, WheelVisualSystems};
 pub use surface::WheelSurface;

@@ -6,6 +6,7 @@ use bevy::prelude::*;
 use bevy::transform::TransformSystems;
 
 use super::components::*;
+use super::events::*;
 use super::surface::WheelSurface;
 use super::{apply, attach, step, visuals};
 
@@ -22,6 +23,9 @@ pub enum WheelSystems {
     /// Force application: each chassis' sums, then the opposite forces to dynamic
     /// ground (serial).
     Apply,
+    /// Wheel events and effect data, for wheels and chassis with
+    /// [`WheelEventsEnabled`](super::WheelEventsEnabled).
+    Events,
 }
 
 /// The wheels' systems that run every frame in `PostUpdate`.
@@ -50,11 +54,24 @@ impl Plugin for WheelPlugin {
             .register_type::<WheelSweepLayers>()
             .register_type::<AntiRollBar>()
             .register_type::<WheelSurface>()
+            .register_type::<WheelEventsEnabled>()
+            .register_type::<WheelEffects>()
+            .add_message::<WheelContactStarted>()
+            .add_message::<WheelContactEnded>()
+            .add_message::<SkidStarted>()
+            .add_message::<SkidEnded>()
+            .add_message::<SurfaceChanged>()
+            .add_message::<Landed>()
             .add_observer(attach::attach_wheel)
             .add_observer(attach::attach_reparented_wheel)
             .configure_sets(
                 PhysicsSchedule,
-                (WheelSystems::Prepare, WheelSystems::SenseAndSolve, WheelSystems::Apply)
+                (
+                    WheelSystems::Prepare,
+                    WheelSystems::SenseAndSolve,
+                    WheelSystems::Apply,
+                    WheelSystems::Events,
+                )
                     .chain()
                     .after(PhysicsStepSystems::BroadPhase)
                     .before(PhysicsStepSystems::NarrowPhase),
@@ -65,6 +82,7 @@ impl Plugin for WheelPlugin {
                     attach::validate_settings.in_set(WheelSystems::Prepare),
                     step::step_wheels.in_set(WheelSystems::SenseAndSolve),
                     apply::apply_forces.in_set(WheelSystems::Apply),
+                    (wheel_events, landing_events).in_set(WheelSystems::Events),
                 ),
             )
             .configure_sets(

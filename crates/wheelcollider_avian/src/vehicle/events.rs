@@ -1,0 +1,50 @@
+//! The vehicle's event: [`GearChanged`], for chassis with
+//! [`WheelEventsEnabled`](crate::wheel::WheelEventsEnabled) (see `wheel/events.rs` for
+//! the wheels' events and how they are delivered).
+
+use bevy::prelude::*;
+
+use super::VehicleTelemetry;
+use crate::wheel::WheelEventsEnabled;
+
+/// A vehicle's gearbox finished a shift.
+#[derive(EntityEvent, Message, Clone, Copy, Debug, PartialEq)]
+pub struct GearChanged {
+    /// The vehicle (its chassis).
+    #[event_target]
+    pub vehicle: Entity,
+    /// The gear it left: −1 reverse, 0 neutral, 1..=n.
+    pub from: i32,
+    /// The gear it is in.
+    pub to: i32,
+}
+
+/// The gear of the last step, per vehicle with events enabled.
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+pub(crate) struct GearMemory(i32);
+
+/// [`GearChanged`] once per finished shift, after the vehicle step.
+pub(crate) fn gear_events(
+    mut commands: Commands,
+    mut vehicles: Query<(Entity, &VehicleTelemetry, Option<&mut GearMemory>), With<WheelEventsEnabled>>,
+) {
+    for (entity, telemetry, memory) in &mut vehicles {
+        let gear = telemetry.powertrain.gear;
+        match memory {
+            None => {
+                commands.entity(entity).insert(GearMemory(gear));
+            }
+            Some(mut last) if last.0 != gear => {
+                let event = GearChanged {
+                    vehicle: entity,
+                    from: last.0,
+                    to: gear,
+                };
+                commands.write_message(event);
+                commands.trigger(event);
+                last.0 = gear;
+            }
+            Some(_) => {}
+        }
+    }
+}
