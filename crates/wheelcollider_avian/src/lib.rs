@@ -100,9 +100,9 @@ pub mod prelude {
         VehicleWheel, WheelPlacement, spawn_vehicle, spawn_vehicle_with,
     };
     pub use crate::wheel::{
-        AntiRollBar, ChassisWheels, ContactPatch, Landed, SkidEnded, SkidStarted, SurfaceChanged, WheelCollider,
-        WheelContactEnded, WheelContactStarted, WheelEffects, WheelEventsEnabled, WheelHit, WheelInput, WheelModel,
-        WheelOf, WheelState, WheelSurface, WheelSweepLayers,
+        AntiRollBar, ChassisCache, ChassisWheels, ContactPatch, Landed, SkidEnded, SkidStarted, SurfaceChanged,
+        WheelCollider, WheelContactEnded, WheelContactStarted, WheelEffects, WheelEventsEnabled, WheelHit, WheelInput,
+        WheelModel, WheelOf, WheelState, WheelSurface, WheelSweepLayers,
     };
     pub use crate::{ReplayPlugin, VehiclePlugin, WheelColliderPlugins, WheelPlugin, WheelSystems, WheelVisualSystems};
     pub use wheelcollider_core::{MagicFormula, SettingsError, SuspensionForceDirection, SweepType, WheelSettings};

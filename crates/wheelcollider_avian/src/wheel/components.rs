@@ -213,10 +213,12 @@ impl ChassisWheels {
     }
 }
 
-/// Per-chassis bookkeeping of the plugin, carried from one step to the next (internal:
-/// the wheels' outputs are in their `WheelState`).
-#[derive(Component, Clone, Copy, Debug, Default, PartialEq)]
-pub(crate) struct ChassisCache {
+/// Per-chassis bookkeeping of the plugin, carried from one step to the next (the
+/// wheels' outputs are in their `WheelState`). Public so that a rollback library can
+/// save and restore it with the rest of a chassis' state; its fields are the plugin's.
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
+#[reflect(Component, Default, Clone)]
+pub struct ChassisCache {
     /// How many of its wheels touched the ground in the last step. The wheels share the
     /// chassis' effective mass among this many for the bump stop and static friction.
     pub(crate) grounded_wheels: u32,

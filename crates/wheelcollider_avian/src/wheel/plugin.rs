@@ -54,6 +54,7 @@ impl Plugin for WheelPlugin {
             .register_type::<WheelSweepLayers>()
             .register_type::<AntiRollBar>()
             .register_type::<WheelSurface>()
+            .register_type::<ChassisCache>()
             .register_type::<WheelEventsEnabled>()
             .register_type::<WheelEffects>()
             .add_message::<WheelContactStarted>()
