@@ -8,10 +8,13 @@ use std::hash::{Hash, Hasher};
 use wheelcollider_avian::prelude::*;
 use wheelcollider_avian::vehicle::VehicleRuntime;
 
+/// Puts one saved component back.
+type Restore = Box<dyn Fn(&mut World) + Send + Sync>;
+
 /// Clones of every listed component of `entity` that it has.
 struct Saved {
     entity: Entity,
-    save: Vec<Box<dyn Fn(&mut World) + Send + Sync>>,
+    save: Vec<Restore>,
 }
 
 macro_rules! save {
@@ -21,7 +24,7 @@ macro_rules! save {
                 let e = $entity;
                 $saved.push(Box::new(move |w: &mut World| {
                     w.entity_mut(e).insert(c.clone());
-                }) as Box<dyn Fn(&mut World) + Send + Sync>);
+                }) as Restore);
             }
         )*
     };
