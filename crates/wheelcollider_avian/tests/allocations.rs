@@ -90,12 +90,19 @@ fn scene(cars_per_kind: usize, sweeps: &[SweepType]) -> (App, Vec<Entity>) {
     .add_systems(
         PhysicsSchedule,
         (
-            // From the vehicle's sync (first) to its aerodynamics (last): every wheel,
+            // From the vehicle's sync (first) to the wheel events (last): every wheel,
             // vehicle and replay system in between.
-            arm.after(PhysicsStepSystems::BroadPhase).before(VehicleSystems::Sync),
+            // (Ambiguous with avian's own systems that are ordered only before its
+            // narrow phase, such as its contact-softness update; those allocate nothing
+            // per step either.)
+            arm.after(PhysicsStepSystems::BroadPhase)
+                .before(VehicleSystems::Sync)
+                .ambiguous_with_all(),
             disarm
                 .after(VehicleSystems::Aero)
-                .before(PhysicsStepSystems::NarrowPhase),
+                .after(WheelSystems::Events)
+                .before(PhysicsStepSystems::NarrowPhase)
+                .ambiguous_with_all(),
         ),
     );
     // One system at a time, so nothing but the wheel systems runs while armed (their

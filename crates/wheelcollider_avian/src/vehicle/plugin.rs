@@ -50,7 +50,7 @@ impl Plugin for VehiclePlugin {
                         .before(WheelSystems::SenseAndSolve),
                     VehicleSystems::Aero
                         .after(WheelSystems::Apply)
-                        .before(WheelSystems::Events)
+                        .before_ignore_deferred(WheelSystems::Events)
                         .before(PhysicsStepSystems::NarrowPhase),
                 ),
             )
@@ -58,9 +58,8 @@ impl Plugin for VehiclePlugin {
                 PhysicsSchedule,
                 (
                     systems::sync_vehicles.in_set(VehicleSystems::Sync),
-                    (systems::drive_vehicles, events::gear_events)
-                        .chain()
-                        .in_set(VehicleSystems::Drive),
+                    systems::drive_vehicles.in_set(VehicleSystems::Drive),
+                    events::gear_events.in_set(WheelSystems::Events),
                     systems::apply_aero.in_set(VehicleSystems::Aero),
                 ),
             );

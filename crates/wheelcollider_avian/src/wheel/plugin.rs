@@ -67,15 +67,18 @@ impl Plugin for WheelPlugin {
             .add_observer(attach::attach_reparented_wheel)
             .configure_sets(
                 PhysicsSchedule,
-                (
-                    WheelSystems::Prepare,
-                    WheelSystems::SenseAndSolve,
-                    WheelSystems::Apply,
-                    WheelSystems::Events,
-                )
+                (WheelSystems::Prepare, WheelSystems::SenseAndSolve, WheelSystems::Apply)
                     .chain()
                     .after(PhysicsStepSystems::BroadPhase)
                     .before(PhysicsStepSystems::NarrowPhase),
+            )
+            // The events' commands (first inserts, triggers, messages) are applied at
+            // the end of the physics schedule: no sync point inside avian's step.
+            .configure_sets(
+                PhysicsSchedule,
+                WheelSystems::Events
+                    .after_ignore_deferred(WheelSystems::Apply)
+                    .before_ignore_deferred(PhysicsStepSystems::NarrowPhase),
             )
             .add_systems(
                 PhysicsSchedule,
