@@ -18,7 +18,7 @@ fn car() -> VehicleSettings {
 }
 
 /// Steps the vehicle and its four wheels (in the air) for `seconds` at `hz` with
-/// `input`; returns the wheels' spins at the end and the last commands.
+/// `input`; returns the last commands and report (the wheels' spins are in `wheels`).
 fn run(
     spec: &VehicleSettings,
     state: &mut VehicleState,
@@ -26,9 +26,10 @@ fn run(
     input: DriverInput,
     seconds: f32,
     hz: f32,
-) -> [WheelCommand; 4] {
+) -> ([WheelCommand; 4], PowertrainReport) {
     let settings: Vec<WheelSettings> = (0..4).map(|i| spec.wheel_settings(i / 2, i % 2 == 1)).collect();
     let mut out = [WheelCommand::default(); 4];
+    let mut report = PowertrainReport::default();
     let dt = 1.0 / hz;
     for _ in 0..(seconds * hz).round() as usize {
         let feedback: Vec<WheelFeedback> = (0..4)
@@ -41,7 +42,7 @@ fn run(
             })
             .collect();
         let mut input = input;
-        step_vehicle(spec, state, &mut input, 0.0, &feedback, &mut out, dt);
+        report = step_vehicle(spec, state, &mut input, 0.0, &feedback, &mut out, dt);
         for i in 0..4 {
             let c = out[i];
             step(
@@ -57,7 +58,7 @@ fn run(
             );
         }
     }
-    out
+    (out, report)
 }
 
 /// Both driven wheels and the engine turning together at `rpm` in `gear`.
@@ -95,7 +96,7 @@ fn the_engine_inertia_reaches_the_driven_wheels_through_the_gears() {
                 throttle: 1.0,
                 ..Default::default()
             };
-            let out = run(&spec, &mut state, &mut wheels, input, t, hz);
+            let (out, _) = run(&spec, &mut state, &mut wheels, input, t, hz);
             let measured = (wheels[2].angular_velocity - w0) / t;
             println!(
                 "measured: gear {gear} at {hz} Hz: {measured:.2} rad/s² (reflected {expected:.2}, wheel alone {:.2})",
@@ -142,7 +143,7 @@ fn a_slipping_clutch_passes_its_capacity_and_not_the_engine_inertia() {
             ..Default::default()
         };
         let t = 0.1;
-        let out = run(&spec, &mut state, &mut wheels, input, t, hz);
+        let (out, _) = run(&spec, &mut state, &mut wheels, input, t, hz);
         let measured = wheels[2].angular_velocity / t;
         println!("measured: slipping clutch at {hz} Hz: {measured:.2} rad/s² (expected {expected:.2})");
         assert!(
@@ -230,7 +231,7 @@ fn the_handbrake_can_disconnect_the_drive() {
         handbrake: 1.0,
         ..Default::default()
     };
-    let out = run(&spec, &mut state, &mut wheels, input, 0.1, 60.0);
+    let (out, _) = run(&spec, &mut state, &mut wheels, input, 0.1, 60.0);
     assert_eq!(out[2].drive_torque, 0.0);
     assert_eq!(out[3].drive_torque, 0.0);
     assert!(!state.clutch_locked);
@@ -243,12 +244,19 @@ fn the_handbrake_can_disconnect_the_drive() {
     let (mut state, mut wheels) = synced(&spec, 1, 3000.0);
     wheels[0].angular_velocity = wheels[2].angular_velocity;
     wheels[1].angular_velocity = wheels[2].angular_velocity;
-    let out = run(&spec, &mut state, &mut wheels, input, 0.1, 60.0);
+    let (out, report) = run(&spec, &mut state, &mut wheels, input, 0.1, 60.0);
+    // The rear gets nothing and the front the whole gearbox torque.
     assert_eq!(out[2].drive_torque, 0.0);
-    assert!(out[0].drive_torque > 100.0, "{}", out[0].drive_torque);
+    let front = out[0].drive_torque + out[1].drive_torque;
+    assert!(report.wheel_torque > 100.0, "{}", report.wheel_torque);
+    assert!(
+        (front - report.wheel_torque).abs() < 1e-3 * report.wheel_torque,
+        "{front} vs {}",
+        report.wheel_torque
+    );
     // Without the option the handbrake leaves the drive alone.
     spec.brakes.handbrake_disconnects_drive = false;
-    let out = run(&spec, &mut state, &mut wheels, input, 0.1, 60.0);
+    let (out, _) = run(&spec, &mut state, &mut wheels, input, 0.1, 60.0);
     assert!(out[2].drive_torque > 100.0);
 }
 

@@ -6,6 +6,7 @@ use bevy::prelude::*;
 
 use super::VehicleTelemetry;
 use crate::wheel::WheelEventsEnabled;
+use crate::wheel::events::send;
 
 /// A vehicle's gearbox finished a shift.
 #[derive(EntityEvent, Message, Clone, Copy, Debug, PartialEq)]
@@ -40,8 +41,7 @@ pub(crate) fn gear_events(
                     from: last.0,
                     to: gear,
                 };
-                commands.write_message(event);
-                commands.trigger(event);
+                send(&mut commands, event);
                 last.0 = gear;
             }
             Some(_) => {}

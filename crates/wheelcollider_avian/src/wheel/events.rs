@@ -183,7 +183,7 @@ fn surface_of(surfaces: &Query<&WheelSurface>, collider: Entity, body: Option<En
 }
 
 /// Both ways of delivering `event`: triggered for observers, written as a message.
-fn send<'a, E>(commands: &mut Commands, event: E)
+pub(crate) fn send<'a, E>(commands: &mut Commands, event: E)
 where
     E: Message + Clone + Event<Trigger<'a>: Default>,
 {

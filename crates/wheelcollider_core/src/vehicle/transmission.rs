@@ -171,8 +171,7 @@ fn driven_wheel_speed(spec: &VehicleSettings, wheels: &[WheelFeedback]) -> f32 {
     let mut shares = [0.0f32; 16];
     let n = spec.axles.len().min(16);
     spec.drive_shares(&mut shares[..n]);
-    let spin = |i: usize| wheels.get(i).map_or(0.0, |w| w.angular_velocity);
-    (0..n).map(|a| shares[a] * 0.5 * (spin(2 * a) + spin(2 * a + 1))).sum()
+    DrivenSide::new(&shares[..n], |i| super::feedback(wheels, i)).speed
 }
 
 /// The automatic: auto-reverse after standing braked, first gear out of reverse or
