@@ -94,11 +94,13 @@ pub mod prelude {
     pub use crate::replay::ReplaySystems;
     pub use crate::replay::{DriveRecorder, DriveRecording, DriveReplay};
     pub use crate::vehicle::{
-        AeroSettings, AxleSettings, BrakeSettings, ChassisSettings, ClutchSettings, DifferentialKind, DriverInput,
-        EngineSettings, GearChanged, GearboxSettings, ResetVehicle, SteeringSettings, Vehicle, VehicleFromPreset,
-        VehicleInput, VehiclePreset, VehicleSettings, VehicleSettingsError, VehicleSystems, VehicleTelemetry,
-        VehicleWheel, WheelPlacement, spawn_vehicle, spawn_vehicle_with,
+        AeroSettings, AirControlSettings, AntiFlipSettings, AssistSettings, AxleSettings, BrakeSettings,
+        ChassisSettings, ClutchSettings, DifferentialKind, DriverInput, EngineSettings, GearChanged, GearboxSettings,
+        ResetVehicle, SteeringSettings, Vehicle, VehicleInput, VehicleSettings, VehicleSettingsError, VehicleSystems,
+        VehicleTelemetry, VehicleWheel, WheelPlacement, YawStabilitySettings, spawn_vehicle, spawn_vehicle_with,
     };
+    #[cfg(feature = "serialize")]
+    pub use crate::vehicle::{VehicleFromPreset, VehiclePreset};
     pub use crate::wheel::{
         AntiRollBar, ChassisCache, ChassisWheels, ContactPatch, Landed, SkidEnded, SkidStarted, SurfaceChanged,
         WheelCollider, WheelContactEnded, WheelContactStarted, WheelEffects, WheelEventsEnabled, WheelHit, WheelInput,

@@ -34,12 +34,15 @@ use std::sync::Arc;
 use bevy::prelude::*;
 use wheelcollider_core::vehicle::DriverInput;
 
-use crate::vehicle::{VehicleInput, VehicleSettings, VehicleSettingsError, VehicleSystems};
+#[cfg(feature = "serialize")]
+use crate::vehicle::VehicleSettingsError;
+use crate::vehicle::{VehicleInput, VehicleSettings, VehicleSystems};
 use crate::wheel::WheelSystems;
 
 /// A recorded drive.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, Default, PartialEq, Reflect)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serialize", serde(deny_unknown_fields))]
 pub struct DriveRecording {
     /// Physics rate it was recorded at (Hz). Replaying at another rate is possible but
     /// not the same drive.
@@ -81,13 +84,16 @@ impl DriveRecording {
         }
     }
 
-    /// The recording as RON text.
+    /// The recording as RON text (feature `serialize`).
+    #[cfg(feature = "serialize")]
     pub fn to_ron(&self) -> String {
         ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::new().depth_limit(3)).expect("a recording serialises")
     }
 
     /// Reads a recording. A malformed file says where (line, column); a spec that does
-    /// not validate names its field; a non-finite start pose, rate or input is refused.
+    /// not validate names its field; a non-finite start pose, rate or input is refused
+    /// (feature `serialize`).
+    #[cfg(feature = "serialize")]
     pub fn from_ron(text: &str) -> Result<Self, VehicleSettingsError> {
         let mut r: DriveRecording = ron::from_str(text)?;
         r.spec.validate().map_err(|e| VehicleSettingsError {
@@ -123,7 +129,8 @@ impl DriveRecording {
 /// Put on a vehicle to record its drive: every physics step appends the controls the
 /// vehicle runs with. Insert it right after the car spawned or was reset at the
 /// recording's start; take `recording` when done.
-#[derive(Component, Clone, Debug, Default)]
+#[derive(Component, Reflect, Clone, Debug, Default)]
+#[reflect(Component)]
 pub struct DriveRecorder {
     /// The drive so far.
     pub recording: DriveRecording,
@@ -140,8 +147,10 @@ impl DriveRecorder {
 
 /// Put on a vehicle to replay a drive: every physics step the next recorded controls
 /// replace its [`VehicleInput`]. Past the end, the brake is held.
-#[derive(Component, Clone, Debug)]
+#[derive(Component, Reflect, Clone, Debug)]
+#[reflect(Component)]
 pub struct DriveReplay {
+    #[reflect(ignore)]
     inputs: Arc<[DriverInput]>,
     /// Steps replayed so far.
     pub step: usize,
@@ -207,13 +216,15 @@ pub struct ReplayPlugin;
 
 impl Plugin for ReplayPlugin {
     fn build(&self, app: &mut App) {
-        app.configure_sets(
-            avian3d::prelude::PhysicsSchedule,
-            ReplaySystems.after(WheelSystems::Prepare).before(VehicleSystems::Drive),
-        )
-        .add_systems(
-            avian3d::prelude::PhysicsSchedule,
-            (replay_inputs, record_inputs).chain().in_set(ReplaySystems),
-        );
+        app.register_type::<DriveRecorder>()
+            .register_type::<DriveReplay>()
+            .configure_sets(
+                avian3d::prelude::PhysicsSchedule,
+                ReplaySystems.after(WheelSystems::Prepare).before(VehicleSystems::Drive),
+            )
+            .add_systems(
+                avian3d::prelude::PhysicsSchedule,
+                (replay_inputs, record_inputs).chain().in_set(ReplaySystems),
+            );
     }
 }

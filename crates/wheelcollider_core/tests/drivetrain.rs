@@ -42,7 +42,15 @@ fn run(
             })
             .collect();
         let mut input = input;
-        report = step_vehicle(spec, state, &mut input, 0.0, &feedback, &mut out, dt);
+        report = step_vehicle(
+            spec,
+            state,
+            &mut input,
+            ChassisMotion::straight(0.0),
+            &feedback,
+            &mut out,
+            dt,
+        );
         for i in 0..4 {
             let c = out[i];
             step(
@@ -179,7 +187,15 @@ fn split(diff: DifferentialKind, throttle: f32, left: f32, right: f32) -> (f32, 
         throttle,
         ..Default::default()
     };
-    let report = step_vehicle(&spec, &mut state, &mut input, 10.0, &wheels, &mut out, 1.0 / 60.0);
+    let report = step_vehicle(
+        &spec,
+        &mut state,
+        &mut input,
+        ChassisMotion::straight(10.0),
+        &wheels,
+        &mut out,
+        1.0 / 60.0,
+    );
     (out[2].drive_torque, out[3].drive_torque, report.wheel_torque)
 }
 
@@ -298,7 +314,7 @@ fn abs_releases_a_wheel_locked_at_walking_pace() {
             &spec,
             &mut state,
             &mut input,
-            v,
+            ChassisMotion::straight(v),
             &[roll, locked, roll, locked],
             &mut out,
             1.0 / 60.0,
@@ -379,7 +395,15 @@ fn compliance_steer_settles_at_its_closed_form_even_when_stiff() {
         let mut history = vec![];
         for _ in 0..120 {
             let mut i = input;
-            step_vehicle(&spec, &mut state, &mut i, 20.0, &wheels, &mut out, 1.0 / 60.0);
+            step_vehicle(
+                &spec,
+                &mut state,
+                &mut i,
+                ChassisMotion::straight(20.0),
+                &wheels,
+                &mut out,
+                1.0 / 60.0,
+            );
             history.push(state.compliance_steer[0]);
             wheels[0].sideways_force = -k * out[0].steer_angle;
             wheels[1].sideways_force = -k * out[1].steer_angle;

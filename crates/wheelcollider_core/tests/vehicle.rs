@@ -110,7 +110,15 @@ fn step_vehicle_survives_hostile_input() {
             ..wheel
         }; 4];
         for dt in [1.0 / 60.0, 0.0, f32::NAN, 5.0] {
-            let r = step_vehicle(&spec, &mut state, &mut input, v, &wheels, &mut out, dt);
+            let r = step_vehicle(
+                &spec,
+                &mut state,
+                &mut input,
+                ChassisMotion::straight(v),
+                &wheels,
+                &mut out,
+                dt,
+            );
             assert!(r.engine_rpm.is_finite() && r.engine_torque.is_finite());
             for c in &out {
                 assert!(c.drive_torque.is_finite() && c.brake_torque.is_finite() && c.steer_angle.is_finite());
@@ -125,7 +133,7 @@ fn step_vehicle_survives_hostile_input() {
         &spec,
         &mut state,
         &mut input,
-        0.0,
+        ChassisMotion::straight(0.0),
         &[wheel; 2],
         &mut out[..2],
         1.0 / 60.0,

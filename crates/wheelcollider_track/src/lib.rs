@@ -1,7 +1,8 @@
 //! # wheelcollider_track
 //!
 //! A headless test track: the standard manoeuvres vehicle engineers run (settle,
-//! acceleration, braking, steady-state circle, step steer, slalom, slope hold, bump run),
+//! acceleration, braking, steady-state circle, step steer, slalom, slope hold, bump run,
+//! brake in turn, sine with dwell),
 //! turning a [`VehicleSettings`] into numbers and time series.
 //!
 //! Each run builds its own headless app (no window, exact fixed steps), spawns the car
@@ -85,11 +86,15 @@ pub enum Maneuver {
     /// Full brake on the 40 m circle from 0.5 g, the driver steering for the circle, with
     /// ABS and with locked wheels: distance to a stop and the largest radius error.
     BrakeInTurn,
+    /// FMVSS 126 sine with dwell at 80 km/h, 6.5 × the 0.3 g steer: the yaw-rate
+    /// ratios 1.0 s and 1.75 s after the steer (limits 35 % and 20 %) and the lateral
+    /// displacement at 1.07 s (at least 1.83 m): the test of a stability control.
+    SineWithDwell,
 }
 
 impl Maneuver {
     /// Every manoeuvre, in the order `all` runs them.
-    pub const ALL: [Maneuver; 9] = [
+    pub const ALL: [Maneuver; 10] = [
         Maneuver::Settle,
         Maneuver::Acceleration,
         Maneuver::Braking,
@@ -99,6 +104,7 @@ impl Maneuver {
         Maneuver::SlopeHold,
         Maneuver::BumpRun,
         Maneuver::BrakeInTurn,
+        Maneuver::SineWithDwell,
     ];
 
     /// The command-line name (`step-steer`…).
@@ -113,6 +119,7 @@ impl Maneuver {
             Maneuver::SlopeHold => "slope-hold",
             Maneuver::BumpRun => "bump-run",
             Maneuver::BrakeInTurn => "brake-in-turn",
+            Maneuver::SineWithDwell => "sine-with-dwell",
         }
     }
 }
@@ -190,6 +197,7 @@ pub fn run_maneuver(
         Maneuver::SlopeHold => maneuvers::slope_hold::slope_hold(&spec, options, &mut out),
         Maneuver::BumpRun => maneuvers::bump_run::bump_run(&spec, options, &mut out),
         Maneuver::BrakeInTurn => maneuvers::brake_in_turn::brake_in_turn(&spec, options, &mut out),
+        Maneuver::SineWithDwell => maneuvers::sine_with_dwell::sine_with_dwell(&spec, options, &mut out),
     };
     let (time, mut channels) = sim.rec.finish(&sim.labels);
     channels.extend(out.extra);

@@ -377,3 +377,52 @@ fn shifts_and_clutch_slip_are_rate_independent() {
         }
     }
 }
+
+/// The road car with worn rear tyres (lateral peak μ 1.05 → 0.75): it oversteers, and
+/// in the sine with dwell it spins without a stability control.
+fn loose_rear(esc: bool) -> VehicleSettings {
+    let mut spec = preset("road");
+    let rear = &mut spec.axles[1].wheel;
+    let lateral = rear.lateral_tyre().clone();
+    rear.set_lateral_tyre(lateral.b(), lateral.c(), 0.75, lateral.e())
+        .unwrap();
+    spec.assists.yaw_stability.enabled = esc;
+    spec
+}
+
+#[test]
+fn yaw_stability_passes_the_sine_with_dwell_that_the_loose_car_fails() {
+    let o = ManeuverOptions { hz: 60.0, quick: false };
+    let off = run_maneuver(&loose_rear(false), Maneuver::SineWithDwell, &o).unwrap();
+    let on = run_maneuver(&loose_rear(true), Maneuver::SineWithDwell, &o).unwrap();
+    for (label, r) in [("ESC off", &off), ("ESC on", &on)] {
+        println!(
+            "measured: loose rear, {label}: A {:.2}°, peak {:.1}°/s, YRR(1.0) {:.1} %, YRR(1.75) {:.1} %, lateral {:.2} m, heading {:+.0}°, ESC peak {:.0} N·m",
+            r.value("steer_at_0_3g"),
+            r.value("yaw_rate_peak"),
+            r.value("yaw_rate_ratio_1_0"),
+            r.value("yaw_rate_ratio_1_75"),
+            r.value("lateral_displacement"),
+            r.value("heading_change"),
+            r.value("stability_brake_peak"),
+        );
+    }
+    // FMVSS 126 S5.2: at most 35 % after 1.0 s and 20 % after 1.75 s; S5.3: 1.83 m.
+    // Without ESC it spins: it turns through more than 90° (its yaw-rate ratios may
+    // look small once it slides backwards).
+    assert!(
+        off.value("heading_change").abs() > 90.0 || off.value("yaw_rate_ratio_1_75") > 20.0,
+        "the loose car must fail without ESC, or the test proves nothing"
+    );
+    assert_eq!(off.value("stability_brake_peak"), 0.0);
+    assert!(on.value("yaw_rate_ratio_1_0") <= 35.0);
+    assert!(on.value("yaw_rate_ratio_1_75") <= 20.0);
+    assert!(on.value("lateral_displacement") >= 1.83);
+    assert!(on.value("heading_change").abs() < 45.0, "with ESC it does not spin");
+    // The shipped road car passes on its own, and its ESC stays out of the way of
+    // the tests above: off by default.
+    let road = run("road", Maneuver::SineWithDwell, 60.0, false);
+    within(&road, "yaw_rate_ratio_1_75", -20.0, 20.0);
+    within(&road, "lateral_displacement", 1.83, 10.0);
+    assert_eq!(road.value("stability_brake_peak"), 0.0);
+}

@@ -20,9 +20,12 @@ pub struct GearChanged {
     pub to: i32,
 }
 
-/// The gear of the last step, per vehicle with events enabled.
-#[derive(Component, Clone, Copy, Debug, PartialEq)]
-pub(crate) struct GearMemory(i32);
+/// The gear of the last step, per vehicle with events enabled (managed by the plugin;
+/// a rollback library restores it so that a re-simulated shift fires as the first one
+/// did).
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
+#[reflect(Component)]
+pub struct GearMemory(pub i32);
 
 /// [`GearChanged`] once per finished shift, after the vehicle step.
 pub(crate) fn gear_events(

@@ -21,33 +21,37 @@
 //! | `mod.rs` | the components: [`Vehicle`], [`VehicleInput`], [`VehicleWheel`], [`VehicleRuntime`], [`VehicleTelemetry`] |
 //! | `spawn.rs` | [`spawn_vehicle`]: chassis and wheels from a spec |
 //! | `systems.rs` | sync a changed spec, one vehicle step per chassis, aerodynamics |
-//! | `preset.rs` | [`VehiclePreset`] assets from `.ron` files, [`VehicleFromPreset`] (hot reload) |
+//! | `preset.rs` | `VehiclePreset` assets from `.ron` files, `VehicleFromPreset` (hot reload); feature `serialize` |
 //! | `reset.rs` | [`ResetVehicle`]: put a car back at rest |
+//! | `assists.rs` | anti-flip and air control on the body ([`AssistSettings`]) |
 //! | `plugin.rs` | [`VehiclePlugin`] and [`VehicleSystems`] |
 //!
 //! | set (in `PhysicsSchedule`) | system | what |
 //! | --- | --- | --- |
 //! | [`VehicleSystems::Sync`], before [`WheelSystems::Prepare`](crate::WheelSystems) | `sync_vehicles` | a changed spec is validated and pushed to the wheels (geometry, settings, mass) |
 //! | [`VehicleSystems::Drive`], after `WheelSystems::Prepare` | `drive_vehicles` | one [`step_vehicle`](wheelcollider_core::vehicle::step_vehicle) per chassis → each wheel's [`WheelInput`](crate::WheelInput); telemetry |
-//! | [`VehicleSystems::Aero`], after `WheelSystems::Apply` | `apply_aero` | drag at the centre of mass, downforce at the axles |
+//! | [`VehicleSystems::Aero`], after `WheelSystems::Apply` | `apply_aero`, `apply_body_assists` | drag at the centre of mass, downforce at the axles; anti-flip and air control |
 
+mod assists;
 mod events;
 mod plugin;
+#[cfg(feature = "serialize")]
 mod preset;
 mod reset;
 mod spawn;
 mod systems;
 
 use bevy::prelude::*;
-pub use events::GearChanged;
+pub use events::{GearChanged, GearMemory};
 pub use plugin::{VehiclePlugin, VehicleSystems};
+#[cfg(feature = "serialize")]
 pub use preset::{VehicleFromPreset, VehiclePreset, VehiclePresetLoadError, VehiclePresetLoader};
 pub use reset::ResetVehicle;
 pub use spawn::{WheelPlacement, spawn_vehicle, spawn_vehicle_with};
 pub use wheelcollider_core::vehicle::{
-    AeroSettings, AxleSettings, BrakeSettings, ChassisSettings, ClutchSettings, DifferentialKind, DriverInput,
-    EngineSettings, GearboxSettings, PowertrainReport, SteeringSettings, VehicleSettings, VehicleSettingsError,
-    VehicleState,
+    AeroSettings, AirControlSettings, AntiFlipSettings, AssistSettings, AxleSettings, BrakeSettings, ChassisSettings,
+    ClutchSettings, DifferentialKind, DriverInput, EngineSettings, GearboxSettings, PowertrainReport, SteeringSettings,
+    VehicleSettings, VehicleSettingsError, VehicleState, YawStabilitySettings,
 };
 use wheelcollider_core::vehicle::{WheelCommand, WheelFeedback};
 

@@ -4,7 +4,7 @@
 use avian3d::prelude::*;
 use bevy::prelude::*;
 
-use super::{Vehicle, VehicleInput, VehicleRuntime, VehicleTelemetry, VehicleWheel, events, preset, reset, systems};
+use super::{Vehicle, VehicleInput, VehicleRuntime, VehicleTelemetry, VehicleWheel, assists, events, reset, systems};
 use crate::wheel::WheelSystems;
 
 /// The vehicle systems' sets in avian's `PhysicsSchedule`.
@@ -18,8 +18,8 @@ pub enum VehicleSystems {
     /// before [`WheelSystems::SenseAndSolve`]. A game's own driver that writes
     /// `VehicleInput` from physics state goes before it.
     Drive,
-    /// Aerodynamic drag and downforce, after [`WheelSystems::Apply`], before
-    /// [`WheelSystems::Events`].
+    /// Aerodynamic drag and downforce, and the body assists (anti-flip, air control),
+    /// after [`WheelSystems::Apply`], before [`WheelSystems::Events`].
     Aero,
 }
 
@@ -37,6 +37,7 @@ impl Plugin for VehiclePlugin {
             .register_type::<VehicleWheel>()
             .register_type::<VehicleTelemetry>()
             .register_type::<VehicleRuntime>()
+            .register_type::<events::GearMemory>()
             .add_message::<events::GearChanged>()
             .add_observer(reset::reset_vehicle)
             .configure_sets(
@@ -60,12 +61,17 @@ impl Plugin for VehiclePlugin {
                     systems::sync_vehicles.in_set(VehicleSystems::Sync),
                     systems::drive_vehicles.in_set(VehicleSystems::Drive),
                     events::gear_events.in_set(WheelSystems::Events),
-                    systems::apply_aero.in_set(VehicleSystems::Aero),
+                    (systems::apply_aero, assists::apply_body_assists)
+                        .chain()
+                        .in_set(VehicleSystems::Aero),
                 ),
             );
         // Presets as assets, where the game has an asset server.
+        #[cfg(feature = "serialize")]
         if app.is_plugin_added::<bevy::asset::AssetPlugin>() {
-            app.init_asset::<preset::VehiclePreset>()
+            use super::preset;
+            app.register_type::<preset::VehicleFromPreset>()
+                .init_asset::<preset::VehiclePreset>()
                 .init_asset_loader::<preset::VehiclePresetLoader>()
                 .add_systems(PreUpdate, preset::follow_presets);
         }

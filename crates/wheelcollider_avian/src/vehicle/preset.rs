@@ -66,7 +66,8 @@ impl AssetLoader for VehiclePresetLoader {
 /// vehicle ([`Vehicle`], body, wheels, as [`spawn_vehicle`](super::spawn_vehicle) makes
 /// them, at its `Transform`); when the asset changes (a hot reload), the vehicle takes
 /// the new settings, as an inspector edit would.
-#[derive(Component, Clone, Debug, PartialEq, Eq)]
+#[derive(Component, Reflect, Clone, Debug, PartialEq, Eq)]
+#[reflect(Component)]
 pub struct VehicleFromPreset(pub Handle<VehiclePreset>);
 
 /// Builds vehicles whose preset has loaded (also one spawned with a handle that loaded

@@ -6,7 +6,7 @@
 
 use avian3d::prelude::*;
 use bevy::prelude::*;
-use wheelcollider_core::vehicle::{VehicleState, WheelCommand, WheelFeedback, step_vehicle};
+use wheelcollider_core::vehicle::{ChassisMotion, VehicleState, WheelCommand, WheelFeedback, step_vehicle};
 
 use super::{Vehicle, VehicleInput, VehicleRuntime, VehicleSettings, VehicleTelemetry, VehicleWheel};
 use crate::wheel::{AntiRollBar, ChassisWheels, WheelCollider, WheelInput, WheelState};
@@ -138,11 +138,16 @@ pub(crate) fn drive_vehicles(
         let right = rot.0 * Vec3::X;
         let v = lin.0;
         let forward_speed = v.dot(forward);
+        let yaw_rate = ang.0.dot(rot.0 * Vec3::Y);
+        let motion = ChassisMotion {
+            forward_speed,
+            yaw_rate,
+        };
         let report = step_vehicle(
             spec,
             state,
             &mut input.0,
-            forward_speed,
+            motion,
             &runtime.feedback,
             &mut runtime.commands,
             dt,
@@ -166,7 +171,7 @@ pub(crate) fn drive_vehicles(
             speed_kmh: v.length() * 3.6,
             lateral_acceleration: accel.dot(right),
             longitudinal_acceleration: accel.dot(forward),
-            yaw_rate: ang.0.dot(rot.0 * Vec3::Y),
+            yaw_rate,
             powertrain: report,
             drag: k * v.length_squared(),
             downforce: spec.aero.downforce(forward_speed),

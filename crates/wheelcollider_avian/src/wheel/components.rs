@@ -10,7 +10,6 @@
 
 use avian3d::prelude::*;
 use bevy::prelude::*;
-use serde::{Deserialize, Serialize};
 use wheelcollider_core::{StepOutput, StepState, SweepType, WheelSettings};
 
 /// A wheel: put it on an entity that is a child of a dynamic rigid body. The entity's
@@ -32,19 +31,21 @@ use wheelcollider_core::{StepOutput, StepState, SweepType, WheelSettings};
 /// wheel.set_radius(0.33).unwrap();
 /// let bundle = (wheel, Transform::from_xyz(-0.8, 0.0, -1.3));
 /// ```
-#[derive(Component, Reflect, Clone, Debug, Default, PartialEq, Deref, DerefMut, Serialize, Deserialize)]
+#[derive(Component, Reflect, Clone, Debug, Default, PartialEq, Deref, DerefMut)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 #[reflect(Component, Default, Debug, Clone)]
 #[require(WheelInput, WheelState, WheelSweepShape, Transform)]
-#[serde(transparent)]
+#[cfg_attr(feature = "serialize", serde(transparent))]
 pub struct WheelCollider(pub WheelSettings);
 
 /// What drives a wheel this step: written by a vehicle controller or by game code.
 ///
 /// Values are clamped when used (brake and drivetrain terms ≥ 0, steer to ±90°); a
 /// non-finite value is treated as 0 and logged.
-#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 #[reflect(Component, Default, Debug, Clone)]
-#[serde(default)]
+#[cfg_attr(feature = "serialize", serde(default))]
 pub struct WheelInput {
     /// Steer angle (deg), a yaw about the suspension axis added to the toe. Positive
     /// turns **left** (counter-clockwise seen from above, Bevy's right-handed

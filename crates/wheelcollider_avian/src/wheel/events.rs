@@ -153,11 +153,17 @@ pub fn skid_intensity(slip: f32, load: f32) -> f32 {
     }
 }
 
-/// Per-chassis memory of the landing event.
-#[derive(Component, Clone, Copy, Debug, Default, PartialEq)]
-pub(crate) struct LandingMemory {
-    airborne_time: f32,
-    grounded: bool,
+/// Per-chassis memory of the [`Landed`] event (chassis with events enabled; managed by
+/// the plugin): how long it has been airborne (s) and whether a wheel touched last
+/// step. A rollback library restores it with the rest so that a re-simulated landing
+/// fires as the first one did.
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
+#[reflect(Component, Default)]
+pub struct LandingMemory {
+    /// Time since the last wheel left the ground (s).
+    pub airborne_time: f32,
+    /// A wheel touched the ground last step.
+    pub grounded: bool,
 }
 
 type WheelQuery<'w, 's> = Query<

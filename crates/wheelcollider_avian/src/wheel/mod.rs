@@ -33,8 +33,8 @@ mod visuals;
 
 pub use components::*;
 pub use events::{
-    ContactPatch, Landed, SkidEnded, SkidStarted, SurfaceChanged, WheelContactEnded, WheelContactStarted, WheelEffects,
-    WheelEventsEnabled,
+    ContactPatch, Landed, LandingMemory, SkidEnded, SkidStarted, SurfaceChanged, WheelContactEnded,
+    WheelContactStarted, WheelEffects, WheelEventsEnabled,
 };
 pub use plugin::{WheelPlugin, WheelSystems, WheelVisualSystems};
 pub use surface::WheelSurface;

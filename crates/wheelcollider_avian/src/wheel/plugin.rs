@@ -57,6 +57,7 @@ impl Plugin for WheelPlugin {
             .register_type::<ChassisCache>()
             .register_type::<WheelEventsEnabled>()
             .register_type::<WheelEffects>()
+            .register_type::<super::events::LandingMemory>()
             .add_message::<WheelContactStarted>()
             .add_message::<WheelContactEnded>()
             .add_message::<SkidStarted>()

@@ -7,9 +7,10 @@ use wheelcollider_core::bumps::perlin_bump;
 
 /// A ground surface: put it on a collider (or its rigid body). Wheels on it scale their
 /// tyre grip, add rolling resistance and the surface's own roughness.
-#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 #[reflect(Component)]
-#[serde(default, deny_unknown_fields)]
+#[cfg_attr(feature = "serialize", serde(default, deny_unknown_fields))]
 pub struct WheelSurface {
     /// Friction multiplier on the tyre curve (1 = asphalt), ≥ 0.
     pub grip: f32,

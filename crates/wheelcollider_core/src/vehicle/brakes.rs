@@ -101,6 +101,9 @@ pub(crate) struct Aids {
     pub abs: Option<f32>,
     /// Drivetrain inertia each wheel of the axle carried last step (kg·m²).
     pub carried: f32,
+    /// Yaw stability's brake torque on the left and right wheel (N·m, ≥ 0), added to
+    /// the service brake's before ABS.
+    pub stability: [f32; 2],
 }
 
 /// The deceleration (m/s², ≥ 0) the car gets with every tyre at its budget: what ABS
@@ -139,7 +142,8 @@ fn abs_cap(service: f32, w: &WheelFeedback, curve: &MagicFormula, inertia: f32, 
 }
 
 /// Brake torque (N·m, ≥ 0 before the caller's clamp) of each wheel of `axle`: its share
-/// of the service brake at pedal `brake`, limited by ABS, plus the handbrake's.
+/// of the service brake at pedal `brake` plus yaw stability's, limited by ABS, plus the
+/// handbrake's.
 pub(crate) fn axle_brake_torques(
     spec: &VehicleSettings,
     axle: usize,
@@ -154,7 +158,9 @@ pub(crate) fn axle_brake_torques(
         0.0
     };
     let curve = spec.axles[axle].wheel.longitudinal_tyre();
-    wheels.map(|w| {
+    let [wl, wr] = wheels;
+    [(wl, aids.stability[0]), (wr, aids.stability[1])].map(|(w, stability)| {
+        let service = service + stability;
         let service = match aids.abs {
             Some(decel) if service > 0.0 => abs_cap(service, &w, curve, w.inertia + aids.carried, decel),
             _ => service,

@@ -208,4 +208,7 @@ pub struct PowertrainReport {
     /// steered wheels' aligning torques and mechanical trail, last step: what a
     /// force-feedback wheel plays (scaled by the game). In a turn it opposes the steer.
     pub steering_torque: f32,
+    /// Brake torque yaw stability (ESC) asked for this step, summed over the wheels
+    /// (N·m, before ABS); 0 while it is off or idle: an ESC lamp for the HUD.
+    pub stability_brake: f32,
 }

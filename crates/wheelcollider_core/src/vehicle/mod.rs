@@ -18,6 +18,7 @@
 //! | `engine.rs` | [`EngineSettings`] | idle control, rev limiter, torque, engine speed |
 //! | `differential.rs` | [`DifferentialKind`] | centre and axle differentials |
 //! | `aero.rs` | [`AeroSettings`] | drag and downforce (applied by the plugin) |
+//! | `assists.rs` | [`AssistSettings`] | yaw stability (ESC) in the step; anti-flip and air control on the body ([`body_acceleration`], applied by the plugin) |
 //! | `settings.rs` | [`VehicleSettings`], [`AxleSettings`], [`ChassisSettings`] | the whole car: layout, validation, RON |
 //! | `io.rs` | | what a step reads and writes |
 //! | `derived.rs` | | what follows from a spec: shares, resistance, ride height |
@@ -47,6 +48,7 @@
 
 mod aero;
 mod anti_roll;
+mod assists;
 mod brakes;
 mod derived;
 mod differential;
@@ -59,6 +61,10 @@ mod transmission;
 
 pub use aero::AeroSettings;
 pub use anti_roll::bar_force;
+pub use assists::{
+    ANTI_FLIP_RETURN_RATE, AirControlSettings, AntiFlipSettings, AssistSettings, BodyMotion, ChassisMotion,
+    YAW_REFERENCE_GRIP, YAW_STABILITY_MIN_SPEED, YawStabilitySettings, body_acceleration,
+};
 pub use brakes::{
     ABS_MIN_SPEED, ABS_PEAK_FRACTION, BrakeSettings, LOCK_SLIP, LOCK_SPEED_FLOOR, TRACTION_PEAK_FRACTION,
 };
@@ -85,7 +91,7 @@ pub(crate) fn finite(v: f32) -> f32 {
 /// One step of the vehicle: steering, brakes, anti-roll bars, the engine, the clutch,
 /// the gearbox and the differentials.
 ///
-/// `forward_speed` is the chassis' speed along its forward axis (m/s). `wheels` and
+/// `motion` is the chassis' speed along its forward axis and its yaw rate. `wheels` and
 /// `out` hold one entry per wheel, axle by axle, left then right (see
 /// [`VehicleSettings::wheel_index`]); extra entries are ignored, missing ones count as
 /// airborne wheels at rest. The gear-shift requests in `input` are consumed.
@@ -98,7 +104,8 @@ pub(crate) fn finite(v: f32) -> f32 {
 /// let wheels = [WheelFeedback { inertia: 1.5, radius: 0.3, ..Default::default() }; 4];
 /// let mut out = [WheelCommand::default(); 4];
 /// let mut input = DriverInput { throttle: 1.0, steer: 1.0, ..Default::default() };
-/// let report = step_vehicle(&spec, &mut state, &mut input, 0.0, &wheels, &mut out, 1.0 / 60.0);
+/// let still = ChassisMotion::straight(0.0);
+/// let report = step_vehicle(&spec, &mut state, &mut input, still, &wheels, &mut out, 1.0 / 60.0);
 /// assert!(report.engine_rpm > 0.0);
 /// assert!(out[0].steer_angle > 0.0); // turning left
 /// ```
@@ -107,7 +114,7 @@ pub fn step_vehicle(
     spec: &VehicleSettings,
     state: &mut VehicleState,
     input: &mut DriverInput,
-    forward_speed: f32,
+    motion: ChassisMotion,
     wheels: &[WheelFeedback],
     out: &mut [WheelCommand],
     dt: f32,
@@ -117,7 +124,11 @@ pub fn step_vehicle(
         return report;
     }
     let dt = dt.clamp(1e-6, 1.0);
-    let v = finite(forward_speed);
+    let motion = ChassisMotion {
+        forward_speed: finite(motion.forward_speed),
+        yaw_rate: finite(motion.yaw_rate),
+    };
+    let v = motion.forward_speed;
     let raw = input.sanitized();
     input.gear_up = false;
     input.gear_down = false;
@@ -136,6 +147,9 @@ pub fn step_vehicle(
     }
     // What the driven wheels carried last step (ABS brakes it down with them).
     let carried = transmission::reflected_inertia(spec, spec.gearbox.total_ratio(state.gear), state.clutch_locked);
+    let mut stability = [0.0f32; 32];
+    let stability = &mut stability[..(2 * n_axles).min(32)];
+    report.stability_brake = assists::yaw_stability(spec, motion, delta, n_axles, wheel, stability);
     let abs = (spec.brakes.abs && v.abs() > ABS_MIN_SPEED).then(|| brakes::budget_deceleration(spec, n_axles, wheel));
     for a in 0..n_axles {
         let share = shares.get(a).copied().unwrap_or(0.0);
@@ -147,6 +161,7 @@ pub fn step_vehicle(
             handbrake: raw.handbrake,
             abs,
             carried: 0.5 * share * carried,
+            stability: [l, r].map(|i| stability.get(i).copied().unwrap_or(0.0)),
         };
         let elastic = steering::elastic_steer(
             &spec.axles[a],

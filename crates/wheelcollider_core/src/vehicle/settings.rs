@@ -12,7 +12,8 @@
 //! line each, in the order of the file format; a reader checks a field's range here.
 
 use super::{
-    AeroSettings, BrakeSettings, ClutchSettings, DifferentialKind, EngineSettings, GearboxSettings, SteeringSettings,
+    AeroSettings, AssistSettings, BrakeSettings, ClutchSettings, DifferentialKind, EngineSettings, GearboxSettings,
+    SteeringSettings,
 };
 use crate::limits::MAX_VALUE;
 use crate::settings::WheelSettings;
@@ -204,6 +205,9 @@ pub struct VehicleSettings {
     pub steering: SteeringSettings,
     /// Aerodynamics.
     pub aero: AeroSettings,
+    /// Assists for arcade games (anti-flip, air control, yaw stability), all off by
+    /// default.
+    pub assists: AssistSettings,
 }
 
 impl Default for VehicleSettings {
@@ -235,6 +239,7 @@ impl Default for VehicleSettings {
             brakes: BrakeSettings::default(),
             steering: SteeringSettings::default(),
             aero: AeroSettings::default(),
+            assists: AssistSettings::default(),
         }
     }
 }
@@ -383,6 +388,25 @@ impl VehicleSettings {
         field!("aero.frontal_area", a.frontal_area, 0.0, 1000.0);
         field!("aero.downforce_front", a.downforce_front, 0.0, 1000.0);
         field!("aero.downforce_rear", a.downforce_rear, 0.0, 1000.0);
+
+        let f = &mut self.assists.anti_flip;
+        field!("assists.anti_flip.max_angle", f.max_angle, 0.0, 180.0);
+        field!("assists.anti_flip.max_acceleration", f.max_acceleration, 0.0, 1000.0);
+        let c = &mut self.assists.air_control;
+        field!("assists.air_control.pitch_rate", c.pitch_rate, 0.0, 1440.0);
+        field!("assists.air_control.yaw_rate", c.yaw_rate, 0.0, 1440.0);
+        field!("assists.air_control.roll_rate", c.roll_rate, 0.0, 1440.0);
+        field!("assists.air_control.max_acceleration", c.max_acceleration, 0.0, 1000.0);
+        let y = &mut self.assists.yaw_stability;
+        field!("assists.yaw_stability.threshold", y.threshold, 0.0, 180.0);
+        field!("assists.yaw_stability.gain", y.gain, 0.0, M);
+        field!("assists.yaw_stability.max_torque", y.max_torque, 0.0, M);
+        field!(
+            "assists.yaw_stability.reference_understeer",
+            y.reference_understeer,
+            -10.0,
+            20.0
+        );
         Ok(())
     }
 

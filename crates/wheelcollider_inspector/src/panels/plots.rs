@@ -215,6 +215,7 @@ pub(super) fn telemetry_ui(
             row("wheel torque", format!("{:.0} N·m", p.wheel_torque));
             row("steer", format!("{:+.2}", p.steer));
             row("steering torque", format!("{:+.1} N·m", p.steering_torque));
+            row("ESC brake", format!("{:.0} N·m", p.stability_brake));
             row(
                 "accel long / lat",
                 format!(

@@ -1,5 +1,6 @@
 //! The Tune tab's vehicle sections: chassis, engine, clutch and gearbox,
-//! differentials, brakes, steering and aerodynamics, one function per section.
+//! differentials, brakes, steering, aerodynamics and the assists, one function per
+//! section.
 
 use bevy_egui::egui;
 use wheelcollider_avian::prelude::*;
@@ -69,6 +70,7 @@ pub(super) fn vehicle_ui(ui: &mut egui::Ui, spec: &mut VehicleSettings) -> bool 
     changed |= vehicle_brakes_ui(ui, spec);
     changed |= vehicle_steering_ui(ui, spec);
     changed |= vehicle_aerodynamics_ui(ui, spec);
+    changed |= vehicle_assists_ui(ui, spec);
     changed
 }
 
@@ -250,5 +252,70 @@ pub(super) fn vehicle_aerodynamics_ui(ui: &mut egui::Ui, spec: &mut VehicleSetti
             " m² (Cl·A)",
             0.01,
         );
+    })
+}
+
+/// A checkbox on its own grid row.
+fn toggle(ui: &mut egui::Ui, label: &str, value: &mut bool, hover: &str) -> bool {
+    ui.label(label);
+    let changed = ui.checkbox(value, "").on_hover_text(hover).changed();
+    ui.end_row();
+    changed
+}
+
+/// The "assists" section of [`vehicle_ui`]: anti-flip, air control, yaw stability.
+pub(super) fn vehicle_assists_ui(ui: &mut egui::Ui, spec: &mut VehicleSettings) -> bool {
+    section(ui, "vehicle", "assists", false, |ui, changed| {
+        let f = &mut spec.assists.anti_flip;
+        *changed |= toggle(
+            ui,
+            "anti-flip",
+            &mut f.enabled,
+            "limit pitch and roll to the angle below",
+        );
+        if f.enabled {
+            *changed |= num(ui, "… max tilt", &mut f.max_angle, 0.0..=180.0, "°", 0.5);
+            *changed |= num(ui, "… strength", &mut f.max_acceleration, 0.0..=1000.0, " rad/s²", 0.5);
+        }
+        let c = &mut spec.assists.air_control;
+        *changed |= toggle(
+            ui,
+            "air control",
+            &mut c.enabled,
+            "in the air: throttle / brake pitch, steer yaws, steer with the handbrake rolls",
+        );
+        if c.enabled {
+            *changed |= num(ui, "… pitch rate", &mut c.pitch_rate, 0.0..=1440.0, "°/s", 1.0);
+            *changed |= num(ui, "… yaw rate", &mut c.yaw_rate, 0.0..=1440.0, "°/s", 1.0);
+            *changed |= num(ui, "… roll rate", &mut c.roll_rate, 0.0..=1440.0, "°/s", 1.0);
+            *changed |= num(
+                ui,
+                "… acceleration",
+                &mut c.max_acceleration,
+                0.0..=1000.0,
+                " rad/s²",
+                0.5,
+            );
+        }
+        let y = &mut spec.assists.yaw_stability;
+        *changed |= toggle(
+            ui,
+            "yaw stability (ESC)",
+            &mut y.enabled,
+            "brakes one wheel against a spin (outer front) or a plough (inner rear)",
+        );
+        if y.enabled {
+            *changed |= num(ui, "… threshold", &mut y.threshold, 0.0..=180.0, "°/s", 0.1);
+            *changed |= num(ui, "… gain", &mut y.gain, 0.0..=5000.0, " N·m per °/s", 5.0);
+            *changed |= num(ui, "… max torque", &mut y.max_torque, 0.0..=50_000.0, " N·m", 20.0);
+            *changed |= num(
+                ui,
+                "… reference understeer",
+                &mut y.reference_understeer,
+                -10.0..=20.0,
+                "°/g",
+                0.05,
+            );
+        }
     })
 }

@@ -8,6 +8,7 @@ pub(crate) mod braking;
 pub(crate) mod bump_run;
 pub(crate) mod circle;
 pub(crate) mod settle;
+pub(crate) mod sine_with_dwell;
 pub(crate) mod slalom;
 pub(crate) mod slope_hold;
 pub(crate) mod step_steer;

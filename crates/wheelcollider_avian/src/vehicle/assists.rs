@@ -1,0 +1,40 @@
+//! The body assists of [`AssistSettings`](wheelcollider_core::vehicle::AssistSettings):
+//! anti-flip and air control, as an angular acceleration on the chassis (avian applies
+//! it over the step, independent of the body's inertia). Yaw stability brakes wheels
+//! and runs inside the vehicle step.
+
+use avian3d::prelude::*;
+use bevy::prelude::*;
+use wheelcollider_core::vehicle::{BodyMotion, body_acceleration};
+
+use super::{VehicleInput, VehicleRuntime, VehicleTelemetry};
+
+/// Anti-flip and air control on every vehicle that has one of them on. The world's up
+/// is against avian's [`Gravity`] (+Y without gravity); the chassis is airborne when
+/// no wheel touched the ground in this step.
+pub(crate) fn apply_body_assists(
+    time: Res<Time>,
+    gravity: Option<Res<Gravity>>,
+    mut vehicles: Query<(&VehicleRuntime, &VehicleInput, &VehicleTelemetry, Forces)>,
+) {
+    let dt = time.delta_secs();
+    let down = gravity.map(|g| g.0).unwrap_or(Vec3::NEG_Y);
+    let up = (-down).try_normalize().unwrap_or(Vec3::Y);
+    for (runtime, input, telemetry, mut forces) in &mut vehicles {
+        let Some(spec) = runtime.spec.as_ref() else { continue };
+        let a = &spec.assists;
+        if !a.anti_flip.enabled && !a.air_control.enabled {
+            continue;
+        }
+        let to_local = forces.rotation().0.inverse();
+        let body = BodyMotion {
+            up: (to_local * up).to_array(),
+            angular_velocity: (to_local * forces.angular_velocity()).to_array(),
+            airborne: telemetry.wheels > 0 && telemetry.grounded_wheels == 0,
+        };
+        let local = Vec3::from(body_acceleration(a, &input.0, &body, dt));
+        if local != Vec3::ZERO {
+            forces.apply_local_angular_acceleration(local);
+        }
+    }
+}
