@@ -162,6 +162,14 @@ impl ChassisMotion {
             yaw_rate: 0.0,
         }
     }
+
+    /// Each value clamped to ±`MAX_VALUE`, a non-finite one to 0.
+    pub(crate) fn sanitized(self) -> Self {
+        Self {
+            forward_speed: super::finite(self.forward_speed),
+            yaw_rate: super::finite(self.yaw_rate),
+        }
+    }
 }
 
 /// The body's state as the body assists see it, in the chassis' frame (x right, y up,

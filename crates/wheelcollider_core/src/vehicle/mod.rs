@@ -124,10 +124,7 @@ pub fn step_vehicle(
         return report;
     }
     let dt = dt.clamp(1e-6, 1.0);
-    let motion = ChassisMotion {
-        forward_speed: finite(motion.forward_speed),
-        yaw_rate: finite(motion.yaw_rate),
-    };
+    let motion = motion.sanitized();
     let v = motion.forward_speed;
     let raw = input.sanitized();
     input.gear_up = false;

@@ -277,6 +277,28 @@ fn check_differential(path: &str, d: &mut DifferentialKind) -> Result<(), Vehicl
     Ok(())
 }
 
+fn check_assists(a: &mut AssistSettings) -> Result<(), VehicleSettingsError> {
+    let f = &mut a.anti_flip;
+    field!("assists.anti_flip.max_angle", f.max_angle, 0.0, 180.0);
+    field!("assists.anti_flip.max_acceleration", f.max_acceleration, 0.0, 1000.0);
+    let c = &mut a.air_control;
+    field!("assists.air_control.pitch_rate", c.pitch_rate, 0.0, 1440.0);
+    field!("assists.air_control.yaw_rate", c.yaw_rate, 0.0, 1440.0);
+    field!("assists.air_control.roll_rate", c.roll_rate, 0.0, 1440.0);
+    field!("assists.air_control.max_acceleration", c.max_acceleration, 0.0, 1000.0);
+    let y = &mut a.yaw_stability;
+    field!("assists.yaw_stability.threshold", y.threshold, 0.0, 180.0);
+    field!("assists.yaw_stability.gain", y.gain, 0.0, MAX_VALUE);
+    field!("assists.yaw_stability.max_torque", y.max_torque, 0.0, MAX_VALUE);
+    field!(
+        "assists.yaw_stability.reference_understeer",
+        y.reference_understeer,
+        -10.0,
+        20.0
+    );
+    Ok(())
+}
+
 impl VehicleSettings {
     /// Checks every field: a non-finite number or a missing part is an error naming the
     /// field; everything else is clamped into the range its documentation gives.
@@ -389,25 +411,7 @@ impl VehicleSettings {
         field!("aero.downforce_front", a.downforce_front, 0.0, 1000.0);
         field!("aero.downforce_rear", a.downforce_rear, 0.0, 1000.0);
 
-        let f = &mut self.assists.anti_flip;
-        field!("assists.anti_flip.max_angle", f.max_angle, 0.0, 180.0);
-        field!("assists.anti_flip.max_acceleration", f.max_acceleration, 0.0, 1000.0);
-        let c = &mut self.assists.air_control;
-        field!("assists.air_control.pitch_rate", c.pitch_rate, 0.0, 1440.0);
-        field!("assists.air_control.yaw_rate", c.yaw_rate, 0.0, 1440.0);
-        field!("assists.air_control.roll_rate", c.roll_rate, 0.0, 1440.0);
-        field!("assists.air_control.max_acceleration", c.max_acceleration, 0.0, 1000.0);
-        let y = &mut self.assists.yaw_stability;
-        field!("assists.yaw_stability.threshold", y.threshold, 0.0, 180.0);
-        field!("assists.yaw_stability.gain", y.gain, 0.0, M);
-        field!("assists.yaw_stability.max_torque", y.max_torque, 0.0, M);
-        field!(
-            "assists.yaw_stability.reference_understeer",
-            y.reference_understeer,
-            -10.0,
-            20.0
-        );
-        Ok(())
+        check_assists(&mut self.assists)
     }
 
     /// Parses a RON preset and validates it. The error names the line, column and

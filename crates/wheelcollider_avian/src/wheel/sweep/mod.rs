@@ -9,7 +9,10 @@
 //!   lookup per candidate, and the layer test is a mask test;
 //! - the hit carries the body the collider belongs to, from the same proxy;
 //! - a ray on a triangle mesh walks the mesh's tree by box overlap with its short
-//!   segment ([`trimesh_ray`]): the same answer as parry's cast, a quarter cheaper.
+//!   segment ([`trimesh_ray`]): the same answer as parry's cast, a quarter cheaper;
+//! - a sphere or a cylinder on a triangle mesh or a heightfield is cast against each
+//!   triangle under it in closed form (`triangle_cast`), not by parry's GJK cast: exact
+//!   where parry's stops up to a centimetre early, and several times cheaper.
 //!
 //! Whether a chassis' wheels need more than the static tree is asked once per chassis
 //! ([`WheelCasts::moving_in`]), answered by a grid of the moving colliders' boxes
@@ -27,8 +30,10 @@ use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
 mod grid;
+mod triangle_cast;
 use grid::GridEntry;
 pub(crate) use grid::MovingGrid;
+use triangle_cast::{TriangleCast, WheelShape};
 
 /// The closest hit of a wheel's cast.
 #[derive(Clone, Copy, Debug)]
@@ -162,9 +167,10 @@ fn trimesh_ray(
 /// A triangle mesh or a heightfield is cast against triangle by triangle (those whose
 /// box meets the sweep's), each judged by the filter alone: parry's cast on the whole
 /// shape returns only its first hit, and a wall of the mesh, or a neighbouring cell the
-/// wheel starts inside, would hide the ground under the wheel. The triangles' own casts
-/// are parry's. Each hit's distance is corrected by `refine` (see `refine_distance` in
-/// the systems) before the closest is chosen.
+/// wheel starts inside, would hide the ground under the wheel. Each hit's distance is
+/// corrected by `refine` (see `refine_distance` in the systems) before the closest is
+/// chosen. A sphere's or a cylinder's cast against a triangle is solved in closed form
+/// (`triangle_cast`), which gives parry's answer.
 #[allow(clippy::too_many_arguments)]
 fn cast_shape_on(
     collider: &dyn parry::shape::Shape,
@@ -200,9 +206,32 @@ fn cast_shape_on(
     );
     let end = shape.compute_aabb(&end_pose);
     let (lo, hi) = (start.mins.min(end.mins), start.maxs.max(end.maxs));
+    // A sphere or a cylinder is cast against each triangle in closed form, in the
+    // collider's frame (`triangle_cast`); other shapes by parry.
+    let closed_form = wheel_shape(shape, &local).map(|w| (w, local.translation, local_direction));
+    let closed = |triangle: &parry::shape::Triangle, (wheel, center, dir): (WheelShape, Vec3, Vec3)| {
+        let tri = [triangle.a, triangle.b, triangle.c];
+        match triangle_cast::cast(wheel, center, dir, options.max_time_of_impact, tri) {
+            TriangleCast::Hit {
+                distance,
+                point,
+                normal,
+            } => {
+                let (point, normal) = (*pose1 * point, pose1.rotation * normal);
+                filter
+                    .accepts(normal, distance, false)
+                    .then(|| (point, normal, refine(point, normal, distance)))
+            }
+            TriangleCast::Overlap | TriangleCast::Miss => None,
+        }
+    };
     let mut best: Option<(Vec3, Vec3, f32)> = None;
     let mut consider = |triangle: &parry::shape::Triangle| {
-        if let Some(hit) = judge(triangle, pose1)
+        let hit = match closed_form {
+            Some(w) => closed(triangle, w),
+            None => judge(triangle, pose1),
+        };
+        if let Some(hit) = hit
             && best.is_none_or(|b| hit.2 < b.2)
         {
             best = Some(hit);
@@ -219,6 +248,19 @@ fn cast_shape_on(
         field.map_elements_in_local_aabb(&parry::bounding_volume::Aabb::new(lo, hi), &mut |_, t| consider(t));
     }
     best
+}
+
+/// The wheel's shape for the closed-form triangle casts, with its axle in the frame of
+/// `pose` (the shape's pose in the collider's frame): a ball or a cylinder, else `None`.
+fn wheel_shape(shape: &dyn parry::shape::Shape, pose: &parry::math::Pose3) -> Option<WheelShape> {
+    if let Some(ball) = shape.as_ball() {
+        return Some(WheelShape::Sphere(ball.radius));
+    }
+    shape.as_cylinder().map(|c| WheelShape::Cylinder {
+        radius: c.radius,
+        half_width: c.half_height,
+        axle: pose.rotation * Vec3::Y,
+    })
 }
 
 /// Keeps a candidate hit as the closest if it is nearer than `reach` (and shrinks the
