@@ -261,8 +261,8 @@ fn anti_flip(s: &AntiFlipSettings, body: &BodyMotion, dt: f32) -> [f32; 3] {
     [a * axis[0], 0.0, a * axis[2]]
 }
 
-/// Yaw stability: the extra brake torque (N·m, ≥ 0) for each wheel, axle by axle, left
-/// then right, written into `extra` (zeroed first); returns their sum.
+/// Yaw stability: the wheel to brake (its index, axle by axle, left then right) and the
+/// extra brake torque (N·m, > 0), or `None`.
 ///
 /// `delta` is the commanded centre steer angle (deg, positive left). The reference yaw
 /// rate is `v·δ / (L + K·v²/g)` with the reference understeer gradient `K`, capped at
@@ -276,13 +276,11 @@ pub(crate) fn yaw_stability(
     delta: f32,
     n_axles: usize,
     wheel: impl Fn(usize) -> WheelFeedback,
-    extra: &mut [f32],
-) -> f32 {
-    extra.iter_mut().for_each(|e| *e = 0.0);
+) -> Option<(usize, f32)> {
     let s = &spec.assists.yaw_stability;
     let v = motion.forward_speed;
     if !s.enabled || v < YAW_STABILITY_MIN_SPEED || n_axles == 0 {
-        return 0.0;
+        return None;
     }
     let grip: f32 = (0..2 * n_axles)
         .map(&wheel)
@@ -290,7 +288,7 @@ pub(crate) fn yaw_stability(
         .map(|w| w.max_friction_force)
         .sum();
     if grip <= 0.0 {
-        return 0.0;
+        return None;
     }
     let l = spec.wheelbase_for(0).max(0.1);
     let k = s.reference_understeer.to_radians() / STANDARD_GRAVITY;
@@ -301,19 +299,18 @@ pub(crate) fn yaw_stability(
     let e = r - reference;
     let excess = e.abs().to_degrees() - s.threshold;
     if excess <= 0.0 || !excess.is_finite() {
-        return 0.0;
+        return None;
     }
     let oversteer = r * e > 0.0;
     let axle = if oversteer { 0 } else { n_axles - 1 };
     let i = VehicleSettings::wheel_index(axle, e > 0.0);
     let w = wheel(i);
-    if !w.grounded || i >= extra.len() {
-        return 0.0;
+    if !w.grounded {
+        return None;
     }
     let (_, budget) = brakes::budget(&w, spec.axles[axle].wheel.longitudinal_tyre());
     let torque = (s.gain * excess)
         .min(s.max_torque)
         .min(ABS_PEAK_FRACTION * budget * w.radius);
-    extra[i] = torque.max(0.0);
-    extra[i]
+    (torque > 0.0).then_some((i, torque))
 }

@@ -144,9 +144,9 @@ pub fn step_vehicle(
     }
     // What the driven wheels carried last step (ABS brakes it down with them).
     let carried = transmission::reflected_inertia(spec, spec.gearbox.total_ratio(state.gear), state.clutch_locked);
-    let mut stability = [0.0f32; 32];
-    let stability = &mut stability[..(2 * n_axles).min(32)];
-    report.stability_brake = assists::yaw_stability(spec, motion, delta, n_axles, wheel, stability);
+    // Yaw stability brakes at most one wheel: (its index, the torque).
+    let stability = assists::yaw_stability(spec, motion, delta, n_axles, wheel);
+    report.stability_brake = stability.map_or(0.0, |(_, torque)| torque);
     let abs = (spec.brakes.abs && v.abs() > ABS_MIN_SPEED).then(|| brakes::budget_deceleration(spec, n_axles, wheel));
     for a in 0..n_axles {
         let share = shares.get(a).copied().unwrap_or(0.0);
@@ -158,7 +158,10 @@ pub fn step_vehicle(
             handbrake: raw.handbrake,
             abs,
             carried: 0.5 * share * carried,
-            stability: [l, r].map(|i| stability.get(i).copied().unwrap_or(0.0)),
+            stability: [l, r].map(|i| match stability {
+                Some((w, torque)) if w == i => torque,
+                _ => 0.0,
+            }),
         };
         let elastic = steering::elastic_steer(
             &spec.axles[a],
