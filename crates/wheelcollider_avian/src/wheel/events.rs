@@ -205,6 +205,11 @@ pub(crate) fn wheel_events(
     enabled: Query<(), With<WheelEventsEnabled>>,
     surfaces: Query<&WheelSurface>,
 ) {
+    // Scenes that do not listen pay one look at the marker's archetypes, not a lookup
+    // per wheel.
+    if enabled.is_empty() {
+        return;
+    }
     for (entity, state, collider, of, own, effects) in &mut wheels {
         if !own && !enabled.contains(of.0) {
             continue;

@@ -141,6 +141,9 @@ pub(crate) fn cast(
     max_distance: f32,
     tri: [Vec3; 3],
 ) -> TriangleCast {
+    if let Some(quick) = plane_first(shape, center, direction, max_distance, tri) {
+        return quick;
+    }
     let mut interval = Interval::new();
     match shape {
         WheelShape::Sphere(r) => sphere(&mut interval, r, center, direction, tri),
@@ -151,6 +154,59 @@ pub(crate) fn cast(
         } => cylinder(&mut interval, (radius, half_width, axle), center, direction, tri),
     }
     interval.result(max_distance)
+}
+
+/// The shape's support point along the unit `u`, from its centre.
+#[inline]
+fn support(shape: WheelShape, u: Vec3) -> Vec3 {
+    match shape {
+        WheelShape::Sphere(r) => r * u,
+        WheelShape::Cylinder {
+            radius,
+            half_width,
+            axle,
+        } => {
+            let along = u.dot(axle);
+            along.signum() * half_width * axle + radius * (u - along * axle).normalize_or_zero()
+        }
+    }
+}
+
+/// The common case first, exactly: a shape wholly on one side of the triangle's plane
+/// and moving towards it touches the plane first at its support point; no contact with
+/// the triangle can come before that. So when that point lies inside the triangle it
+/// is the first contact, and when it comes beyond the reach nothing can be hit: the
+/// other feature pairs are not needed. `None` when neither holds (or the shape starts
+/// across the plane).
+#[inline]
+fn plane_first(shape: WheelShape, center: Vec3, d: Vec3, max_distance: f32, tri: [Vec3; 3]) -> Option<TriangleCast> {
+    let n = (tri[1] - tri[0]).cross(tri[2] - tri[0]);
+    let len = n.length();
+    if len <= EPS {
+        return None;
+    }
+    let unit = n / len;
+    let (s0, dn) = ((center - tri[0]).dot(unit), d.dot(unit));
+    // Moving towards the plane from the side it starts on.
+    if s0 == 0.0 || dn * s0 >= 0.0 {
+        return None;
+    }
+    let side = s0.signum();
+    let nearest = center + support(shape, -side * unit);
+    let gap = (nearest - tri[0]).dot(unit);
+    if gap * side <= 0.0 {
+        return None;
+    }
+    let t = -gap / dn;
+    if t > max_distance {
+        return Some(TriangleCast::Miss);
+    }
+    let point = nearest + t * d;
+    inside(point, tri, n).then_some(TriangleCast::Hit {
+        distance: t,
+        point,
+        normal: side * unit,
+    })
 }
 
 /// The sphere's contacts with the face, the edges and the vertices.
