@@ -199,16 +199,21 @@ fn cast_shape_on(
     // The sweep's box in the collider's frame.
     let local = pose1.inverse() * *pose2;
     let local_direction = pose1.rotation.inverse() * direction;
-    let start = shape.compute_aabb(&local);
-    let end_pose = parry::math::Pose3::from_parts(
-        local.translation + local_direction * options.max_time_of_impact,
-        local.rotation,
-    );
-    let end = shape.compute_aabb(&end_pose);
-    let (lo, hi) = (start.mins.min(end.mins), start.maxs.max(end.maxs));
     // A sphere or a cylinder is cast against each triangle in closed form, in the
     // collider's frame (`triangle_cast`); other shapes by parry.
     let closed_form = wheel_shape(shape, &local).map(|w| (w, local.translation, local_direction));
+    let end_center = local.translation + local_direction * options.max_time_of_impact;
+    let (lo, hi) = match closed_form {
+        Some((wheel, center, _)) => {
+            let e = wheel.half_extents();
+            (center.min(end_center) - e, center.max(end_center) + e)
+        }
+        None => {
+            let start = shape.compute_aabb(&local);
+            let end = shape.compute_aabb(&parry::math::Pose3::from_parts(end_center, local.rotation));
+            (start.mins.min(end.mins), start.maxs.max(end.maxs))
+        }
+    };
     let closed = |triangle: &parry::shape::Triangle, (wheel, center, dir): (WheelShape, Vec3, Vec3)| {
         let tri = [triangle.a, triangle.b, triangle.c];
         match triangle_cast::cast(wheel, center, dir, options.max_time_of_impact, tri) {
@@ -445,7 +450,16 @@ impl WheelCasts<'_, '_> {
         refine: impl Fn(Vec3, Vec3, f32) -> f32,
     ) -> Option<CastHit> {
         let (mask, chassis, static_only, filter) = (query.mask, query.chassis, query.static_only, &query.filter);
-        let aabb = obvhs::aabb::Aabb::from(shape.aabb(origin, rotation));
+        let aabb = match wheel_shape(
+            shape.shape_scaled().as_ref(),
+            &parry::math::Pose3::from_parts(origin, rotation),
+        ) {
+            Some(wheel) => {
+                let e = wheel.half_extents();
+                obvhs::aabb::Aabb::from(ColliderAabb::new(origin, e))
+            }
+            None => obvhs::aabb::Aabb::from(shape.aabb(origin, rotation)),
+        };
         let pose2 = parry::math::Pose3::from_parts(origin, rotation);
         let options = parry::query::ShapeCastOptions {
             max_time_of_impact: max_distance,

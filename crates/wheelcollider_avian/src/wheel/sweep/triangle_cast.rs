@@ -54,6 +54,24 @@ pub(crate) enum WheelShape {
     Cylinder { radius: f32, half_width: f32, axle: Vec3 },
 }
 
+impl WheelShape {
+    /// Half the size of the shape's axis-aligned box (m), in closed form (parry finds a
+    /// turned cylinder's from six support points).
+    pub(crate) fn half_extents(self) -> Vec3 {
+        match self {
+            WheelShape::Sphere(r) => Vec3::splat(r),
+            WheelShape::Cylinder {
+                radius,
+                half_width,
+                axle,
+            } => {
+                let across = (Vec3::ONE - axle * axle).max(Vec3::ZERO);
+                axle.abs() * half_width + Vec3::new(across.x.sqrt(), across.y.sqrt(), across.z.sqrt()) * radius
+            }
+        }
+    }
+}
+
 /// Below this, a denominator or a quadratic's leading term counts as zero.
 const EPS: f32 = 1e-9;
 
@@ -602,6 +620,34 @@ mod tests {
             "measured: against parry's cast: distance {worst_t:.2e} m, normal on faces {worst_face:.2e} rad, at edges and vertices {worst_edge:.2e} rad; {false_hits} grazing hits of parry's where the shapes stay apart; {counts:?}"
         );
         counts
+    }
+
+    #[test]
+    fn the_boxes_are_parrys() {
+        let mut rng = Rng(3);
+        for _ in 0..1000 {
+            let rot = Quat::from_euler(
+                bevy::math::EulerRot::XYZ,
+                rng.range(-3.0, 3.0),
+                rng.range(-3.0, 3.0),
+                rng.range(-3.0, 3.0),
+            );
+            let (r, hw) = (rng.range(0.1, 0.5), rng.range(0.05, 0.3));
+            let pose = parry::math::Pose3::from_parts(Vec3::ZERO, rot);
+            let theirs = parry::shape::Shape::compute_aabb(&parry::shape::Cylinder::new(hw, r), &pose);
+            let ours = WheelShape::Cylinder {
+                radius: r,
+                half_width: hw,
+                axle: rot * Vec3::Y,
+            }
+            .half_extents();
+            assert!(
+                (theirs.maxs - ours).abs().max_element() < 1e-5,
+                "{ours} vs {:?}",
+                theirs.maxs
+            );
+            assert!((theirs.mins + ours).abs().max_element() < 1e-5);
+        }
     }
 
     #[test]
