@@ -193,12 +193,32 @@ fn cast_shape_on(
     };
     let mesh = collider.as_trimesh();
     let field = collider.as_heightfield();
-    if mesh.is_none() && field.is_none() {
-        return judge(collider, pose1);
-    }
-    // The sweep's box in the collider's frame.
+    // The sweep in the collider's frame.
     let local = pose1.inverse() * *pose2;
     let local_direction = pose1.rotation.inverse() * direction;
+    if mesh.is_none() && field.is_none() {
+        // A box under a sphere or a cylinder in closed form, face by face; other
+        // convex shapes by parry.
+        return match (collider.as_cuboid(), wheel_shape(shape, &local)) {
+            (Some(cuboid), Some(wheel)) => {
+                let (center, max) = (local.translation, options.max_time_of_impact);
+                match triangle_cast::cast_cuboid(wheel, center, local_direction, max, cuboid.half_extents) {
+                    TriangleCast::Hit {
+                        distance,
+                        point,
+                        normal,
+                    } => {
+                        let (point, normal) = (*pose1 * point, pose1.rotation * normal);
+                        filter
+                            .accepts(normal, distance, false)
+                            .then(|| (point, normal, refine(point, normal, distance)))
+                    }
+                    TriangleCast::Overlap | TriangleCast::Miss => None,
+                }
+            }
+            _ => judge(collider, pose1),
+        };
+    }
     // A sphere or a cylinder is cast against each triangle in closed form, in the
     // collider's frame (`triangle_cast`); other shapes by parry.
     let closed_form = wheel_shape(shape, &local).map(|w| (w, local.translation, local_direction));

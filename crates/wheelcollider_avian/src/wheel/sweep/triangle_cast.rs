@@ -174,6 +174,95 @@ pub(crate) fn cast(
     interval.result(max_distance)
 }
 
+/// Casts `shape` against a box of `half_extents` centred at the origin, axis-aligned
+/// (the box's frame): its six faces as twelve triangles, each with the closed forms
+/// above. The first contact with a convex solid from outside is the first contact with
+/// its surface. A shape that starts across the surface overlaps the box (a face reports
+/// it), and so does one whose centre starts inside it: both are
+/// [`TriangleCast::Overlap`], as parry's cast gives "penetrating".
+pub(crate) fn cast_cuboid(
+    shape: WheelShape,
+    center: Vec3,
+    d: Vec3,
+    max_distance: f32,
+    half_extents: Vec3,
+) -> TriangleCast {
+    if (center.abs() - half_extents).max_element() < 0.0 {
+        return TriangleCast::Overlap;
+    }
+    // Face by face first: the box lies inside each face's plane, so a shape wholly
+    // outside one cannot touch the box before it reaches that plane, nor ever if it
+    // does not move towards it; where it reaches the plane inside the face, that is
+    // the first contact.
+    for axis in 0..3 {
+        for sign in [1.0f32, -1.0] {
+            let mut unit = Vec3::ZERO;
+            unit[axis] = sign;
+            let nearest = center + support(shape, -unit);
+            let gap = nearest.dot(unit) - half_extents[axis];
+            if gap <= 0.0 {
+                continue;
+            }
+            let dn = d.dot(unit);
+            if dn >= 0.0 {
+                return TriangleCast::Miss;
+            }
+            let t = -gap / dn;
+            if t > max_distance {
+                return TriangleCast::Miss;
+            }
+            let point = nearest + t * d;
+            let (u, v) = ((axis + 1) % 3, (axis + 2) % 3);
+            if point[u].abs() <= half_extents[u] && point[v].abs() <= half_extents[v] {
+                return TriangleCast::Hit {
+                    distance: t,
+                    point,
+                    normal: unit,
+                };
+            }
+        }
+    }
+    let mut best = TriangleCast::Miss;
+    let mut reach = max_distance;
+    for axis in 0..3 {
+        let (u, v) = ((axis + 1) % 3, (axis + 2) % 3);
+        for sign in [1.0f32, -1.0] {
+            let corner = |a: f32, b: f32| {
+                let mut p = Vec3::ZERO;
+                p[axis] = sign * half_extents[axis];
+                p[u] = a * half_extents[u];
+                p[v] = b * half_extents[v];
+                p
+            };
+            let quad = [
+                corner(-1.0, -1.0),
+                corner(1.0, -1.0),
+                corner(1.0, 1.0),
+                corner(-1.0, 1.0),
+            ];
+            for tri in [[quad[0], quad[1], quad[2]], [quad[0], quad[2], quad[3]]] {
+                match cast(shape, center, d, reach, tri) {
+                    TriangleCast::Overlap => return TriangleCast::Overlap,
+                    TriangleCast::Hit {
+                        distance,
+                        point,
+                        normal,
+                    } => {
+                        reach = distance;
+                        best = TriangleCast::Hit {
+                            distance,
+                            point,
+                            normal,
+                        };
+                    }
+                    TriangleCast::Miss => {}
+                }
+            }
+        }
+    }
+    best
+}
+
 /// The shape's support point along the unit `u`, from its centre.
 #[inline]
 fn support(shape: WheelShape, u: Vec3) -> Vec3 {
@@ -194,8 +283,9 @@ fn support(shape: WheelShape, u: Vec3) -> Vec3 {
 /// and moving towards it touches the plane first at its support point; no contact with
 /// the triangle can come before that. So when that point lies inside the triangle it
 /// is the first contact, and when it comes beyond the reach nothing can be hit: the
-/// other feature pairs are not needed. `None` when neither holds (or the shape starts
-/// across the plane).
+/// other feature pairs are not needed. A shape wholly on one side and not moving
+/// towards the plane never meets the triangle. `None` otherwise (the shape starts
+/// across the plane, or meets it outside the triangle).
 #[inline]
 fn plane_first(shape: WheelShape, center: Vec3, d: Vec3, max_distance: f32, tri: [Vec3; 3]) -> Option<TriangleCast> {
     let n = (tri[1] - tri[0]).cross(tri[2] - tri[0]);
@@ -205,15 +295,18 @@ fn plane_first(shape: WheelShape, center: Vec3, d: Vec3, max_distance: f32, tri:
     }
     let unit = n / len;
     let (s0, dn) = ((center - tri[0]).dot(unit), d.dot(unit));
-    // Moving towards the plane from the side it starts on.
-    if s0 == 0.0 || dn * s0 >= 0.0 {
+    if s0 == 0.0 {
         return None;
     }
     let side = s0.signum();
     let nearest = center + support(shape, -side * unit);
     let gap = (nearest - tri[0]).dot(unit);
     if gap * side <= 0.0 {
-        return None;
+        return None; // across the plane: the full test
+    }
+    if dn * s0 >= 0.0 {
+        // Wholly on one side and not moving towards the plane: it never reaches it.
+        return Some(TriangleCast::Miss);
     }
     let t = -gap / dn;
     if t > max_distance {
