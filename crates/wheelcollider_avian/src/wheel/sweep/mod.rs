@@ -10,9 +10,10 @@
 //! - the hit carries the body the collider belongs to, from the same proxy;
 //! - a ray on a triangle mesh walks the mesh's tree by box overlap with its short
 //!   segment ([`trimesh_ray`]): the same answer as parry's cast, a quarter cheaper;
-//! - a sphere or a cylinder on a triangle mesh or a heightfield is cast against each
-//!   triangle under it in closed form (`triangle_cast`), not by parry's GJK cast: exact
-//!   where parry's stops up to a centimetre early, and several times cheaper.
+//! - a sphere or a cylinder on a triangle mesh, a heightfield or a box is cast in
+//!   closed form (`triangle_cast`: triangle by triangle, a box face by face), not by
+//!   parry's GJK cast: exact where parry's stops up to a centimetre early, and two to
+//!   three times cheaper.
 //!
 //! Whether a chassis' wheels need more than the static tree is asked once per chassis
 //! ([`WheelCasts::moving_in`]), answered by a grid of the moving colliders' boxes
