@@ -174,6 +174,36 @@ pub(crate) fn cast(
     interval.result(max_distance)
 }
 
+/// Casts `shape` against the half-space below the plane through the origin with the
+/// outward unit `normal` (the collider's frame): the support point along −`normal`
+/// reaches the plane. A shape that starts across the plane or below it overlaps.
+pub(crate) fn cast_half_space(
+    shape: WheelShape,
+    center: Vec3,
+    d: Vec3,
+    max_distance: f32,
+    normal: Vec3,
+) -> TriangleCast {
+    let nearest = center + support(shape, -normal);
+    let gap = nearest.dot(normal);
+    if gap <= 0.0 {
+        return TriangleCast::Overlap;
+    }
+    let dn = d.dot(normal);
+    if dn >= 0.0 {
+        return TriangleCast::Miss;
+    }
+    let t = -gap / dn;
+    if t > max_distance {
+        return TriangleCast::Miss;
+    }
+    TriangleCast::Hit {
+        distance: t,
+        point: nearest + t * d,
+        normal,
+    }
+}
+
 /// Casts `shape` against a box of `half_extents` centred at the origin, axis-aligned
 /// (the box's frame): its six faces as twelve triangles, each with the closed forms
 /// above. The first contact with a convex solid from outside is the first contact with

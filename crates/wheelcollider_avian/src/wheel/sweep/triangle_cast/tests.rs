@@ -386,3 +386,76 @@ fn the_box_cast_is_exact() {
 fn rot_of(_shape: WheelShape, rot: Quat) -> Quat {
     rot
 }
+
+/// A half-space cast: the distance is parry's to 1e-4 m (a plane is flat: parry's cast
+/// is exact there), the point lies on the plane and on the wheel, and a wheel that
+/// starts across or below the plane overlaps, as parry says.
+#[test]
+fn the_half_space_cast_is_parrys() {
+    let mut rng = Rng(9);
+    let mut counts = [0u32; 3];
+    for case in 0..5_000 {
+        let normal = (Vec3::Y + 0.5 * rng.vec(1.0)).normalize();
+        let (r, hw) = (rng.range(0.1, 0.5), rng.range(0.05, 0.2));
+        let rot = Quat::from_rotation_y(rng.range(-3.1, 3.1))
+            * Quat::from_rotation_z(-core::f32::consts::FRAC_PI_2 + rng.range(-0.3, 0.3));
+        let (shape, parry_shape): (WheelShape, Box<dyn parry::shape::Shape>) = if case % 2 == 0 {
+            (WheelShape::Sphere(r), Box::new(parry::shape::Ball::new(r)))
+        } else {
+            (
+                WheelShape::Cylinder {
+                    radius: r,
+                    half_width: hw,
+                    axle: rot * Vec3::Y,
+                },
+                Box::new(parry::shape::Cylinder::new(hw, r)),
+            )
+        };
+        let center = Vec3::new(rng.range(-1.0, 1.0), rng.range(-0.3, 3.0), rng.range(-1.0, 1.0));
+        let d = (Vec3::NEG_Y + 0.3 * rng.vec(1.0)).normalize();
+        let ours = cast_half_space(shape, center, d, 2.0, normal);
+        let plane = parry::shape::HalfSpace::new(normal);
+        let options = parry::query::ShapeCastOptions {
+            max_time_of_impact: 2.0,
+            target_distance: 0.0,
+            stop_at_penetration: true,
+            compute_impact_geometry_on_penetration: true,
+        };
+        let id = parry::math::Pose3::IDENTITY;
+        let pose = parry::math::Pose3::from_parts(center, rot);
+        let theirs = match parry::query::cast_shapes(&id, Vec3::ZERO, &plane, &pose, d, parry_shape.as_ref(), options) {
+            Ok(Some(h)) if h.status == parry::query::ShapeCastStatus::PenetratingOrWithinTargetDist => {
+                TriangleCast::Overlap
+            }
+            Ok(Some(h)) => TriangleCast::Hit {
+                distance: h.time_of_impact,
+                point: h.witness1,
+                normal: h.normal1,
+            },
+            _ => TriangleCast::Miss,
+        };
+        let what =
+            format!("case {case}: ours {ours:?}, parry {theirs:?}; {shape:?} plane {normal} from {center} along {d}");
+        match (ours, theirs) {
+            (
+                TriangleCast::Hit {
+                    distance: t1,
+                    point,
+                    normal: n1,
+                },
+                TriangleCast::Hit { distance: t2, .. },
+            ) => {
+                counts[0] += 1;
+                assert!(
+                    (t1 - t2).abs() < 1e-4 && point.dot(normal).abs() < 1e-5 && n1 == normal,
+                    "{what}"
+                );
+            }
+            (TriangleCast::Overlap, TriangleCast::Overlap) => counts[1] += 1,
+            (TriangleCast::Miss, TriangleCast::Miss) => counts[2] += 1,
+            _ => panic!("{what}"),
+        }
+    }
+    println!("measured: half-space casts: {counts:?} (hits, started across, misses)");
+    assert!(counts.iter().all(|&c| c > 500), "{counts:?}");
+}
