@@ -32,6 +32,19 @@ fn parry_cast(
     tri: [Vec3; 3],
 ) -> TriangleCast {
     let triangle = parry::shape::Triangle::new(tri[0], tri[1], tri[2]);
+    parry_cast_on(&triangle, shape, center, rot, d, max)
+}
+
+/// Parry's cast of the wheel's shape at `center` turned by `rot` along `d` against a
+/// still `ground` at the origin, as a [`TriangleCast`].
+fn parry_cast_on(
+    ground: &dyn parry::shape::Shape,
+    shape: &dyn parry::shape::Shape,
+    center: Vec3,
+    rot: Quat,
+    d: Vec3,
+    max: f32,
+) -> TriangleCast {
     let options = parry::query::ShapeCastOptions {
         max_time_of_impact: max,
         target_distance: 0.0,
@@ -40,7 +53,7 @@ fn parry_cast(
     };
     let id = parry::math::Pose3::IDENTITY;
     let pose = parry::math::Pose3::from_parts(center, rot);
-    match parry::query::cast_shapes(&id, Vec3::ZERO, &triangle, &pose, d, shape, options) {
+    match parry::query::cast_shapes(&id, Vec3::ZERO, ground, &pose, d, shape, options) {
         Ok(Some(hit)) if hit.status == parry::query::ShapeCastStatus::PenetratingOrWithinTargetDist => {
             TriangleCast::Overlap
         }
@@ -308,12 +321,6 @@ fn the_box_cast_is_exact() {
         let d = (Vec3::NEG_Y + 0.3 * rng.vec(1.0)).normalize();
         let ours = cast_cuboid(shape, center, d, 2.0, he);
         let cuboid = parry::shape::Cuboid::new(he);
-        let options = parry::query::ShapeCastOptions {
-            max_time_of_impact: 2.0,
-            target_distance: 0.0,
-            stop_at_penetration: true,
-            compute_impact_geometry_on_penetration: true,
-        };
         let id = parry::math::Pose3::IDENTITY;
         let pose = |c: Vec3| parry::math::Pose3::from_parts(c, rot_of(shape, rot));
         let gap = |c: Vec3| {
@@ -321,25 +328,7 @@ fn the_box_cast_is_exact() {
                 .unwrap()
                 .map_or(f32::INFINITY, |c| c.dist)
         };
-        let theirs = match parry::query::cast_shapes(
-            &id,
-            Vec3::ZERO,
-            &cuboid,
-            &pose(center),
-            d,
-            parry_shape.as_ref(),
-            options,
-        ) {
-            Ok(Some(h)) if h.status == parry::query::ShapeCastStatus::PenetratingOrWithinTargetDist => {
-                TriangleCast::Overlap
-            }
-            Ok(Some(h)) => TriangleCast::Hit {
-                distance: h.time_of_impact,
-                point: h.witness1,
-                normal: h.normal1,
-            },
-            _ => TriangleCast::Miss,
-        };
+        let theirs = parry_cast_on(&cuboid, parry_shape.as_ref(), center, rot_of(shape, rot), d, 2.0);
         let what = format!("case {case}: ours {ours:?}, parry {theirs:?}; {shape:?} box {he} from {center} along {d}");
         match (ours, theirs) {
             (TriangleCast::Hit { distance, point, .. }, TriangleCast::Hit { .. }) => {
@@ -415,25 +404,7 @@ fn the_half_space_cast_is_parrys() {
         let d = (Vec3::NEG_Y + 0.3 * rng.vec(1.0)).normalize();
         let ours = cast_half_space(shape, center, d, 2.0, normal);
         let plane = parry::shape::HalfSpace::new(normal);
-        let options = parry::query::ShapeCastOptions {
-            max_time_of_impact: 2.0,
-            target_distance: 0.0,
-            stop_at_penetration: true,
-            compute_impact_geometry_on_penetration: true,
-        };
-        let id = parry::math::Pose3::IDENTITY;
-        let pose = parry::math::Pose3::from_parts(center, rot);
-        let theirs = match parry::query::cast_shapes(&id, Vec3::ZERO, &plane, &pose, d, parry_shape.as_ref(), options) {
-            Ok(Some(h)) if h.status == parry::query::ShapeCastStatus::PenetratingOrWithinTargetDist => {
-                TriangleCast::Overlap
-            }
-            Ok(Some(h)) => TriangleCast::Hit {
-                distance: h.time_of_impact,
-                point: h.witness1,
-                normal: h.normal1,
-            },
-            _ => TriangleCast::Miss,
-        };
+        let theirs = parry_cast_on(&plane, parry_shape.as_ref(), center, rot, d, 2.0);
         let what =
             format!("case {case}: ours {ours:?}, parry {theirs:?}; {shape:?} plane {normal} from {center} along {d}");
         match (ours, theirs) {
