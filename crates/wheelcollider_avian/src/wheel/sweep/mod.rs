@@ -222,19 +222,7 @@ fn cast_shape_on(
             }
         });
         return match closed {
-            Some(cast) => match cast {
-                TriangleCast::Hit {
-                    distance,
-                    point,
-                    normal,
-                } => {
-                    let (point, normal) = (*pose1 * point, pose1.rotation * normal);
-                    filter
-                        .accepts(normal, distance, false)
-                        .then(|| (point, normal, refine(point, normal, distance)))
-                }
-                TriangleCast::Overlap | TriangleCast::Miss => None,
-            },
+            Some(cast) => ground_hit(cast, pose1, filter, refine),
             None => judge(collider, pose1),
         };
     }
@@ -255,19 +243,8 @@ fn cast_shape_on(
     };
     let closed = |triangle: &parry::shape::Triangle, (wheel, center, dir): (WheelShape, Vec3, Vec3)| {
         let tri = [triangle.a, triangle.b, triangle.c];
-        match triangle_cast::cast(wheel, center, dir, options.max_time_of_impact, tri) {
-            TriangleCast::Hit {
-                distance,
-                point,
-                normal,
-            } => {
-                let (point, normal) = (*pose1 * point, pose1.rotation * normal);
-                filter
-                    .accepts(normal, distance, false)
-                    .then(|| (point, normal, refine(point, normal, distance)))
-            }
-            TriangleCast::Overlap | TriangleCast::Miss => None,
-        }
+        let cast = triangle_cast::cast(wheel, center, dir, options.max_time_of_impact, tri);
+        ground_hit(cast, pose1, filter, refine)
     };
     let mut best: Option<(Vec3, Vec3, f32)> = None;
     let mut consider = |triangle: &parry::shape::Triangle| {
@@ -292,6 +269,28 @@ fn cast_shape_on(
         field.map_elements_in_local_aabb(&parry::bounding_volume::Aabb::new(lo, hi), &mut |_, t| consider(t));
     }
     best
+}
+
+/// A closed-form cast's hit in the world (point, normal, refined distance), if the
+/// filter takes it as ground; a start inside or a miss is none.
+fn ground_hit(
+    cast: TriangleCast,
+    pose: &parry::math::Pose3,
+    filter: &GroundFilter,
+    refine: &impl Fn(Vec3, Vec3, f32) -> f32,
+) -> Option<(Vec3, Vec3, f32)> {
+    let TriangleCast::Hit {
+        distance,
+        point,
+        normal,
+    } = cast
+    else {
+        return None;
+    };
+    let (point, normal) = (*pose * point, pose.rotation * normal);
+    filter
+        .accepts(normal, distance, false)
+        .then(|| (point, normal, refine(point, normal, distance)))
 }
 
 /// The wheel's shape for the closed-form triangle casts, with its axle in the frame of

@@ -302,33 +302,19 @@ fn the_box_cast_is_exact() {
     let mut counts = [0u32; 3];
     for case in 0..20_000 {
         let he = Vec3::new(rng.range(0.05, 1.5), rng.range(0.05, 1.5), rng.range(0.05, 1.5));
-        let (r, hw) = (rng.range(0.1, 0.5), rng.range(0.05, 0.2));
-        let rot = Quat::from_rotation_y(rng.range(-3.1, 3.1))
-            * Quat::from_rotation_z(-core::f32::consts::FRAC_PI_2 + rng.range(-0.3, 0.3));
-        let (shape, parry_shape): (WheelShape, Box<dyn parry::shape::Shape>) = if case % 2 == 0 {
-            (WheelShape::Sphere(r), Box::new(parry::shape::Ball::new(r)))
-        } else {
-            (
-                WheelShape::Cylinder {
-                    radius: r,
-                    half_width: hw,
-                    axle: rot * Vec3::Y,
-                },
-                Box::new(parry::shape::Cylinder::new(hw, r)),
-            )
-        };
+        let (shape, parry_shape, rot) = random_wheel(&mut rng, case % 2 == 0);
         let center = Vec3::new(rng.range(-1.5, 1.5), he.y + rng.range(-0.5, 1.0), rng.range(-1.5, 1.5));
         let d = (Vec3::NEG_Y + 0.3 * rng.vec(1.0)).normalize();
         let ours = cast_cuboid(shape, center, d, 2.0, he);
         let cuboid = parry::shape::Cuboid::new(he);
         let id = parry::math::Pose3::IDENTITY;
-        let pose = |c: Vec3| parry::math::Pose3::from_parts(c, rot_of(shape, rot));
+        let pose = |c: Vec3| parry::math::Pose3::from_parts(c, rot);
         let gap = |c: Vec3| {
             parry::query::contact(&id, &cuboid, &pose(c), parry_shape.as_ref(), 0.01)
                 .unwrap()
                 .map_or(f32::INFINITY, |c| c.dist)
         };
-        let theirs = parry_cast_on(&cuboid, parry_shape.as_ref(), center, rot_of(shape, rot), d, 2.0);
+        let theirs = parry_cast_on(&cuboid, parry_shape.as_ref(), center, rot, d, 2.0);
         let what = format!("case {case}: ours {ours:?}, parry {theirs:?}; {shape:?} box {he} from {center} along {d}");
         match (ours, theirs) {
             (TriangleCast::Hit { distance, point, .. }, TriangleCast::Hit { .. }) => {
@@ -370,10 +356,22 @@ fn the_box_cast_is_exact() {
     );
 }
 
-/// The parry pose of a wheel shape whose axle is `rot * Y` (a sphere's turn does not
-/// matter).
-fn rot_of(_shape: WheelShape, rot: Quat) -> Quat {
-    rot
+/// A random wheel: a sphere, or a cylinder turned like a steered, cambered wheel; its
+/// parry shape and turn (parry's cylinder stands along Y).
+fn random_wheel(rng: &mut Rng, sphere: bool) -> (WheelShape, Box<dyn parry::shape::Shape>, Quat) {
+    let (r, hw) = (rng.range(0.1, 0.5), rng.range(0.05, 0.2));
+    let rot = Quat::from_rotation_y(rng.range(-3.1, 3.1))
+        * Quat::from_rotation_z(-core::f32::consts::FRAC_PI_2 + rng.range(-0.3, 0.3));
+    if sphere {
+        (WheelShape::Sphere(r), Box::new(parry::shape::Ball::new(r)), rot)
+    } else {
+        let shape = WheelShape::Cylinder {
+            radius: r,
+            half_width: hw,
+            axle: rot * Vec3::Y,
+        };
+        (shape, Box::new(parry::shape::Cylinder::new(hw, r)), rot)
+    }
 }
 
 /// A half-space cast: the distance is parry's to 1e-4 m (a plane is flat: parry's cast
@@ -385,21 +383,7 @@ fn the_half_space_cast_is_parrys() {
     let mut counts = [0u32; 3];
     for case in 0..5_000 {
         let normal = (Vec3::Y + 0.5 * rng.vec(1.0)).normalize();
-        let (r, hw) = (rng.range(0.1, 0.5), rng.range(0.05, 0.2));
-        let rot = Quat::from_rotation_y(rng.range(-3.1, 3.1))
-            * Quat::from_rotation_z(-core::f32::consts::FRAC_PI_2 + rng.range(-0.3, 0.3));
-        let (shape, parry_shape): (WheelShape, Box<dyn parry::shape::Shape>) = if case % 2 == 0 {
-            (WheelShape::Sphere(r), Box::new(parry::shape::Ball::new(r)))
-        } else {
-            (
-                WheelShape::Cylinder {
-                    radius: r,
-                    half_width: hw,
-                    axle: rot * Vec3::Y,
-                },
-                Box::new(parry::shape::Cylinder::new(hw, r)),
-            )
-        };
+        let (shape, parry_shape, rot) = random_wheel(&mut rng, case % 2 == 0);
         let center = Vec3::new(rng.range(-1.0, 1.0), rng.range(-0.3, 3.0), rng.range(-1.0, 1.0));
         let d = (Vec3::NEG_Y + 0.3 * rng.vec(1.0)).normalize();
         let ours = cast_half_space(shape, center, d, 2.0, normal);
