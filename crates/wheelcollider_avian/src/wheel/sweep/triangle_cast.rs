@@ -402,7 +402,6 @@ fn sphere(iv: &mut Interval, r: f32, c: Vec3, d: Vec3, tri: [Vec3; 3]) {
 fn cylinder(iv: &mut Interval, (radius, h, a): (f32, f32, Vec3), c: Vec3, d: Vec3, tri: [Vec3; 3]) {
     let da = d.dot(a);
     let dp = d - da * a;
-    let axis = |t: f32| c + t * d;
     // The face, met by the support point along ∓n.
     let n = (tri[1] - tri[0]).cross(tri[2] - tri[0]);
     let dn = d.dot(n);
@@ -411,9 +410,9 @@ fn cylinder(iv: &mut Interval, (radius, h, a): (f32, f32, Vec3), c: Vec3, d: Vec
             let perp = u - u.dot(a) * a;
             let support = u.dot(a).signum() * h * a + radius * perp.normalize_or_zero();
             let t = (tri[0] - c - support).dot(n) / dn;
-            let s = axis(t) + support;
+            let s = axis_point(c, d, t) + support;
             if inside(s, tri, n) {
-                let toward = if (axis(t) - s).dot(n) >= 0.0 { n } else { -n };
+                let toward = if (axis_point(c, d, t) - s).dot(n) >= 0.0 { n } else { -n };
                 iv.contact(t, || (s, toward));
             }
         }
