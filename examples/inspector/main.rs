@@ -1,0 +1,149 @@
+//! The test track: drive a car from a preset around a proving ground, open the
+//! inspector, tune it live, spawn traffic.
+//!
+//! ```text
+//! cargo run --release --example inspector --features inspector [-- --preset assets/presets/rally.ron]
+//! ```
+//!
+//! Keys: W/S or ↑/↓ throttle and brake (reverse when stopped), A/D or ←/→ steer, Space
+//! handbrake, Q/E gear down/up, C camera (chase, bumper, orbit: right mouse drag, wheel
+//! to zoom), T add an AI car, Shift+T remove the AI cars, R reset the car, F1 the
+//! inspector. A gamepad works too. The HUD's car menu switches presets.
+//!
+//! `--script DIR` drives a fixed input sequence, saves screenshots into DIR and exits:
+//! that is how the pictures in the README are made (see docs/inspector.md).
+//!
+//! The modules, one per part of the scene:
+//! - [`track`]: the proving ground's colliders and meshes, [`textures`] its generated
+//!   ground textures and sky;
+//! - [`terrain`]: its banked turn (a triangle mesh) and grass hill (a heightfield);
+//! - [`car_visuals`]: dresses each car (a body from [`car_bodies`] per preset, wheels
+//!   with rims and spokes) and lights its brake lights;
+//! - [`effects`]: skid marks, tyre smoke and dust from each wheel's `WheelEffects`, a
+//!   dust burst on the `Landed` event;
+//! - [`cameras`]: chase, bumper and orbit;
+//! - [`traffic`]: AI cars lapping the track by pure pursuit;
+//! - [`hud`]: speed, gear, the camera and car menus, traffic, frame time, labels;
+//! - [`script`]: the scripted run for the README's pictures.
+mod cameras;
+mod car_bodies;
+mod car_visuals;
+mod effects;
+mod hud;
+mod script;
+mod terrain;
+mod textures;
+mod track;
+mod traffic;
+
+use avian3d::prelude::*;
+use bevy::prelude::*;
+use bevy::window::WindowResolution;
+use wheelcollider::inspector::{InspectorState, InspectorTarget, Request, WheelInspectorPlugin};
+use wheelcollider::prelude::*;
+
+/// The command line.
+#[derive(Resource, Clone)]
+pub struct Options {
+    /// The preset the player's car starts with.
+    pub preset: String,
+    /// Where the scripted run saves its pictures; `None` for a person driving.
+    pub script: Option<std::path::PathBuf>,
+}
+
+fn main() {
+    let mut options = Options {
+        preset: "assets/presets/road.ron".into(),
+        script: None,
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--preset" => options.preset = args.next().expect("--preset needs a file"),
+            "--script" => options.script = Some(args.next().expect("--script needs a directory").into()),
+            other => {
+                eprintln!("unknown argument {other}; use --preset FILE or --script DIR");
+                std::process::exit(2);
+            }
+        }
+    }
+    // Fail before opening a window if the preset is broken.
+    let spec = match wheelcollider::inspector::load_preset(options.preset.as_ref()) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(1);
+        }
+    };
+    App::new()
+        .add_plugins(DefaultPlugins.set(WindowPlugin {
+            primary_window: Some(Window {
+                title: "wheelcollider: test track".into(),
+                resolution: WindowResolution::new(1280, 720),
+                ..default()
+            }),
+            ..default()
+        }))
+        .add_plugins((
+            PhysicsPlugins::default(),
+            WheelColliderPlugins,
+            VehicleInputPlugin,
+            WheelInspectorPlugin::default(),
+        ))
+        .add_plugins((
+            track::TrackPlugin,
+            car_visuals::CarVisualsPlugin,
+            effects::EffectsPlugin,
+            cameras::CamerasPlugin,
+            traffic::TrafficPlugin,
+            hud::HudPlugin,
+        ))
+        .insert_resource(options)
+        .insert_resource(StartSpec(spec))
+        .add_systems(Startup, spawn_player)
+        .add_systems(Update, (keys, tag_player))
+        .add_systems(PreUpdate, script::script.after(VehicleInputSystems))
+        .run();
+}
+
+/// The player's car as the command line gave it.
+#[derive(Resource)]
+struct StartSpec(VehicleSettings);
+
+fn spawn_player(mut commands: Commands, spec: Res<StartSpec>) {
+    let y = spec.0.touch_height() + 0.05;
+    let car = spawn_vehicle(&mut commands, &spec.0, Transform::from_xyz(0.0, y, 0.0)).expect("validated");
+    commands.entity(car).insert((PlayerVehicle, InspectorTarget));
+}
+
+/// Whatever becomes the player's car (at start, or when the inspector loads a preset
+/// with another number of axles and respawns it) gets smooth rendering and effects.
+fn tag_player(mut commands: Commands, new: Query<Entity, Added<PlayerVehicle>>) {
+    for car in &new {
+        commands
+            .entity(car)
+            .insert((TransformInterpolation, WheelEventsEnabled, Visibility::default()));
+    }
+}
+
+fn keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut mode: ResMut<cameras::CameraMode>,
+    mut inspector: ResMut<InspectorState>,
+    mut traffic: MessageWriter<traffic::TrafficRequest>,
+) {
+    if keys.just_pressed(KeyCode::KeyC) || keys.just_pressed(KeyCode::KeyV) {
+        *mode = mode.next();
+    }
+    if keys.just_pressed(KeyCode::KeyR) {
+        inspector.requests.push(Request::Reset);
+    }
+    if keys.just_pressed(KeyCode::KeyT) {
+        let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
+        traffic.write(if shift {
+            traffic::TrafficRequest::Clear
+        } else {
+            traffic::TrafficRequest::Add(1)
+        });
+    }
+}
