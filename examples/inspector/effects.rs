@@ -22,7 +22,7 @@ impl Plugin for EffectsPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<Pools>()
             .add_systems(Startup, setup)
-            .add_systems(Update, (skid_marks, emit_puffs, age_puffs))
+            .add_systems(Update, (forget_wheels, skid_marks, emit_puffs, age_puffs))
             .add_observer(landing_dust);
     }
 }
@@ -114,6 +114,14 @@ fn setup(mut commands: Commands, mut meshes: ResMut<Assets<Mesh>>, mut materials
         puff: meshes.add(Sphere::new(0.5).mesh().ico(2).expect("a small ico sphere")),
     };
     commands.insert_resource(assets);
+}
+
+/// Drops the memory of wheels that are gone (a car removed or its preset reloaded).
+fn forget_wheels(mut gone: RemovedComponents<WheelEffects>, mut pools: ResMut<Pools>) {
+    for wheel in gone.read() {
+        pools.last_mark.remove(&wheel);
+        pools.carry.remove(&wheel);
+    }
 }
 
 /// Lays a quad of skid mark each [`MARK_STEP`] a sliding tyre travels (a rut on
