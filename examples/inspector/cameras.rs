@@ -8,6 +8,7 @@ use bevy::pbr::{DistanceFog, FogFalloff};
 use bevy::prelude::*;
 use wheelcollider::prelude::*;
 
+use crate::car_bodies::Style;
 use crate::car_visuals::ground_y;
 
 /// Spawns the camera and moves it after the transforms are propagated.
@@ -120,7 +121,7 @@ fn follow(
             fov += (speed * 0.25).min(15.0);
         }
         CameraMode::Bumper => {
-            let eye = if spec.name == "kart" || length < 2.5 { 0.95 } else { 0.7 };
+            let eye = if Style::of(spec) == Style::Kart { 0.95 } else { 0.7 };
             let nose = Vec3::new(0.0, ground_y(spec) + eye, -length / 2.0 - 0.05);
             cam.translation = car.transform_point(nose);
             cam.rotation = car.rotation();
