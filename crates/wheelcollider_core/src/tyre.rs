@@ -446,11 +446,11 @@ pub fn sin_cos_0_pi(phi: f32) -> (f32, f32) {
     }
 }
 
-/// The forces a tyre makes for a combined slip, and their slopes.
+/// The forces a tyre makes for a combined slip, and their slopes. The outputs that
+/// only the caller reads (the slip's magnitude, the friction coefficient) are computed
+/// once from the final forces, not at each of the spin solve's evaluations.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct TyreForces {
-    /// Combined slip magnitude |(κ, σ)|.
-    pub slip: f64,
     /// Normalised combined slip ρ = |(κ/κ*, σ/σ*)|: 1 at the curves' peaks.
     pub normalized: f64,
     /// Longitudinal force (N), along the wheel's forward direction.
@@ -459,8 +459,21 @@ pub(crate) struct TyreForces {
     pub fy: f64,
     /// ∂fx/∂κ (N per unit longitudinal slip).
     pub dfx_dkappa: f64,
-    /// The friction coefficient used: |(fx, fy)| / load (0 without load).
-    pub mu: f64,
+}
+
+impl TyreForces {
+    /// These forces, evaluated at longitudinal slip `from`, carried along their slope to
+    /// `kappa` (the spin solve's unverified last step, see [`crate::spin`]): `fx` moves
+    /// by `dfx_dkappa·(kappa − from)`, `fy` is kept (its change is second order in the
+    /// step), and the normalised slip is recomputed at `(kappa, sigma)`.
+    pub(crate) fn carried_to(self, tyre: &TyreAtLoad, from: f64, kappa: f64, sigma: f64) -> Self {
+        let (kn, sn) = (kappa * tyre.inv_peak_x, sigma * tyre.inv_peak_y);
+        Self {
+            normalized: ((kn * kn + sn * sn) as f32).sqrt() as f64,
+            fx: self.fx + self.dfx_dkappa * (kappa - from),
+            ..self
+        }
+    }
 }
 
 /// A wheel's two curves at its present load: what [`combined`] evaluates.
@@ -476,6 +489,9 @@ pub(crate) struct TyreAtLoad<'a> {
     pub peak_x: f64,
     /// The lateral curve's peak slip at this load, σ* (> 0).
     pub peak_y: f64,
+    /// `1/κ*` and `1/σ*`.
+    inv_peak_x: f64,
+    inv_peak_y: f64,
     /// Both directions use the same curve.
     same: bool,
 }
@@ -499,6 +515,8 @@ impl<'a> TyreAtLoad<'a> {
             b_scale,
             peak_x: px * k,
             peak_y: py * k,
+            inv_peak_x: 1.0 / (px * k),
+            inv_peak_y: 1.0 / (py * k),
             same: std::ptr::eq(longitudinal, lateral) || longitudinal == lateral,
         }
     }
@@ -520,15 +538,13 @@ impl<'a> TyreAtLoad<'a> {
 /// (sliding towards +sideways) gives a force towards −sideways.
 #[inline]
 pub(crate) fn combined(tyre: &TyreAtLoad, load: f64, grip: f64, kappa: f64, sigma: f64) -> TyreForces {
-    // The slip's magnitude and its inverse in f32 (the slips come from f32 velocities;
-    // f64's square root and division cost twice as long on the solver's critical path).
-    let slip = ((kappa * kappa + sigma * sigma) as f32).sqrt() as f64;
-    let (kn, sn) = (kappa / tyre.peak_x, sigma / tyre.peak_y);
+    // ρ and its inverse in f32 (the slips come from f32 velocities; f64's square root
+    // and division cost twice as long on the solver's critical path).
+    let (kn, sn) = (kappa * tyre.inv_peak_x, sigma * tyre.inv_peak_y);
     let rho = ((kn * kn + sn * sn) as f32).sqrt() as f64;
     let scale = load * grip;
     if scale == 0.0 {
         return TyreForces {
-            slip,
             normalized: rho,
             ..Default::default()
         };
@@ -537,12 +553,10 @@ pub(crate) fn combined(tyre: &TyreAtLoad, load: f64, grip: f64, kappa: f64, sigm
     if rho < 1e-9 {
         let (kx, ky) = (scale * lon.stiffness() as f64 * b, scale * lat.stiffness() as f64 * b);
         return TyreForces {
-            slip,
             normalized: rho,
             fx: kx * kappa,
             fy: -ky * sigma,
             dfx_dkappa: kx,
-            mu: 0.0,
         };
     }
     let inv = (1.0 / rho as f32) as f64;
@@ -553,15 +567,12 @@ pub(crate) fn combined(tyre: &TyreAtLoad, load: f64, grip: f64, kappa: f64, sigm
     } else {
         lat.eval_scaled(rho * tyre.peak_y, tyre.b_scale).0
     };
-    let (fx, fy) = (scale * mx * ux, -scale * my * uy);
     TyreForces {
-        slip,
         normalized: rho,
-        fx,
-        fy,
+        fx: scale * mx * ux,
+        fy: -scale * my * uy,
         // With s_x = ρ·κ*: d/dκ (MFx(s_x)·κn/ρ) = MFx'·ux² + MFx·uy²/(ρ·κ*).
-        dfx_dkappa: scale * (dmx * ux * ux + mx * uy * uy * inv / tyre.peak_x),
-        mu: (fx * fx + fy * fy).sqrt() / load,
+        dfx_dkappa: scale * (dmx * ux * ux + mx * uy * uy * inv * tyre.inv_peak_x),
     }
 }
 

@@ -40,6 +40,7 @@
 //! [`VehicleSettings::predicted_top_speed`]).
 #![warn(missing_docs)]
 
+pub mod diff;
 mod driver;
 mod maneuvers;
 pub mod report;

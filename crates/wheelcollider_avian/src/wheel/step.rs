@@ -231,14 +231,19 @@ fn step_group(
     sums: &mut ChassisSums,
 ) {
     let mut sensed = [Sensed::default(); MAX_WHEELS];
+    // What the finish needs of each wheel, kept from its one lookup.
+    let mut kept: [Option<(&WheelCollider, &WheelInput, Mut<WheelState>)>; MAX_WHEELS] = Default::default();
     for (i, &w) in batch.iter().enumerate() {
+        if batch[..i].contains(&w) {
+            continue;
+        }
         // SAFETY: a wheel is fetched mutably only by the task of the chassis its
         // `WheelOf` names (checked by the caller), and an entity has one `WheelOf`: no
-        // two tasks fetch the same wheel. Within this task the fetches are sequential and
-        // each item is dropped before the next. `WheelQuery` shares no mutable component
-        // with the other parameters.
+        // two tasks fetch the same wheel. Within this task each wheel of the batch is
+        // fetched once (a repeated entity is skipped above), so the items kept together
+        // are of distinct entities. `WheelQuery` shares no mutable component with the
+        // other parameters.
         let Ok((wheel, input, mut state, mut cache, mount, layers, bar)) = (unsafe { wheels.get_unchecked(w) }) else {
-            sensed[i].entity = Entity::PLACEHOLDER;
             continue;
         };
         let (min, max) = sweep_box(wheel, mount);
@@ -261,18 +266,15 @@ fn step_group(
             bar,
         };
         sensed[i] = sense_wheel(&ctx, &view, &mut state, &mut cache);
+        kept[i] = Some((wheel, input, state));
     }
     let sensed = &mut sensed[..batch.len()];
     super::suspension::solve_chassis(frame.inverse_mass, sensed, dt, groups as f32);
-    for s in sensed.iter() {
-        if s.entity == Entity::PLACEHOLDER {
-            continue;
-        }
-        // SAFETY: as above.
-        let Ok((wheel, input, mut state, ..)) = (unsafe { wheels.get_unchecked(s.entity) }) else {
+    for (s, kept) in sensed.iter().zip(&mut kept) {
+        let Some((wheel, input, state)) = kept else {
             continue;
         };
-        let state = &mut *state;
+        let state = &mut **state;
         super::model::finish_wheel(dt, s, wheel, input, state);
         if state.output.grounded {
             sums.grounded += 1;

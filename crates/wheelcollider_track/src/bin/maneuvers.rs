@@ -6,7 +6,11 @@
 //!     [--preset more.ron …] [--maneuver NAME|all] [--json out.json] [--csv DIR]
 //!     [--plots DIR] [--hz 60] [--quick]
 //! cargo run --release -p wheelcollider_track -- --compare a.ron b.ron [--maneuver …]
+//! cargo run --release -p wheelcollider_track -- --diff old.json new.json [--tolerance 0.5]
 //! ```
+//!
+//! `--diff` runs nothing: it lists every metric of two `--json` files with its change
+//! and exits 1 if any moved by more than the tolerance (per cent, default 0.5).
 //!
 //! Manoeuvres: settle, acceleration, braking, circle, step-steer, slalom, slope-hold,
 //! bump-run (`docs/maneuvers.md` says what each measures and how).
@@ -23,6 +27,7 @@ use wheelcollider_track::{HZ_RANGE, Maneuver, ManeuverOptions, ManeuverReport, r
 const USAGE: &str = "usage: maneuvers --preset FILE.ron [--preset FILE.ron …] [--maneuver NAME|all]
                  [--json FILE] [--csv DIR] [--plots DIR] [--hz RATE] [--quick]
        maneuvers --compare A.ron B.ron [same options]
+       maneuvers --diff OLD.json NEW.json [--tolerance PERCENT]
 manoeuvres: settle, acceleration, braking, circle, step-steer, slalom, slope-hold, bump-run, brake-in-turn, all";
 
 struct Args {
@@ -100,8 +105,78 @@ fn stem(path: &Path) -> String {
         .map_or("preset".into(), |s| s.to_string_lossy().into_owned())
 }
 
+/// `--diff OLD.json NEW.json [--tolerance PERCENT]`: a Markdown table of every metric's
+/// change; exit 1 if one moved by more than the tolerance, 2 on bad input.
+fn diff_main(rest: &[String]) -> ExitCode {
+    let (old, new, tolerance) = match rest {
+        [a, b] => (a, b, 0.5),
+        [a, b, flag, t] if flag == "--tolerance" => match t.parse::<f64>() {
+            Ok(t) if t >= 0.0 => (a, b, t),
+            _ => {
+                eprintln!("error: --tolerance: `{t}` is not a percentage ≥ 0");
+                return ExitCode::from(2);
+            }
+        },
+        _ => {
+            eprintln!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let read = |p: &String| -> Result<serde_json::Value, String> {
+        let text = std::fs::read_to_string(p).map_err(|e| format!("{p}: {e}"))?;
+        serde_json::from_str(&text).map_err(|e| format!("{p}: {e}"))
+    };
+    let rows = match read(old).and_then(|o| read(new).and_then(|n| wheelcollider_track::diff::diff(&o, &n))) {
+        Ok(rows) => rows,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    println!("| preset | manoeuvre | metric | unit | old | new | change |");
+    println!("| --- | --- | --- | --- | ---: | ---: | ---: |");
+    let mut outside = 0;
+    for r in &rows {
+        let within = r.within(tolerance / 100.0, 0.0);
+        outside += usize::from(!within);
+        let change = match r.relative() {
+            c if c.is_finite() => format!("{:+.3} %", c * 100.0),
+            _ => format!("{:+.3e} {}", r.new - r.old, r.unit),
+        };
+        let mark = if within { "" } else { " ✗" };
+        println!(
+            "| {} | {} | {} | {} | {} | {} | {change}{mark} |",
+            r.preset,
+            r.maneuver,
+            r.name,
+            r.unit,
+            fmt(r.old),
+            fmt(r.new)
+        );
+    }
+    let worst = rows
+        .iter()
+        .map(|r| r.relative().abs())
+        .filter(|c| c.is_finite())
+        .fold(0.0, f64::max);
+    println!(
+        "\n{} metrics; largest relative change {:.3} %; {outside} outside ±{tolerance} %",
+        rows.len(),
+        worst * 100.0
+    );
+    if outside > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
 fn main() -> ExitCode {
-    let args = match parse(std::env::args().skip(1)) {
+    let all: Vec<String> = std::env::args().skip(1).collect();
+    if all.first().is_some_and(|a| a == "--diff") {
+        return diff_main(&all[1..]);
+    }
+    let args = match parse(all.into_iter()) {
         Ok(a) => a,
         Err(e) => {
             if !e.is_empty() {
