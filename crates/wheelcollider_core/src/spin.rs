@@ -23,13 +23,14 @@
 //! bracket that the tyre's bounded force (`|Fx| ≤ D·grip·load`) guarantees, and a
 //! Newton iteration safeguarded by bisection finds it (2–4 iterations typically).
 //!
-//! A wheel that keeps spinning the same way starts Newton from its previous spin. When
-//! that first step moves the spin by no more than `accept` (the caller sets it to 0.2 %
-//! of the tyre's peak slip), it is taken without evaluating the tyre at its end: over so
-//! short a stretch of slip the curve is a straight line to within 10⁻⁵ of its peak force,
-//! and the caller carries the force along that line to the answer, so spin and force
-//! still balance the step's torques exactly. A steady wheel costs one tyre evaluation
-//! instead of two.
+//! A wheel that keeps spinning the same way starts Newton from its previous spin. A
+//! Newton step of that fast path that moves the spin by no more than `accept` (the
+//! caller sets it to 0.2 % of the tyre's peak slip) is taken without evaluating the tyre
+//! at its end: over so short a stretch of slip the curve is a straight line to within
+//! 10⁻⁵ of its peak force, and the caller carries its last evaluation along that line
+//! to the answer, so spin and force still balance the step's torques exactly. Measured
+//! on the shipped presets' manoeuvres: 1.30 tyre evaluations per grounded wheel-step
+//! instead of 2.02 (`docs/performance.md`).
 //!
 //! Why `solve_spin` is long (about 100 lines): the bracketed Newton iteration and its
 //! bisection safeguard share their bracket and residuals; one function keeps the
@@ -39,7 +40,7 @@
 ///
 /// `force(w)` returns the tyre force and its derivative with respect to `w`;
 /// `|force(w).0| ≤ max_force` must hold. All torques in N·m, `j_over_dt` in
-/// kg·m²/s, `radius` in m. A first Newton step from `omega` of at most `accept` (rad/s)
+/// kg·m²/s, `radius` in m. A Newton step of the fast path of at most `accept` (rad/s)
 /// is returned without evaluating `force` at its end (the caller linearises its last
 /// evaluation to the answer); pass 0 to verify every step.
 #[allow(clippy::too_many_arguments)]
@@ -81,7 +82,7 @@ pub fn solve_spin(
             if next * omega <= 0.0 {
                 break;
             }
-            if w == omega && (next - w).abs() <= accept {
+            if (next - w).abs() <= accept {
                 return next;
             }
             w = next;
@@ -165,10 +166,10 @@ mod tests {
         assert!((w - exact).abs() < 1e-9 * exact.abs(), "{w} vs {exact}");
     }
 
-    /// A small first Newton step is taken with one tyre evaluation and lands within the
-    /// linearisation's error of the verified answer; a large one is verified.
+    /// A small Newton step is taken without the tyre evaluation at its end and lands
+    /// within the linearisation's error of the root; a large one is verified.
     #[test]
-    fn small_first_step_is_taken_unverified() {
+    fn small_newton_steps_are_taken_unverified() {
         // A curved tyre: F = D·tanh(k·(w·r − v)), at 20 m/s with the wheel slipping a little.
         let (j_dt, drive, r, d, k, v) = (60.0, 300.0, 0.3, 4000.0, 15.0, 20.0);
         let force = |w: f64| {
@@ -193,11 +194,19 @@ mod tests {
         let root = 67.797_651_616_002_2;
         assert!((quick - root).abs() < 2e-5, "{quick} vs {root}");
         assert!((quick - root).abs() > 1e-5, "{quick}: not the unverified step");
-        // Under 0.01 it is verified.
+        // Under 0.01 the first step is verified, and its residual is within tolerance.
         count.set(0);
         let checked = solve_spin(j_dt, 67.78, drive, 0.0, r, d, 0.01, counted);
-        assert!(count.get() >= 2);
-        assert_eq!(checked, exact);
+        assert_eq!((count.get(), checked), (2, exact));
+        // From 67.0 rad/s: steps of 0.64 and 0.0094 rad/s, then within tolerance (computed
+        // apart). Verified, three evaluations; the second step taken unverified under
+        // 0.05, two, with the same answer; under 0.001 it is verified again.
+        for (accept, evaluations) in [(0.0, 3), (0.05, 2), (0.001, 3)] {
+            count.set(0);
+            let w = solve_spin(j_dt, 67.0, drive, 0.0, r, d, accept, counted);
+            assert_eq!(count.get(), evaluations, "accept {accept}");
+            assert!((w - 67.649_208_839_671_2).abs() < 4e-6, "accept {accept}: {w}");
+        }
         assert!((exact - root).abs() < 2e-5, "the solver's own tolerance");
     }
 

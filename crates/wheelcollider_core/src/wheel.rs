@@ -37,13 +37,12 @@ pub const STICK_BAUMGARTE: f64 = 0.2;
 /// Rolled distance (m) over which a rolling wheel forgets its sideways static-friction
 /// anchor (e-folding): a rolling tyre's contact patch is always new rubber.
 pub const STICK_ROLL_LENGTH: f64 = 0.01;
-/// The spin solve takes its first Newton step without evaluating the tyre at its end
-/// when the step changes the longitudinal slip by at most this fraction of the peak
-/// slip κ* (see [`crate::spin`]). Over 0.2 % of κ* the magic formula departs from its
-/// tangent by at most about `(π/2)²/2 · (2·10⁻³)² ≈ 5·10⁻⁶` of its peak force. Measured
-/// on the shipped presets' manoeuvres (`docs/performance.md`): 0.2 % moves no metric by
-/// 0.5 % but three that are zero to 0.01 mm or 0.001 %; 0.3 % also moves a residual yaw
-/// rate of the sine with dwell by 0.6 %; 1 % moves five more.
+/// The spin solve takes a Newton step without evaluating the tyre at its end when the
+/// step changes the longitudinal slip by at most this fraction of the peak slip κ* (see
+/// [`crate::spin`]). Over 0.2 % of κ* the magic formula departs from its tangent by at
+/// most about `(π/2)²/2 · (2·10⁻³)² ≈ 5·10⁻⁶` of its peak force. Measured on the shipped
+/// presets' manoeuvres (`docs/performance.md`): no metric moves by 0.5 % but four that
+/// are zero to 0.01 mm or 0.001 %; 0.3 % also moves two (residual yaw rates) by 0.6–0.8 %.
 pub const UNVERIFIED_SLIP_STEP: f64 = 0.002;
 
 /// What the sweep found, reduced to the wheel's contact frame.
@@ -590,7 +589,7 @@ pub fn step(settings: &WheelSettings, state: &mut StepState, input: StepInput, d
     out.peak_slip = out32(tyre.peak_x);
     out.lateral_peak_slip = out32(tyre.peak_y);
     // The solver's last evaluation is usually at its answer: keep it for the forces. A
-    // first Newton step of at most 0.2 % of the peak slip is taken unverified (see
+    // Newton step of at most 0.2 % of the peak slip is taken unverified (see
     // `spin`): the forces are then that evaluation carried along its slope.
     let last = core::cell::Cell::new((f64::NAN, crate::tyre::TyreForces::default()));
     let accept = UNVERIFIED_SLIP_STEP * tyre.peak_x / dkappa_dw.abs();
