@@ -33,6 +33,7 @@
 
 pub mod bumps;
 pub mod limits;
+mod output;
 mod relaxation;
 pub mod settings;
 pub mod spin;

@@ -13,10 +13,12 @@
 //! - camber > 0 tilts the wheel's top towards −sideways (left), as the original's
 //!   `camberAngle` does in the wheel's own frame.
 //!
-//! Why [`step`] is long (about 200 lines): it is the wheel's data path of one step read top
+//! Why [`step`] is long (about 280 lines): it is the wheel's data path of one step read top
 //! to bottom (sanitise, compression, suspension force, slips, tyre, spin, static friction,
 //! outputs), each stage feeding the next through a dozen locals; split into functions it
 //! would pass those locals back and forth and hide the order the physics depends on.
+
+pub use crate::output::StepOutput;
 
 use crate::bumps::perlin_bump;
 use crate::limits::{MAX_VALUE, RAD_PER_S_TO_RPM};
@@ -42,7 +44,8 @@ pub const STICK_ROLL_LENGTH: f64 = 0.01;
 /// [`crate::spin`]). Over 0.2 % of κ* the magic formula departs from its tangent by at
 /// most about `(π/2)²/2 · (2·10⁻³)² ≈ 5·10⁻⁶` of its peak force. Measured on the shipped
 /// presets' manoeuvres (`docs/performance.md`): no metric moves by 0.5 % but four that
-/// are zero to 0.01 mm or 0.001 %; 0.3 % also moves two (residual yaw rates) by 0.6–0.8 %.
+/// are zero to 0.01 mm or 0.0001 %; 0.3 % also moves the road car's residual yaw rate
+/// after the sine with dwell by 0.8 % and the kart's step-steer overshoot by 0.6 %.
 pub const UNVERIFIED_SLIP_STEP: f64 = 0.002;
 
 /// What the sweep found, reduced to the wheel's contact frame.
@@ -204,129 +207,6 @@ pub struct StepState {
     /// the relaxation lag (see [`WheelSettings::lateral_relaxation_length`]). 0 in the
     /// air.
     pub slip: [f32; 2],
-}
-
-/// Everything one step produces: the forces to apply and every output of the original.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct StepOutput {
-    /// Whether the sweep found ground.
-    pub grounded: bool,
-    /// Suspension compression (m): 0 at full droop, `suspension_length` at the bump stop.
-    pub compression: f32,
-    /// Current suspension length (m): mount point to wheel centre, in
-    /// `0 ..= suspension_length`.
-    pub current_suspension_length: f32,
-    /// Compression over travel, `compression / suspension_length` (1 at the bump stop).
-    pub compression_rate: f32,
-    /// Compression speed (m/s), positive while compressing.
-    pub compression_speed: f32,
-    /// Spring force (N).
-    pub spring_force: f32,
-    /// Damper force (N).
-    pub damper_force: f32,
-    /// Bump-stop force (N), non-zero only past full compression.
-    pub bump_stop_force: f32,
-    /// Tyre load (N) = max(0, spring + damper + bump stop + anti-roll): the force applied
-    /// along the suspension axis.
-    pub load: f32,
-    /// Road bump under the tyre (m), in [−amplitude/2, +amplitude/2].
-    pub bump: f32,
-    /// Current camber (deg): the ground's plus the static camber.
-    pub camber: f32,
-    /// Spin (rad/s) after this step.
-    pub angular_velocity: f32,
-    /// Spin in revolutions per minute.
-    pub rpm: f32,
-    /// Speed of the wheel over the ground along its forward direction (m/s, positive
-    /// forward; 0 in the air): the `vx` of the slips. ABS and traction control measure
-    /// slip against it with a small floor, so they see a lock at walking pace.
-    pub ground_speed: f32,
-    /// Spin angle (rad), in `[0, 2π)`.
-    pub angle: f32,
-    /// Longitudinal slip κ = (ω·r − vx) / max(|vx|, floor) (0 in the air), the floor 10 m/s
-    /// ([`MIN_DENOMINATOR`](crate::tyre::MIN_DENOMINATOR)), or 2 m/s with a longitudinal
-    /// relaxation length ([`RELAXED_MIN_DENOMINATOR`](crate::tyre::RELAXED_MIN_DENOMINATOR)).
-    pub forward_slip: f32,
-    /// Lateral slip σ = vy / max(|vx|, floor) (0 in the air), the floor as for `forward_slip` with
-    /// the lateral relaxation length.
-    pub sideways_slip: f32,
-    /// The longitudinal slip the tyre's force follows: `forward_slip` after the
-    /// relaxation lag (equal to it without a relaxation length).
-    pub transient_forward_slip: f32,
-    /// The lateral slip the tyre's force follows: `sideways_slip` plus the camber's
-    /// equivalent slip, after the relaxation lag.
-    pub transient_sideways_slip: f32,
-    /// Combined slip magnitude |(κ, σ)| of the transient slips.
-    pub slip_magnitude: f32,
-    /// Normalised combined slip |(κ/κ*, σ/σ*)|: 1 where the tyre gives its most, above
-    /// 1 past the peak (sliding). What skid marks and tyre sound key on.
-    pub normalized_slip: f32,
-    /// Tyre force along forward (N), rolling resistance included.
-    pub forward_force: f32,
-    /// Tyre force along sideways (N).
-    pub sideways_force: f32,
-    /// Rolling resistance (N), the part of the forward force it accounts for
-    /// (coefficient · load while the wheel turns, 0 while it is locked).
-    pub rolling_resistance_force: f32,
-    /// Friction coefficient used this step: the curve at the combined slip × grip (0
-    /// without load or slip).
-    pub friction: f32,
-    /// The longitudinal curve's peak slip κ* at this load (the load law moves it).
-    pub peak_slip: f32,
-    /// The lateral curve's peak slip σ* at this load.
-    pub lateral_peak_slip: f32,
-    /// Self-aligning torque (N·m) about the ground normal, positive turning the wheel
-    /// to the left (right-handed about up): `t(σ) · Fy` with the pneumatic trail `t`
-    /// ([`WheelSettings::pneumatic_trail`]). It turns the wheel towards the direction
-    /// it travels (restoring); the plugin applies it to the chassis.
-    pub aligning_torque: f32,
-    /// The most force the tyre can give now (N): the curve's peak × grip × load. What
-    /// ABS and traction control aim just below.
-    pub max_friction_force: f32,
-    /// How much static friction holds the patch (0 = the slip model alone, 1 = fully
-    /// stuck), from the ground speed below [`STICK_SPEED`].
-    pub static_friction: f32,
-    /// True when a non-finite input (or `dt`) was replaced this step.
-    pub rejected_input: bool,
-}
-
-impl StepOutput {
-    /// Whether every number in the output is finite.
-    pub fn is_finite(&self) -> bool {
-        [
-            self.compression,
-            self.current_suspension_length,
-            self.compression_rate,
-            self.compression_speed,
-            self.spring_force,
-            self.damper_force,
-            self.bump_stop_force,
-            self.load,
-            self.bump,
-            self.camber,
-            self.angular_velocity,
-            self.rpm,
-            self.ground_speed,
-            self.angle,
-            self.forward_slip,
-            self.sideways_slip,
-            self.transient_forward_slip,
-            self.transient_sideways_slip,
-            self.slip_magnitude,
-            self.normalized_slip,
-            self.lateral_peak_slip,
-            self.aligning_torque,
-            self.forward_force,
-            self.sideways_force,
-            self.rolling_resistance_force,
-            self.friction,
-            self.peak_slip,
-            self.max_friction_force,
-            self.static_friction,
-        ]
-        .iter()
-        .all(|v| v.is_finite())
-    }
 }
 
 /// Converts to f32, clamped to ±[`MAX_VALUE`] so that no output overflows.
