@@ -172,19 +172,14 @@ mod tests {
     fn small_newton_steps_are_taken_unverified() {
         // A curved tyre: F = D·tanh(k·(w·r − v)), at 20 m/s with the wheel slipping a little.
         let (j_dt, drive, r, d, k, v) = (60.0, 300.0, 0.3, 4000.0, 15.0, 20.0);
-        let force = |w: f64| {
-            let t = (k * (w * r - v) / v).tanh();
-            (d * t, d * (1.0 - t * t) * k * r / v)
-        };
         let count = core::cell::Cell::new(0);
         let counted = |w: f64| {
             count.set(count.get() + 1);
-            force(w)
+            let t = (k * (w * r - v) / v).tanh();
+            (d * t, d * (1.0 - t * t) * k * r / v)
         };
-        let exact = solve_spin(j_dt, 67.78, drive, 0.0, r, d, 0.0, force);
-        let verified = solve_spin(j_dt, 67.78, drive, 0.0, r, d, 0.0, counted);
+        let exact = solve_spin(j_dt, 67.78, drive, 0.0, r, d, 0.0, counted);
         assert!(count.get() >= 2, "verified solve evaluated {} times", count.get());
-        assert_eq!(verified, exact);
         // The first step from 67.78 rad/s moves 0.0176 rad/s, 1.4e-5 short of the root
         // (computed apart): accepted under 0.05.
         count.set(0);

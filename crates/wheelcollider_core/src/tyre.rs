@@ -467,9 +467,8 @@ impl TyreForces {
     /// by `dfx_dkappa·(kappa − from)`, `fy` is kept (its change is second order in the
     /// step), and the normalised slip is recomputed at `(kappa, sigma)`.
     pub(crate) fn carried_to(self, tyre: &TyreAtLoad, from: f64, kappa: f64, sigma: f64) -> Self {
-        let (kn, sn) = (kappa * tyre.inv_peak_x, sigma * tyre.inv_peak_y);
         Self {
-            normalized: ((kn * kn + sn * sn) as f32).sqrt() as f64,
+            normalized: tyre.normalized(kappa, sigma).2,
             fx: self.fx + self.dfx_dkappa * (kappa - from),
             ..self
         }
@@ -520,6 +519,15 @@ impl<'a> TyreAtLoad<'a> {
             same: std::ptr::eq(longitudinal, lateral) || longitudinal == lateral,
         }
     }
+
+    /// The normalised slips `(κ/κ*, σ/σ*)` and their magnitude ρ. The square root in f32:
+    /// the slips come from f32 velocities, and f64's square root costs twice as long on
+    /// the spin solve's critical path.
+    #[inline]
+    pub(crate) fn normalized(&self, kappa: f64, sigma: f64) -> (f64, f64, f64) {
+        let (kn, sn) = (kappa * self.inv_peak_x, sigma * self.inv_peak_y);
+        (kn, sn, ((kn * kn + sn * sn) as f32).sqrt() as f64)
+    }
 }
 
 /// Combined slip by normalised slip (Pacejka, *Tire and Vehicle Dynamics*, 3rd ed.,
@@ -538,10 +546,7 @@ impl<'a> TyreAtLoad<'a> {
 /// (sliding towards +sideways) gives a force towards −sideways.
 #[inline]
 pub(crate) fn combined(tyre: &TyreAtLoad, load: f64, grip: f64, kappa: f64, sigma: f64) -> TyreForces {
-    // ρ and its inverse in f32 (the slips come from f32 velocities; f64's square root
-    // and division cost twice as long on the solver's critical path).
-    let (kn, sn) = (kappa * tyre.inv_peak_x, sigma * tyre.inv_peak_y);
-    let rho = ((kn * kn + sn * sn) as f32).sqrt() as f64;
+    let (kn, sn, rho) = tyre.normalized(kappa, sigma);
     let scale = load * grip;
     if scale == 0.0 {
         return TyreForces {
@@ -559,6 +564,7 @@ pub(crate) fn combined(tyre: &TyreAtLoad, load: f64, grip: f64, kappa: f64, sigm
             dfx_dkappa: kx,
         };
     }
+    // ρ's inverse in f32, as ρ itself (see `TyreAtLoad::normalized`).
     let inv = (1.0 / rho as f32) as f64;
     let (ux, uy) = (kn * inv, sn * inv);
     let (mx, dmx) = lon.eval_scaled(rho * tyre.peak_x, tyre.b_scale);

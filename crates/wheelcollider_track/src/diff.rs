@@ -2,9 +2,8 @@
 //! (`maneuvers --diff OLD.json NEW.json`), for an A/B of a physics change.
 //!
 //! A metric is matched by (preset, manoeuvre, name). Its change is relative to the old
-//! value; where the old value is within `floor` of zero (a creep of hundredths of a
-//! millimetre, a yaw rate that should be zero), a relative change means nothing and the
-//! absolute one is judged against `floor` instead.
+//! value. Near zero (a creep of hundredths of a millimetre, a yaw rate that should be
+//! zero) a relative change means little: read the old and new values there.
 
 use serde_json::Value;
 
@@ -36,15 +35,14 @@ impl MetricChange {
         }
     }
 
-    /// Whether the change is within `tolerance` (a fraction) of the old value, or, for
-    /// an old value smaller than `floor` (in the metric's unit), within `floor · tolerance`
-    /// in absolute terms. A metric missing on one side is not within.
-    pub fn within(&self, tolerance: f64, floor: f64) -> bool {
+    /// Whether the change is within `tolerance` (a fraction) of the old value. A metric
+    /// missing on one side is not within.
+    pub fn within(&self, tolerance: f64) -> bool {
         let d = (self.new - self.old).abs();
         if !d.is_finite() {
             return self.old.to_bits() == self.new.to_bits();
         }
-        d <= tolerance * self.old.abs().max(floor)
+        d <= tolerance * self.old.abs()
     }
 }
 
@@ -129,13 +127,14 @@ mod tests {
         assert_eq!(rows.len(), 4);
         // 0.75 %: outside 0.5 %, inside 1 %.
         assert!((rows[0].relative() - 0.0075).abs() < 1e-12);
-        assert!(!rows[0].within(0.005, 1.0) && rows[0].within(0.01, 1.0));
-        // +20 % of a value under the floor: judged as 0.002 against 0.005 · 1.
-        assert!(rows[1].within(0.005, 1.0) && !rows[1].within(0.005, 0.0));
+        assert!(!rows[0].within(0.005) && rows[0].within(0.01));
+        // +20 %: outside 19 %, inside 21 %.
+        assert!((rows[1].relative() - 0.2).abs() < 1e-12);
+        assert!(!rows[1].within(0.19) && rows[1].within(0.21));
         // A metric on one side only is never within.
-        assert!(rows[2].old.is_nan() && !rows[2].within(1.0, 1.0));
+        assert!(rows[2].old.is_nan() && !rows[2].within(1.0));
         assert_eq!(rows[3].name, "gone");
-        assert!(rows[3].new.is_nan() && !rows[3].within(1.0, 1.0));
+        assert!(rows[3].new.is_nan() && !rows[3].within(1.0));
     }
 
     #[test]

@@ -137,7 +137,7 @@ fn diff_main(rest: &[String]) -> ExitCode {
     println!("| --- | --- | --- | --- | ---: | ---: | ---: |");
     let mut outside = 0;
     for r in &rows {
-        let within = r.within(tolerance / 100.0, 0.0);
+        let within = r.within(tolerance / 100.0);
         outside += usize::from(!within);
         let change = match r.relative() {
             c if c.is_finite() => format!("{:+.3} %", c * 100.0),
