@@ -7,7 +7,7 @@
 //! Why `main` is long: it is the list of the benchmark scenarios, one block each.
 use wheelcollider_avian::prelude::SweepType;
 use wheelcollider_bench::{
-    Ground, avian_app, avian_app_with, mean_height, mean_speed, rapier::RapierScene, raw_cast_cost, time_steps,
+    Ground, avian_app, avian_app_with, mean_height, mean_speed, phases, rapier::RapierScene, raw_cast_cost, time_steps,
 };
 
 const SWEEPS: [SweepType; 3] = [SweepType::Ray, SweepType::Sphere, SweepType::Cylinder];
@@ -101,6 +101,39 @@ fn main() {
             bevy::tasks::IoTaskPool::get().thread_num(),
             bevy::tasks::AsyncComputeTaskPool::get().thread_num(),
             bevy::tasks::available_parallelism()
+        );
+        return;
+    }
+    if let Some(i) = std::env::args().position(|a| a == "--phases") {
+        // Where the step's wall time goes, phase by phase, with and without wheels:
+        // `-- --phases 1|2 [detached]` (ray wheels on the box, 1 000 cars).
+        let threads: usize = std::env::args().nth(i + 1).and_then(|t| t.parse().ok()).unwrap_or(1);
+        let detached = std::env::args().any(|a| a == "detached");
+        let mut base_app = avian_app(1000, Ground::Flat, None, threads);
+        let mut app = avian_app_with(1000, Ground::Flat, Some(SweepType::Ray), threads, detached);
+        phases::add_stamps(&mut base_app);
+        phases::add_stamps(&mut app);
+        let mut best = [[f64::MAX; phases::PHASES.len()]; 2];
+        for round in 0..8 {
+            for (k, app) in [&mut base_app, &mut app].into_iter().enumerate() {
+                let t = phases::time_phases(app, if round == 0 { 30 } else { 2 }, 20);
+                for (b, t) in best[k].iter_mut().zip(t) {
+                    *b = b.min(t);
+                }
+            }
+        }
+        println!("| phase ({threads} threads) | baseline (µs) | ray wheels (µs) | difference (µs) |");
+        println!("| --- | --- | --- | --- |");
+        for (p, name) in phases::PHASES.iter().enumerate() {
+            let (b, w) = (best[0][p] * 1e6, best[1][p] * 1e6);
+            println!("| {name} | {b:.0} | {w:.0} | {:.0} |", w - b);
+        }
+        let (b, w): (f64, f64) = (best[0].iter().sum(), best[1].iter().sum());
+        println!(
+            "| sum of the phases' minima | {:.0} | {:.0} | {:.0} |",
+            b * 1e6,
+            w * 1e6,
+            (w - b) * 1e6
         );
         return;
     }

@@ -9,6 +9,8 @@ use bevy::time::TimeUpdateStrategy;
 use std::time::{Duration, Instant};
 use wheelcollider_avian::prelude::*;
 
+pub mod phases;
+
 /// Physics rate of every benchmark (Hz).
 pub const HZ: f64 = 60.0;
 /// Car spacing on the grid (m): across, along.
@@ -25,6 +27,22 @@ pub fn baseline_speed() -> f32 {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(1.0)
+}
+
+/// Yaw rate (rad/s) at which the baseline's bodies turn while they fly: 0.02 rad/s,
+/// about the driven cars' (1 m/s on their mean steer of 2.3° over a 2.8 m wheelbase).
+/// An engine integrates a turning body's rotation at every substep (avian: a quaternion
+/// from the scaled axis, which skips the sine and cosine at zero angular velocity),
+/// and the driven cars always turn, pitch or roll a little: without it that cost of the
+/// engine's counted as the wheels' (about 0.1 ms per step for 1 000 bodies with avian's
+/// six substeps, 0.2 ms with two threads: `--phases`). The cost does not depend on the
+/// rate, only on its being non-zero. `WHEELCOLLIDER_BENCH_BASELINE_YAW=0` keeps the
+/// bodies from turning (the method before 2026-11-24).
+pub fn baseline_yaw_rate() -> f32 {
+    std::env::var("WHEELCOLLIDER_BENCH_BASELINE_YAW")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0.02)
 }
 
 /// The ground under the cars.
@@ -133,7 +151,8 @@ fn avian_ground(ground: Ground, side: f32) -> (Collider, Transform) {
 }
 
 /// An avian world with `n` cars. `sweep: None` is the baseline: the same bodies, no
-/// wheels, no gravity, flying level above the ground at [`baseline_speed`].
+/// wheels, no gravity, flying level above the ground at [`baseline_speed`], turning at
+/// [`baseline_yaw_rate`].
 pub fn avian_app(n: usize, ground: Ground, sweep: Option<SweepType>, threads: usize) -> App {
     avian_app_with(n, ground, sweep, threads, false)
 }
@@ -178,9 +197,10 @@ pub fn avian_app_with(n: usize, ground: Ground, sweep: Option<SweepType>, thread
             .id();
         if sweep.is_none() {
             // Forward is −Z.
-            world
-                .entity_mut(chassis)
-                .insert(LinearVelocity(Vec3::NEG_Z * baseline_speed()));
+            world.entity_mut(chassis).insert((
+                LinearVelocity(Vec3::NEG_Z * baseline_speed()),
+                AngularVelocity(Vec3::Y * baseline_yaw_rate()),
+            ));
         }
         if let Some(sweep) = sweep {
             let mut wheel = WheelCollider::default();
@@ -318,7 +338,8 @@ pub mod rapier {
     };
 
     /// A Rapier world with `n` cars; `vehicles: false` is the baseline (no controllers,
-    /// no gravity, bodies flying level at [`baseline_speed`](super::baseline_speed)).
+    /// no gravity, bodies flying level at [`baseline_speed`](super::baseline_speed) and
+    /// turning at [`baseline_yaw_rate`](super::baseline_yaw_rate)).
     pub struct RapierScene {
         world: PhysicsWorld,
         cars: Vec<(RigidBodyHandle, DynamicRayCastVehicleController)>,
@@ -366,11 +387,16 @@ pub mod rapier {
             for (i, (x, z)) in cars.into_iter().enumerate() {
                 let y = if vehicles { 0.59 + bump(x, z) } else { 2.0 };
                 // The baseline flies along the vehicle's forward, +X.
-                let speed = if vehicles { 0.0 } else { baseline_speed() };
+                let (speed, yaw) = if vehicles {
+                    (0.0, 0.0)
+                } else {
+                    (baseline_speed(), baseline_yaw_rate())
+                };
                 let body = world.bodies.insert(
                     RigidBodyBuilder::dynamic()
                         .translation(RVec::new(x, y, z))
                         .linvel(RVec::new(speed, 0.0, 0.0))
+                        .angvel(RVec::new(0.0, yaw, 0.0))
                         .can_sleep(false),
                 );
                 let chassis = ColliderBuilder::cuboid(2.0, 0.25, 0.8).mass(1200.0);

@@ -170,3 +170,34 @@ fn a_wheel_moved_to_another_chassis_works_for_that_chassis() {
         );
     }
 }
+
+/// `max_ground_angle` typed at run time acts at the next step (the plugin keeps its
+/// cosine between steps): a braked car whose suspension axes lean 20° from the vertical
+/// (mounts rolled 20°) stands on flat ground with the default 60°, loses it at 10° and
+/// finds it again at 30°.
+#[test]
+fn max_ground_angle_edited_at_run_time_acts_at_the_next_step() {
+    let hz = 60.0;
+    let (mut app, _, wheels) = car_on_flat(hz);
+    for &w in &wheels {
+        app.world_mut().get_mut::<Transform>(w).unwrap().rotation = Quat::from_rotation_z(20f32.to_radians());
+    }
+    brake(&mut app, &wheels, 5_000.0);
+    run(&mut app, steps(1.0, hz));
+    let grounded = |app: &App| wheels.iter().filter(|&&w| state(app, w).output.grounded).count();
+    assert_eq!(grounded(&app), 4, "at the default 60°");
+    let set_angle = |app: &mut App, degrees: f32| {
+        for &w in &wheels {
+            app.world_mut()
+                .get_mut::<WheelCollider>(w)
+                .unwrap()
+                .set_max_ground_angle(degrees)
+                .unwrap();
+        }
+        run(app, 1);
+    };
+    set_angle(&mut app, 10.0);
+    assert_eq!(grounded(&app), 0, "a 20° slope is not ground at 10°");
+    set_angle(&mut app, 30.0);
+    assert_eq!(grounded(&app), 4, "a 20° slope is ground again at 30°");
+}

@@ -270,10 +270,14 @@ pub struct AntiRollBar {
 #[reflect(Component, Debug, Clone)]
 pub struct WheelSweepLayers(pub LayerMask);
 
-/// The sweep shape of a sphere or cylinder wheel, built once and rebuilt only when the
-/// sweep type, radius or width change (so that the per-step sweep allocates nothing).
-/// Managed by the plugin.
+/// What a wheel's sweep derives from its settings, kept between steps: the shape of a
+/// sphere or cylinder wheel, built once and rebuilt only when the sweep type, radius or
+/// width change (so that the per-step sweep allocates nothing), and the cosine of the
+/// steepest ground (recomputed only when `max_ground_angle` changes). Managed by the
+/// plugin.
 #[derive(Component, Clone, Debug, Default)]
 pub(crate) struct WheelSweepShape {
     pub(crate) shape: Option<(Collider, SweepType, f32, f32)>,
+    /// (max_ground_angle in degrees, its cosine).
+    pub(crate) ground_cos: Option<(f32, f32)>,
 }

@@ -252,14 +252,20 @@ fn sweep(
     let mask = view.layers.map(|l| l.0).or(ctx.frame.filters).unwrap_or(LayerMask::ALL);
     let chassis = ctx.frame.entity;
     let reach = length + radius;
+    let angle = settings.max_ground_angle();
+    let min_cos = match cache.ground_cos {
+        Some((a, cos)) if a.to_bits() == angle.to_bits() => cos,
+        _ => {
+            let cos = angle.to_radians().cos();
+            cache.ground_cos = Some((angle, cos));
+            cos
+        }
+    };
     let query = CastQuery {
         mask,
         chassis,
         static_only: ctx.static_only,
-        filter: GroundFilter {
-            up,
-            min_cos: settings.max_ground_angle().to_radians().cos(),
-        },
+        filter: GroundFilter { up, min_cos },
     };
     match settings.sweep_type() {
         SweepType::Ray => ctx.casts.ray(mount_pos, down, reach, &query),
@@ -367,6 +373,10 @@ fn relax_spring(settings: &wheelcollider_core::WheelSettings, state: &mut WheelS
         state.spring_offset = x - state.stiffness / k * (x - state.spring_offset);
     }
     state.stiffness = k;
+    if state.spring_offset == 0.0 {
+        // Nothing to relax (the usual case: no edit in the last seconds).
+        return;
+    }
     let relaxed = state.spring_offset * (-dt / SPRING_RELAX_TIME).exp();
     let step = SPRING_RELAX_SPEED * dt;
     state.spring_offset = finite_or_zero(relaxed.clamp(state.spring_offset - step, state.spring_offset + step));
