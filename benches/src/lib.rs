@@ -23,10 +23,12 @@ const SPACING: (f32, f32) = (6.0, 8.0);
 /// `WHEELCOLLIDER_BENCH_BASELINE_SPEED=0` keeps the bodies at rest (the method before
 /// 2026-11-22).
 pub fn baseline_speed() -> f32 {
-    std::env::var("WHEELCOLLIDER_BENCH_BASELINE_SPEED")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1.0)
+    env_or("WHEELCOLLIDER_BENCH_BASELINE_SPEED", 1.0)
+}
+
+/// The environment variable `name` as a number, or `default` if unset or unparsable.
+fn env_or(name: &str, default: f32) -> f32 {
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
 }
 
 /// Yaw rate (rad/s) at which the baseline's bodies turn while they fly: 0.02 rad/s,
@@ -39,10 +41,7 @@ pub fn baseline_speed() -> f32 {
 /// rate, only on its being non-zero. `WHEELCOLLIDER_BENCH_BASELINE_YAW=0` keeps the
 /// bodies from turning (the method before 2026-11-24).
 pub fn baseline_yaw_rate() -> f32 {
-    std::env::var("WHEELCOLLIDER_BENCH_BASELINE_YAW")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0.02)
+    env_or("WHEELCOLLIDER_BENCH_BASELINE_YAW", 0.02)
 }
 
 /// The ground under the cars.

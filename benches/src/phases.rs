@@ -5,6 +5,8 @@
 //! to find the part of a step that does not scale.
 
 use avian3d::prelude::*;
+use bevy::ecs::schedule::ScheduleConfigs;
+use bevy::ecs::system::ScheduleSystem;
 use bevy::prelude::*;
 use bevy::transform::TransformSystems;
 use std::time::{Duration, Instant};
@@ -33,7 +35,8 @@ pub const PHASES: [&str; 15] = [
 #[derive(Resource, Default)]
 pub struct PhaseClock {
     last: Option<Instant>,
-    /// Wall time per phase, summed (the last phase is closed by [`PhaseClock::finish`]).
+    /// Wall time per phase, summed (the last phase is closed by [`time_phases`] when
+    /// `update()` returns).
     pub sums: [Duration; PHASES.len()],
     /// Timed updates.
     pub updates: u32,
@@ -58,52 +61,41 @@ fn stamp<const PHASE: usize>(mut clock: ResMut<PhaseClock>) {
     clock.mark(PHASE);
 }
 
-/// Adds the stamps to an app built by [`avian_app`](crate::avian_app).
+/// Stamp `PHASE`, run after the set `after` and before the set `before`: it ends phase
+/// `PHASE`.
+fn between<const PHASE: usize, A, B>(
+    after: impl IntoSystemSet<A>,
+    before: impl IntoSystemSet<B>,
+) -> ScheduleConfigs<ScheduleSystem> {
+    stamp::<PHASE>.after(after).before(before)
+}
+
+/// Adds the stamps to an app built by [`avian_app`](crate::avian_app). Each stamp ends
+/// the phase of [`PHASES`] with its number.
 pub fn add_stamps(app: &mut App) {
+    use PhysicsStepSystems as Step;
+    use SolverSystems as Solver;
     app.init_resource::<PhaseClock>()
         .add_systems(
             PhysicsSchedule,
             (
-                stamp::<1>
-                    .after(PhysicsStepSystems::BroadPhase)
-                    .before(WheelSystems::Prepare),
-                stamp::<2>
-                    .after(WheelSystems::Prepare)
-                    .before(WheelSystems::SenseAndSolve),
-                stamp::<3>
-                    .after(WheelSystems::SenseAndSolve)
-                    .before(WheelSystems::Apply),
-                stamp::<4>
-                    .after(WheelSystems::Apply)
-                    .after(WheelSystems::Events)
-                    .before(PhysicsStepSystems::NarrowPhase),
-                stamp::<5>
-                    .after(PhysicsStepSystems::NarrowPhase)
-                    .before(PhysicsStepSystems::Solver),
-                stamp::<6>
-                    .after(SolverSystems::PrepareContactConstraints)
-                    .before(SolverSystems::PreSubstep),
-                stamp::<7>
-                    .after(SolverSystems::PreSubstep)
-                    .before(SolverSystems::Substep),
-                stamp::<8>
-                    .after(SolverSystems::Substep)
-                    .before(SolverSystems::PostSubstep),
-                stamp::<9>
-                    .after(SolverSystems::PostSubstep)
-                    .before(SolverSystems::Restitution),
-                stamp::<10>
-                    .after(PhysicsStepSystems::Solver)
-                    .before(PhysicsStepSystems::Sleeping),
+                between::<1, _, _>(Step::BroadPhase, WheelSystems::Prepare),
+                between::<2, _, _>(WheelSystems::Prepare, WheelSystems::SenseAndSolve),
+                between::<3, _, _>(WheelSystems::SenseAndSolve, WheelSystems::Apply),
+                between::<4, _, _>(WheelSystems::Events, Step::NarrowPhase).after(WheelSystems::Apply),
+                between::<5, _, _>(Step::NarrowPhase, Step::Solver),
+                between::<6, _, _>(Solver::PrepareContactConstraints, Solver::PreSubstep),
+                between::<7, _, _>(Solver::PreSubstep, Solver::Substep),
+                between::<8, _, _>(Solver::Substep, Solver::PostSubstep),
+                between::<9, _, _>(Solver::PostSubstep, Solver::Restitution),
+                between::<10, _, _>(Step::Solver, Step::Sleeping),
             ),
         )
         .add_systems(
             FixedPostUpdate,
             (
-                stamp::<0>.after(PhysicsSystems::First).before(PhysicsSystems::Prepare),
-                stamp::<11>
-                    .after(PhysicsSystems::Writeback)
-                    .before(PhysicsSystems::Last),
+                between::<0, _, _>(PhysicsSystems::First, PhysicsSystems::Prepare),
+                between::<11, _, _>(PhysicsSystems::Writeback, PhysicsSystems::Last),
             ),
         )
         .add_systems(
