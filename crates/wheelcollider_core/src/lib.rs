@@ -46,7 +46,7 @@ pub use limits::{
     MAX_DAMPING, MAX_SPRING, MAX_VALUE, RAD_PER_S_TO_RPM, STANDARD_GRAVITY, SettingsError, finite_or_zero,
 };
 pub use settings::{CurveDef, SuspensionForceDirection, SweepType, WheelSettings, WheelSettingsDef};
-pub use suspension::{SuspensionForce, SuspensionRow};
+pub use suspension::{SuspensionForce, SuspensionRow, hanging_bar_rate};
 pub use tyre::{CurveTable, MIN_DENOMINATOR, MagicFormula, RELAXED_MIN_DENOMINATOR, atan as fast_atan, sin_cos_0_pi};
 pub use wheel::{
     Contact, DT_RANGE, MAX_ANGULAR_VELOCITY, STICK_SPEED, StepInput, StepOutput, StepState, compression_of, step,

@@ -33,7 +33,7 @@
 //! ```
 //!
 //! with `j` the bar's other wheel, `b` its stiffness and `eᵢ` an explicit extra force.
-//! The blend moves with the row's stiffness `q = K_ii·(k·dt² + c·dt)`:
+//! The blend moves with the row's stiffness `q = K_ii·((k + b)·dt² + c·dt)`:
 //! - `q ≤ 1` (every ordinary suspension, a kart's too): the trapezoidal rule, `α = β = ¼`,
 //!   `γ = δ = ½`. The body integrates a constant force exactly over the step
 //!   (`x' = x + dt·(u + u')/2`), so this is Crank–Nicolson: no numerical damping, a
@@ -52,6 +52,12 @@
 //! (`u' = (L − x)/dt`), or, past it, that pushes out [`BUMP_STOP_BAUMGARTE`] of the
 //! overshoot per step, at most [`BUMP_STOP_MAX_PUSH_SPEED`]. Its force is whatever that
 //! takes; the bump-stop force is what it adds to the spring, damper and bar.
+//!
+//! **A bar with one end unloaded.** While one wheel of a bar is released or off the
+//! ground, that wheel (massless) hangs where its spring balances the bar's pull, so the
+//! bar acts at the loaded wheel alone, in series with the hanging wheel's spring
+//! ([`hanging_bar_rate`]), and adds no force at the hanging wheel's mount. The bar's
+//! stiffness counts in the row's `q` as the spring's does.
 //!
 //! **Unilateral.** A suspension only pushes: a wheel whose force would be negative is
 //! released (force 0) and the others are solved again. The active set (spring, stop,
@@ -117,9 +123,44 @@ pub struct SuspensionRow {
     pub spring_offset: f32,
     /// An explicit force added to the row (N), such as `WheelInput::anti_roll_force`.
     pub extra_force: f32,
-    /// An anti-roll bar to another row: (its index, the bar's stiffness in N/m). The bar
-    /// acts only while both wheels are grounded (both are rows).
+    /// An anti-roll bar to another row: (its index, the bar's stiffness in N/m), acting
+    /// on the difference of the two compressions while both wheels carry load.
     pub anti_roll: Option<(usize, f32)>,
+    /// The bar's rate at this wheel while its other end carries no load (is not a row,
+    /// or is released), N/m: [`hanging_bar_rate`] of the bar and the other wheel's
+    /// spring; 0 for a wheel without a bar.
+    pub anti_roll_hanging: f32,
+}
+
+/// The rate (N/m) an anti-roll bar of stiffness `bar` adds at a loaded wheel while the
+/// bar's other wheel hangs unloaded on a spring of rate `spring` (both N/m).
+///
+/// A wheel with no mass and no load sits where its spring balances the bar's pull:
+/// `k·xⱼ = b·(xᵢ − xⱼ)`, so `xⱼ = b·xᵢ/(b + k)`. The bar then pushes the loaded wheel by
+/// `b·(xᵢ − xⱼ) = b·k/(b + k)·xᵢ` (the bar in series with the hanging wheel's spring) and
+/// adds nothing at the hanging wheel's mount, where it and that spring cancel. When the
+/// hanging wheel comes down to the ground, its load rises from 0 and the bar's force
+/// carries on without a jump; with a bar that stopped acting instead, a stiff bar landed
+/// with its whole twist (10⁷ N/m × 10 cm: a meganewton in one step).
+#[inline]
+pub fn hanging_bar_rate(bar: f32, spring: f32) -> f32 {
+    let (b, k) = (bar.max(0.0), spring.max(0.0));
+    if b + k > 0.0 && (b * k).is_finite() {
+        b * k / (b + k)
+    } else {
+        b.min(k)
+    }
+}
+
+/// Row `i`'s anti-roll bar in a solve.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Bar {
+    /// No bar, or the row itself is released.
+    None,
+    /// Both ends carry load: (the other row, the stiffness N/m), on `x̂ᵢ − x̂ⱼ`.
+    Both(usize, f64),
+    /// The other end hangs unloaded: the series rate (N/m), on `x̂ᵢ`.
+    Hanging(f64),
 }
 
 /// What [`solve`] found for one wheel. All forces in N, along the suspension force's
@@ -204,6 +245,11 @@ pub fn solve(rows: &[SuspensionRow], inverse_mass: &[f64], dt: f32, out: &mut [S
         }
         .max(0.0);
         let k = f(r.stiffness).max(0.0);
+        let bar = r
+            .anti_roll
+            .map_or(0.0, |(_, s)| f(s))
+            .max(f(r.anti_roll_hanging))
+            .max(0.0);
         let kii = kij(i, i).max(0.0);
         let stop_speed = if x <= length {
             (length - x) / h
@@ -217,7 +263,9 @@ pub fn solve(rows: &[SuspensionRow], inverse_mass: &[f64], dt: f32, out: &mut [S
             x,
             u,
             free: u + h * f(r.free_acceleration),
-            weights: blend(kii * (k * h * h + c * h)),
+            // The bar stiffens the row as much as its spring does (more, against the other
+            // end's motion): left out, a stiff bar ran on the trapezoidal rule and rang.
+            weights: blend(kii * ((k + bar) * h * h + c * h)),
             stop_speed,
         };
         modes[i] = if x >= length { Mode::Stop } else { Mode::Spring };
@@ -232,7 +280,14 @@ pub fn solve(rows: &[SuspensionRow], inverse_mass: &[f64], dt: f32, out: &mut [S
         let mut changed = false;
         for i in 0..n {
             let p = &prep[i];
-            let (spring, damper, bar) = parts(rows, &prep[..n], &modes[..n], &ends[..n], i, h);
+            // A released row's force as it would be loaded: its bar then acts on both ends
+            // (judged with the bar off, a row on a stiff bar would come back every
+            // other pass, and the passes run out in either mode).
+            let mut loaded = modes;
+            if loaded[i] == Mode::Released {
+                loaded[i] = Mode::Spring;
+            }
+            let (spring, damper, bar) = parts(rows, &prep[..n], &loaded[..n], &ends[..n], i, h);
             let soft = spring + damper + bar + rows[i].extra_force as f64;
             let next = match modes[i] {
                 Mode::Spring if forces[i] < 0.0 => Mode::Released,
@@ -289,22 +344,37 @@ fn parts(rows: &[SuspensionRow], prep: &[Prepared], modes: &[Mode], ends: &[f64]
     let x_hat = |j: usize| prep[j].x + h * (a * prep[j].u + b * ends[j]);
     let spring = p.k * (x_hat(i) - p.offset);
     let damper = p.c * (g * p.u + d * ends[i]);
-    let bar = match bar_partner(rows, modes, i) {
-        Some((j, stiffness)) => stiffness * (x_hat(i) - x_hat(j)),
-        None => 0.0,
+    let bar = match bar(rows, modes, i) {
+        Bar::Both(j, stiffness) => stiffness * (x_hat(i) - x_hat(j)),
+        Bar::Hanging(rate) => rate * x_hat(i),
+        Bar::None => 0.0,
     };
     (spring, damper, bar)
 }
 
-/// Row `i`'s anti-roll bar (the other row, the stiffness in N/m), if both of its ends
-/// carry load: a released wheel (touching, but unloaded) would be lifted off the ground
-/// by the bar's pull, so the bar acts on neither end.
-fn bar_partner(rows: &[SuspensionRow], modes: &[Mode], i: usize) -> Option<(usize, f64)> {
+/// Row `i`'s anti-roll bar: on both ends while both carry load; while the other end is
+/// released (touching, but unloaded) or not a row, its wheel hangs on its spring and the
+/// bar acts at this wheel alone, at [`SuspensionRow::anti_roll_hanging`] (see
+/// [`hanging_bar_rate`]).
+fn bar(rows: &[SuspensionRow], modes: &[Mode], i: usize) -> Bar {
+    if modes[i] == Mode::Released {
+        return Bar::None;
+    }
+    let hanging = rows[i].anti_roll_hanging;
+    let hanging = if hanging.is_finite() && hanging > 0.0 {
+        Bar::Hanging(hanging as f64)
+    } else {
+        Bar::None
+    };
     match rows[i].anti_roll {
         Some((j, s)) if j < modes.len() && j != i && s.is_finite() && s > 0.0 => {
-            (modes[i] != Mode::Released && modes[j] != Mode::Released).then_some((j, s as f64))
+            if modes[j] == Mode::Released {
+                hanging
+            } else {
+                Bar::Both(j, s as f64)
+            }
         }
-        _ => None,
+        _ => hanging,
     }
 }
 
@@ -352,17 +422,24 @@ fn solve_modes(
                 let (al, be, ga, de) = p.weights;
                 let mut d = p.k * be * h + p.c * de;
                 let mut known = p.k * (p.x - p.offset + al * h * p.u) + p.c * ga * p.u + rows[i].extra_force as f64;
-                let bar = bar_partner(rows, modes, i);
-                if let Some((j, s)) = bar {
-                    d += s * be * h;
-                    known += s * (p.x - prep[j].x + al * h * (p.u - prep[j].u));
+                let bar = bar(rows, modes, i);
+                match bar {
+                    Bar::Both(j, s) => {
+                        d += s * be * h;
+                        known += s * (p.x - prep[j].x + al * h * (p.u - prep[j].u));
+                    }
+                    Bar::Hanging(s) => {
+                        d += s * be * h;
+                        known += s * (p.x + al * h * p.u);
+                    }
+                    Bar::None => {}
                 }
                 a[i][i] = 1.0;
                 known += d * p.free;
                 for (l, v) in a[i][..n].iter_mut().enumerate() {
                     *v += d * h * kij(i, l);
                 }
-                if let Some((j, s)) = bar {
+                if let Bar::Both(j, s) = bar {
                     let e = s * be * h;
                     known -= e * prep[j].free;
                     for (l, v) in a[i][..n].iter_mut().enumerate() {

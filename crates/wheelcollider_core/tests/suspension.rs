@@ -202,3 +202,72 @@ fn perlin_bumps_span_half_amplitude() {
     assert!((out.bump - bump).abs() < 1e-7);
     assert!((out.compression - (0.05 - bump)).abs() < 1e-6);
 }
+
+/// An axle with a bar of stiffness `bar` between two wheels of spring 30 kN/m and bump
+/// damping 2.4 kN·s/m on a body whose inverse-mass matrix is `kinv` (1/kg): wheel 0
+/// compressed `x0`, wheel 1 `x1` and compressing at `u1` (m/s), one 60 Hz solve.
+fn axle(bar: f32, x0: f32, x1: f32, u1: f32, kinv: [f64; 4]) -> [SuspensionForce; 2] {
+    let k = 30_000.0;
+    let mk = |x: f32, partner: usize| SuspensionRow {
+        compression: x,
+        speed: if partner == 0 { u1 } else { 0.0 },
+        bump_damping: 2_400.0,
+        stiffness: k,
+        length: 1.0,
+        anti_roll: Some((partner, bar)),
+        anti_roll_hanging: hanging_bar_rate(bar, k),
+        ..Default::default()
+    };
+    let mut out = [SuspensionForce::default(); 2];
+    suspension::solve(&[mk(x0, 1), mk(x1, 0)], &kinv, 1.0 / 60.0, &mut out);
+    out
+}
+
+/// A bar whose other wheel carries no load acts at the loaded wheel as the bar in series
+/// with the other wheel's spring, `b·k/(b + k)` (the hanging wheel, massless, sits where
+/// its spring balances the bar): with the other wheel touching but unloaded (released:
+/// 2 cm under it against 10 cm here, on a 20 kN/m bar), the loaded wheel's bar part is
+/// 12 kN/m × its compression (within 0.1 %: the implicit step's blend of start and end),
+/// and the released wheel gets no force at all. The bar acts on both ends alike while
+/// both carry load (its parts cancel).
+#[test]
+fn a_bar_with_one_end_unloaded_acts_in_series_with_that_wheels_spring() {
+    assert_eq!(hanging_bar_rate(20_000.0, 30_000.0), 12_000.0);
+    assert_eq!(hanging_bar_rate(0.0, 30_000.0), 0.0);
+    assert_eq!(hanging_bar_rate(1e7, 0.0), 0.0);
+    // A light, narrow body: heave 1/600 kg, so the bar's pull cannot be held by the
+    // other wheel's own spring and it is released.
+    let kinv = [1.0 / 600.0, 1.0 / 1200.0, 1.0 / 1200.0, 1.0 / 600.0];
+    let [loaded, hanging] = axle(20_000.0, 0.10, 0.02, 0.0, kinv);
+    println!("measured: loaded {loaded:?}\n hanging {hanging:?}");
+    assert_eq!(hanging.total, 0.0, "the released wheel carries nothing");
+    let expected = 12_000.0 * loaded.spring / 30_000.0;
+    assert!(
+        (loaded.anti_roll / expected - 1.0).abs() < 1e-3,
+        "{} vs {expected}",
+        loaded.anti_roll
+    );
+    let both = axle(20_000.0, 0.05, 0.04, 0.0, kinv);
+    assert!(both[0].total > 0.0 && both[1].total > 0.0);
+    assert!((both[0].anti_roll + both[1].anti_roll).abs() < 1e-3, "{both:?}");
+}
+
+/// On a rigid bar (10⁷ N/m) a wheel touching down 8 cm lower than its partner, at
+/// 1.5 m/s, stays released (its damper pushes, the bar pulls it up harder), and the
+/// loaded wheel's force is twice its spring's within 1 % (both springs hold it through
+/// the bar: `b·k/(b + k) ≈ k`). Before, the solve judged the released wheel with its bar
+/// left out, found its damper pushing, loaded it, found the bar pulling, and ran out of
+/// passes: here 126 kN on the loaded wheel.
+#[test]
+fn a_rigid_bar_with_one_end_unloaded_holds_the_loaded_wheel_on_both_springs() {
+    let kinv = [2.2e-3, 1.6e-3, 1.6e-3, 2.2e-3];
+    let [loaded, hanging] = axle(1e7, 0.08, 0.002, 1.5, kinv);
+    println!("measured: loaded {loaded:?}\n hanging {hanging:?}");
+    assert_eq!(hanging.total, 0.0);
+    let springs = 2.0 * loaded.spring;
+    assert!(
+        (loaded.total / springs - 1.0).abs() < 0.01,
+        "{} N vs {springs} N",
+        loaded.total
+    );
+}

@@ -252,9 +252,11 @@ pub struct WheelModel(pub Entity);
 ///
 /// The bar is solved with the suspension, implicitly: its force at this wheel is
 /// `stiffness · (x̂_this − x̂_partner)` with the compressions at the end of the step, so
-/// any stiffness is stable. It acts only while both wheels are grounded and loaded: with
-/// one end in the air the bar would only lift the light wheel off its droop stop, so it
-/// carries nothing, and adds no net force to the chassis.
+/// any stiffness is stable. While one wheel carries no load (in the air, or touching but
+/// released), it hangs where its spring balances the bar, and the bar acts at the loaded
+/// wheel alone, in series with that spring
+/// ([`hanging_bar_rate`](wheelcollider_core::hanging_bar_rate)); it adds no net force to
+/// the chassis.
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
 #[reflect(Component, Debug, Clone)]
 pub struct AntiRollBar {

@@ -169,6 +169,9 @@ pub(crate) struct Sensed {
     pub wheel_rotation: Quat,
     /// Steer + toe (deg).
     pub yaw: f32,
+    /// The wheel's spring rate (N/m): what its anti-roll bar partner reads while this
+    /// wheel hangs unloaded.
+    pub spring: f32,
     pub ground: Option<Grounded>,
 }
 
@@ -180,6 +183,7 @@ impl Default for Sensed {
             up: Vec3::Y,
             wheel_rotation: Quat::IDENTITY,
             yaw: 0.0,
+            spring: 0.0,
             ground: None,
         }
     }
@@ -311,6 +315,7 @@ pub(crate) fn sense_wheel(
         up,
         wheel_rotation: wheel_rot,
         yaw,
+        spring: view.wheel.suspension_spring(),
         ground: None,
     };
     let Some(hit) = sweep(ctx, view, cache, mount_pos, up, wheel_rot) else {
@@ -545,6 +550,7 @@ fn ground_contact(
         spring_offset: state.spring_offset,
         extra_force: finite_or_zero(view.input.anti_roll_force),
         anti_roll: None,
+        anti_roll_hanging: 0.0,
     };
     contact.approach_speed = row.speed;
     let ground_inverse = match other.and_then(|g| g.inverse.map(|i| (i, hit.point - g.center))) {

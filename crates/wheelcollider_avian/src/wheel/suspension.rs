@@ -19,8 +19,8 @@
 //! each on `K` scaled by the number of groups, a conservative (softer) estimate.
 
 use super::contact::Sensed;
-use wheelcollider_core::SuspensionRow;
 use wheelcollider_core::suspension::{MAX_WHEELS, SuspensionForce, solve};
+use wheelcollider_core::{SuspensionRow, hanging_bar_rate};
 
 /// Solves the suspension of `sensed` (one group of one chassis' wheels) and writes each
 /// grounded wheel's force into its contact. `inverse_mass` is the chassis' (1/kg), `scale`
@@ -43,12 +43,19 @@ pub(crate) fn solve_chassis(inverse_mass: f32, sensed: &mut [Sensed], dt: f32, s
     for a in 0..n {
         let ga = sensed[index[a]].ground.as_ref().expect("grounded");
         let up = sensed[index[a]].up;
-        // The bar's other end, if it is grounded in this group.
-        rows[a].anti_roll = ga.bar.and_then(|(partner, stiffness)| {
-            (0..n)
+        // The bar's other end, if it is grounded in this group; and the bar's rate here
+        // while that end hangs (its spring read from its own wheel, or this one's if it
+        // is not in this group).
+        if let Some((partner, stiffness)) = ga.bar {
+            rows[a].anti_roll = (0..n)
                 .find(|&b| sensed[index[b]].entity == partner)
-                .map(|b| (b, stiffness))
-        });
+                .map(|b| (b, stiffness));
+            let spring = sensed
+                .iter()
+                .find(|s| s.entity == partner)
+                .map_or(ga.row.stiffness, |s| s.spring);
+            rows[a].anti_roll_hanging = hanging_bar_rate(stiffness, spring);
+        }
         for b in 0..n {
             let gb = sensed[index[b]].ground.as_ref().expect("grounded");
             let mut v = inverse_mass * up.dot(gb.direction) + ga.ang.dot(gb.moment);
