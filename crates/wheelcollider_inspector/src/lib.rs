@@ -26,6 +26,7 @@
 //! requests, one arm each.
 #![warn(missing_docs)]
 
+pub mod edge_probe;
 mod panels;
 
 use std::collections::VecDeque;

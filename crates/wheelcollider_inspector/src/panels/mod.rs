@@ -64,6 +64,8 @@ pub(super) fn num(
     speed: f64,
 ) -> bool {
     ui.label(label);
+    // A test's probe may type the range's edge (`crate::edge_probe`).
+    let typed = crate::edge_probe::visit(ui.ctx(), label, &range, v);
     let r = ui
         .add(
             egui::DragValue::new(v)
@@ -74,7 +76,7 @@ pub(super) fn num(
         )
         .changed();
     ui.end_row();
-    r
+    r || typed
 }
 
 // A Bevy system: each argument is a resource or query the panels read or edit.
@@ -100,6 +102,8 @@ pub(crate) fn inspector_ui(
         return;
     }
     let Ok(ctx) = contexts.ctx_mut() else { return };
+    crate::edge_probe::begin_frame(ctx);
+    let probing = crate::edge_probe::active(ctx);
     let state = &mut *state;
     // egui 0.34 prefers panels inside a root `Ui`; bevy_egui hands us the context, so
     // the top-level `show` it deprecates is still the way in.
@@ -159,7 +163,7 @@ pub(crate) fn inspector_ui(
                     } else {
                         for (i, axle) in spec.axles.iter_mut().enumerate() {
                             egui::CollapsingHeader::new(format!("axle {i} wheels (left; right mirrored)"))
-                                .default_open(i == 0)
+                                .default_open(i == 0 || probing)
                                 .show(ui, |ui| {
                                     egui::Grid::new(("axle", i)).num_columns(2).show(ui, |ui| {
                                         changed |= num(ui, "position z", &mut axle.z, -20.0..=20.0, " m", 0.005);

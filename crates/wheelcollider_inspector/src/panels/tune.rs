@@ -18,7 +18,7 @@ pub(super) fn section(
     let mut changed = false;
     egui::CollapsingHeader::new(title)
         .id_salt((id, title))
-        .default_open(open)
+        .default_open(open || crate::edge_probe::active(ui.ctx()))
         .show(ui, |ui| {
             egui::Grid::new((id, title, "grid"))
                 .num_columns(2)
@@ -354,20 +354,22 @@ pub(super) fn wheel_settings_roughness_ui(ui: &mut egui::Ui, id: &str, w: &mut W
 
 pub(super) fn surface_ui(ui: &mut egui::Ui, name: &str, s: &mut WheelSurface) -> bool {
     let mut changed = false;
-    egui::CollapsingHeader::new(name).show(ui, |ui| {
-        egui::Grid::new(("surface", name)).num_columns(2).show(ui, |ui| {
-            changed |= num(ui, "grip", &mut s.grip, 0.0..=3.0, " ×", 0.01);
-            changed |= num(
-                ui,
-                "rolling resistance",
-                &mut s.rolling_resistance,
-                0.0..=1.0,
-                "",
-                0.001,
-            );
-            changed |= num(ui, "roughness", &mut s.bump_amplitude, 0.0..=0.5, " m", 0.001);
-            changed |= num(ui, "roughness frequency", &mut s.bump_period, 0.001..=10.0, " /m", 0.01);
+    egui::CollapsingHeader::new(name)
+        .default_open(crate::edge_probe::active(ui.ctx()))
+        .show(ui, |ui| {
+            egui::Grid::new(("surface", name)).num_columns(2).show(ui, |ui| {
+                changed |= num(ui, "grip", &mut s.grip, 0.0..=3.0, " ×", 0.01);
+                changed |= num(
+                    ui,
+                    "rolling resistance",
+                    &mut s.rolling_resistance,
+                    0.0..=1.0,
+                    "",
+                    0.001,
+                );
+                changed |= num(ui, "roughness", &mut s.bump_amplitude, 0.0..=0.5, " m", 0.001);
+                changed |= num(ui, "roughness frequency", &mut s.bump_period, 0.001..=10.0, " /m", 0.01);
+            });
         });
-    });
     changed
 }

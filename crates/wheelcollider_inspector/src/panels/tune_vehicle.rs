@@ -165,32 +165,34 @@ pub(super) fn vehicle_clutch_and_gearbox_ui(ui: &mut egui::Ui, spec: &mut Vehicl
 /// The "differentials" section of [`vehicle_ui`].
 pub(super) fn vehicle_differentials_ui(ui: &mut egui::Ui, spec: &mut VehicleSettings) -> bool {
     let mut changed = false;
-    egui::CollapsingHeader::new("differentials").show(ui, |ui| {
-        for (i, a) in spec.axles.iter_mut().enumerate() {
-            ui.horizontal(|ui| {
-                changed |= ui.checkbox(&mut a.driven, format!("axle {i} driven")).changed();
-                changed |= ui.checkbox(&mut a.steered, "steered").changed();
-                changed |= ui.checkbox(&mut a.handbrake, "handbrake").changed();
-            });
-            if a.driven {
-                changed |= diff_ui(ui, &format!("diff{i}"), &mut a.differential);
+    egui::CollapsingHeader::new("differentials")
+        .default_open(crate::edge_probe::active(ui.ctx()))
+        .show(ui, |ui| {
+            for (i, a) in spec.axles.iter_mut().enumerate() {
+                ui.horizontal(|ui| {
+                    changed |= ui.checkbox(&mut a.driven, format!("axle {i} driven")).changed();
+                    changed |= ui.checkbox(&mut a.steered, "steered").changed();
+                    changed |= ui.checkbox(&mut a.handbrake, "handbrake").changed();
+                });
+                if a.driven {
+                    changed |= diff_ui(ui, &format!("diff{i}"), &mut a.differential);
+                }
             }
-        }
-        if spec.axles.iter().filter(|a| a.driven).count() >= 2 {
-            ui.label("centre differential");
-            changed |= diff_ui(ui, "centre", &mut spec.centre_differential);
-            egui::Grid::new("centre").show(ui, |ui| {
-                changed |= num(
-                    ui,
-                    "front torque share",
-                    &mut spec.front_torque_share,
-                    0.0..=1.0,
-                    "",
-                    0.01,
-                );
-            });
-        }
-    });
+            if spec.axles.iter().filter(|a| a.driven).count() >= 2 {
+                ui.label("centre differential");
+                changed |= diff_ui(ui, "centre", &mut spec.centre_differential);
+                egui::Grid::new("centre").show(ui, |ui| {
+                    changed |= num(
+                        ui,
+                        "front torque share",
+                        &mut spec.front_torque_share,
+                        0.0..=1.0,
+                        "",
+                        0.01,
+                    );
+                });
+            }
+        });
     changed
 }
 
