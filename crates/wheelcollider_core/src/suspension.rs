@@ -296,6 +296,9 @@ pub fn solve(rows: &[SuspensionRow], inverse_mass: &[f64], dt: f32, out: &mut [S
                 Mode::Spring if ends[i] > p.stop_speed + 1e-9 => Mode::Stop,
                 Mode::Stop if forces[i] < 0.0 => Mode::Released,
                 Mode::Stop if forces[i] < soft => Mode::Spring,
+                // Unloaded, but heading through the stop (a spring whose relaxed length
+                // was moved by a run-time edit can pull while the wheel is past it).
+                Mode::Released if ends[i] > p.stop_speed + 1e-9 => Mode::Stop,
                 Mode::Released if soft > 0.0 => Mode::Spring,
                 m => m,
             };
