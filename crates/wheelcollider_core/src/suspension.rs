@@ -51,7 +51,9 @@
 //! constraint: its end speed is the one that reaches `L` at the end of the step
 //! (`u' = (L − x)/dt`), or, past it, that pushes out [`BUMP_STOP_BAUMGARTE`] of the
 //! overshoot per step, at most [`BUMP_STOP_MAX_PUSH_SPEED`]. Its force is whatever that
-//! takes; the bump-stop force is what it adds to the spring, damper and bar.
+//! takes; the bump-stop force is what it adds to the spring, damper and bar. The spring
+//! and the bar read the compression capped at the travel: past it, the depth is the
+//! stop's to push out, not the spring's to fire.
 //!
 //! **A bar with one end unloaded.** While one wheel of a bar is released or off the
 //! ground, that wheel (massless) hangs where its spring balances the bar's pull, so the
@@ -206,6 +208,7 @@ struct Prepared {
     /// The spring's relaxed compression (m).
     offset: f64,
     c: f64,
+    /// The compression the spring and bar read: at most the travel (m).
     x: f64,
     u: f64,
     /// u + dt·a: the end speed with no force.
@@ -260,7 +263,11 @@ pub fn solve(rows: &[SuspensionRow], inverse_mass: &[f64], dt: f32, out: &mut [S
             k,
             offset: f(r.spring_offset),
             c,
-            x,
+            // Past the travel the wheel is the bump stop's: the spring and the bar read at
+            // most full travel (a wheel found deep in the ground, or one whose radius grew
+            // in the air, pushed with k × its whole depth: a kart typed to 2 m wheels in
+            // the air landed on 32 kN a wheel).
+            x: x.min(length),
             u,
             free: u + h * f(r.free_acceleration),
             // The bar stiffens the row as much as its spring does (more, against the other

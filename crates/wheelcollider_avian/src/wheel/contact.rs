@@ -154,6 +154,8 @@ pub(crate) struct Grounded {
     pub ang: Vec3,
     /// `r × direction`: the moment arm of the force.
     pub moment: Vec3,
+    /// `r × up`: the moment arm of a force along the axis itself.
+    pub axis_moment: Vec3,
     /// The ground body's own inverse mass along the row (dynamic ground), 1/kg.
     pub ground_inverse: f32,
     /// The wheel's anti-roll bar: (the other wheel, stiffness N/m).
@@ -412,11 +414,14 @@ pub(crate) const SPRING_RELAX_SPEED: f32 = 0.25;
 /// difference's energy in one step (a parked car's spring typed a hundred times
 /// stiffer threw it off the ground). The spring's relaxed compression moves so that the
 /// force stays what it was, then relaxes back to 0 with [`SPRING_RELAX_TIME`], at most
-/// [`SPRING_RELAX_SPEED`]: the car rises to its new ride height in a second or two.
+/// [`SPRING_RELAX_SPEED`]: the car rises to its new ride height in a second or two. A
+/// longer travel or a larger radius moves it in the air too: the wheel then reaches the
+/// ground at once as deep as the change, which would otherwise fire the spring with
+/// `k` × the change (a kart edited in the air to 1 m of travel landed on 19 kN a wheel).
 fn relax_spring(settings: &wheelcollider_core::WheelSettings, state: &mut WheelState, dt: f32) {
     let k = settings.suspension_spring();
     let geometry = settings.suspension_length() + settings.radius();
-    if state.geometry > 0.0 && state.geometry != geometry && state.output.grounded {
+    if state.geometry > 0.0 && state.geometry != geometry {
         state.spring_offset += geometry - state.geometry;
     }
     if state.stiffness > 0.0 && k > state.stiffness && state.output.grounded {
@@ -577,6 +582,7 @@ fn ground_contact(
         row,
         ang: frame.inverse_inertia.mul_vec3(r.cross(up)),
         moment: r.cross(direction),
+        axis_moment: r.cross(up),
         ground_inverse,
         bar: view.bar.map(|b| (b.partner, b.stiffness)),
     }

@@ -60,6 +60,12 @@ pub(crate) fn solve_chassis(inverse_mass: f32, sensed: &mut [Sensed], dt: f32, s
             let gb = sensed[index[b]].ground.as_ref().expect("grounded");
             let mut v = inverse_mass * up.dot(gb.direction) + ga.ang.dot(gb.moment);
             if a == b {
+                // A force along a contact normal far from the axis can move the mount
+                // along the axis little, or the wrong way (a chassis tipped 55°, a wheel
+                // typed larger than the chassis is long): the stop's force, the approach
+                // over this, would grow without bound. At least half what a force along
+                // the axis itself would do.
+                v = v.max(0.5 * (inverse_mass + ga.ang.dot(ga.axis_moment)));
                 v += ga.ground_inverse;
             }
             k[a * n + b] = (scale * v) as f64;
