@@ -7,16 +7,6 @@ use bevy::prelude::*;
 use common::*;
 use wheelcollider_avian::prelude::*;
 
-/// The road preset with `sweep` wheels and no auto-reverse (a stopped car stays stopped).
-fn road_with(sweep: SweepType) -> VehicleSettings {
-    let mut spec = preset("road");
-    spec.gearbox.auto_reverse = false;
-    for a in &mut spec.axles {
-        a.wheel.set_sweep_type(sweep);
-    }
-    spec
-}
-
 /// Mechanical energy of a car (J): body translation and rotation, height, the springs'
 /// stored energy, and the wheels' spin (from the last step's output: take it after a
 /// step).
@@ -220,7 +210,7 @@ fn hundred_car_pile_up() {
 fn coasting_only_loses_energy() {
     let hz = 60.0;
     for sweep in [SweepType::Ray, SweepType::Sphere, SweepType::Cylinder] {
-        let spec = road_with(sweep);
+        let spec = preset_with("road", sweep);
         let mut app = app(hz);
         flat(&mut app, Some(WheelSurface::GRAVEL));
         let car = spawn_preset_car(
@@ -256,7 +246,7 @@ fn coasting_only_loses_energy() {
 fn side_swipe_does_not_launch_the_cars() {
     let hz = 60.0;
     for sweep in [SweepType::Ray, SweepType::Sphere, SweepType::Cylinder] {
-        let spec = road_with(sweep);
+        let spec = preset_with("road", sweep);
         let mut app = app(hz);
         flat(&mut app, Some(WheelSurface::ASPHALT));
         let y = spec.touch_height();
@@ -298,18 +288,11 @@ fn side_swipe_does_not_launch_the_cars() {
     }
 }
 
-const SWEEPS: [SweepType; 3] = [SweepType::Ray, SweepType::Sphere, SweepType::Cylinder];
-
 /// Every shipped preset with `sweep` wheels and no auto-reverse.
 fn every_preset_with(sweep: SweepType) -> impl Iterator<Item = (&'static str, VehicleSettings)> {
-    ["road", "rally", "kart", "gt86"].into_iter().map(move |name| {
-        let mut spec = preset(name);
-        spec.gearbox.auto_reverse = false;
-        for a in &mut spec.axles {
-            a.wheel.set_sweep_type(sweep);
-        }
-        (name, spec)
-    })
+    ["road", "rally", "kart", "gt86"]
+        .into_iter()
+        .map(move |name| (name, preset_with(name, sweep)))
 }
 
 /// Coasting at 36 km/h off the square edge of a 1 m ledge, 30° to the edge, so that one
@@ -328,7 +311,7 @@ fn driving_off_a_ledge_at_an_angle_only_loses_energy() {
         .chain(
             SWEEPS
                 .into_iter()
-                .flat_map(|s| [30.0, 240.0].map(|hz| ("road", s, road_with(s), hz))),
+                .flat_map(|s| [30.0, 240.0].map(|hz| ("road", s, preset_with("road", s), hz))),
         );
     for (name, sweep, spec, hz) in runs {
         let mut app = app(hz);

@@ -8,18 +8,7 @@ use common::*;
 use wheelcollider_avian::prelude::*;
 use wheelcollider_core::{MAX_DAMPING, MAX_SPRING};
 
-const SWEEPS: [SweepType; 3] = [SweepType::Ray, SweepType::Sphere, SweepType::Cylinder];
 const PRESETS: [&str; 3] = ["road", "rally", "kart"];
-
-/// A preset with `sweep` wheels, no auto-reverse.
-fn preset_with(name: &str, sweep: SweepType) -> VehicleSettings {
-    let mut spec = preset(name);
-    spec.gearbox.auto_reverse = false;
-    for a in &mut spec.axles {
-        a.wheel.set_sweep_type(sweep);
-    }
-    spec
-}
 
 fn up(app: &App, car: Entity) -> Vec3 {
     rotation(app, car) * Vec3::Y

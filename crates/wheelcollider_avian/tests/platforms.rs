@@ -193,16 +193,11 @@ fn a_longer_suspension_finds_a_moving_body_in_the_same_step() {
     }
 }
 
-const SWEEPS: [SweepType; 3] = [SweepType::Ray, SweepType::Sphere, SweepType::Cylinder];
 const PRESETS: [&str; 4] = ["road", "rally", "kart", "gt86"];
 
 /// `name` with `sweep` wheels, parked (brake and handbrake on).
 fn parked(app: &mut App, name: &str, sweep: SweepType, at: Vec3) -> Entity {
-    let mut spec = preset(name);
-    spec.gearbox.auto_reverse = false;
-    for a in &mut spec.axles {
-        a.wheel.set_sweep_type(sweep);
-    }
+    let spec = preset_with(name, sweep);
     let car = spawn_preset_car(
         app,
         &spec,

@@ -8,8 +8,6 @@ use common::*;
 use std::time::Duration;
 use wheelcollider_avian::prelude::*;
 
-const SWEEPS: [SweepType; 3] = [SweepType::Ray, SweepType::Sphere, SweepType::Cylinder];
-
 fn bumps(x: f32, z: f32) -> f32 {
     0.05 * (0.5 * x).sin() * (0.4 * z).cos()
 }

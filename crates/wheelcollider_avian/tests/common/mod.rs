@@ -163,6 +163,20 @@ pub fn car_on_flat(hz: f64) -> (App, Entity, [Entity; 4]) {
     (app, chassis, wheels)
 }
 
+/// The three sweep types.
+pub const SWEEPS: [SweepType; 3] = [SweepType::Ray, SweepType::Sphere, SweepType::Cylinder];
+
+/// The shipped preset `name` with `sweep` wheels and no auto-reverse (a stopped car stays
+/// stopped).
+pub fn preset_with(name: &str, sweep: SweepType) -> VehicleSettings {
+    let mut spec = preset(name);
+    spec.gearbox.auto_reverse = false;
+    for a in &mut spec.axles {
+        a.wheel.set_sweep_type(sweep);
+    }
+    spec
+}
+
 /// A shipped preset from `assets/presets/`.
 pub fn preset(name: &str) -> VehicleSettings {
     let path = format!("{}/../../assets/presets/{name}.ron", env!("CARGO_MANIFEST_DIR"));

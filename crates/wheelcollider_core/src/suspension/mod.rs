@@ -290,12 +290,17 @@ pub fn solve(rows: &[SuspensionRow], inverse_mass: &[f64], dt: f32, out: &mut [S
             // A released row's force as it would be loaded: its bar then acts on both ends
             // (judged with the bar off, a row on a stiff bar would come back every
             // other pass, and the passes run out in either mode).
-            let mut loaded = modes;
-            if loaded[i] == Mode::Released {
+            let soft_in = |modes: &[Mode]| {
+                let (spring, damper, bar) = parts(rows, &prep[..n], modes, &ends[..n], i, h);
+                spring + damper + bar + rows[i].extra_force as f64
+            };
+            let soft = if modes[i] == Mode::Released {
+                let mut loaded = modes;
                 loaded[i] = Mode::Spring;
-            }
-            let (spring, damper, bar) = parts(rows, &prep[..n], &loaded[..n], &ends[..n], i, h);
-            let soft = spring + damper + bar + rows[i].extra_force as f64;
+                soft_in(&loaded[..n])
+            } else {
+                soft_in(&modes[..n])
+            };
             let next = match modes[i] {
                 Mode::Spring if forces[i] < 0.0 => Mode::Released,
                 // The stop's own test: the end speed it allows (full travel at the end of
