@@ -47,7 +47,7 @@ pub use plugin::{VehiclePlugin, VehicleSystems};
 #[cfg(feature = "serialize")]
 pub use preset::{VehicleFromPreset, VehiclePreset, VehiclePresetLoadError, VehiclePresetLoader};
 pub use reset::ResetVehicle;
-pub use spawn::{WheelPlacement, spawn_vehicle, spawn_vehicle_with};
+pub use spawn::{CHASSIS_CCD_SPEED, CHASSIS_SPECULATIVE_MARGIN, WheelPlacement, spawn_vehicle, spawn_vehicle_with};
 pub use wheelcollider_core::vehicle::{
     AeroSettings, AirControlSettings, AntiFlipSettings, AssistSettings, AxleSettings, BrakeSettings, ChassisSettings,
     ClutchSettings, DifferentialKind, DriverInput, EngineSettings, GearboxSettings, PowertrainReport, SteeringSettings,

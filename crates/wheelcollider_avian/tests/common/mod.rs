@@ -218,3 +218,62 @@ pub fn flat(app: &mut App, surface: Option<WheelSurface>) -> Entity {
     }
     e
 }
+
+/// Mechanical energy of a car (J): body translation and rotation, height, the springs'
+/// stored energy, and the wheels' spin (from the last step's output: take it after a
+/// step).
+pub fn energy(app: &App, car: Entity) -> f32 {
+    let w = app.world();
+    let m = w.get::<ComputedMass>(car).unwrap().value();
+    let inertia = w.get::<ComputedAngularInertia>(car).unwrap();
+    let rot = rotation(app, car);
+    let com = position(app, car) + rot * w.get::<ComputedCenterOfMass>(car).unwrap().0;
+    let v = velocity(app, car);
+    let omega = w.get::<AngularVelocity>(car).unwrap().0;
+    // Rotational energy in the body frame: ½ ωᵀ I ω with the principal inertia.
+    let local = rot.inverse() * omega;
+    let rot_e = 0.5 * local.dot(inertia.tensor().mul_vec3(local));
+    let mut e = 0.5 * m * v.length_squared() + rot_e + m * G * com.y;
+    for &wheel in w.get::<ChassisWheels>(car).unwrap().wheels() {
+        let c = w.get::<WheelCollider>(wheel).unwrap();
+        let s = w.get::<WheelState>(wheel).unwrap();
+        e += 0.5 * c.suspension_spring() * s.output.compression.powi(2);
+        e += 0.5 * c.inertia() * s.output.angular_velocity.powi(2);
+    }
+    e
+}
+
+pub fn assert_sane(app: &App, car: Entity) {
+    let p = position(app, car);
+    let v = velocity(app, car);
+    assert!(
+        p.is_finite() && v.is_finite() && rotation(app, car).is_finite(),
+        "{p} {v}"
+    );
+    for &w in app.world().get::<ChassisWheels>(car).unwrap().wheels() {
+        let s = app.world().get::<WheelState>(w).unwrap();
+        let o = &s.output;
+        for x in [
+            o.load,
+            o.forward_force,
+            o.sideways_force,
+            o.angular_velocity,
+            o.compression,
+        ] {
+            assert!(x.is_finite(), "wheel output {x}");
+        }
+        assert!(s.force.is_finite() && s.center.is_finite());
+    }
+}
+
+/// A race-track kerb across Z at the origin: 5 cm high, ramps of 0.3 m each side of a
+/// 0.4 m top (1 m deep), 6 m long along X.
+pub fn race_kerb() -> Collider {
+    let mut points = vec![];
+    for x in [-3.0f32, 3.0] {
+        for (z, y) in [(-0.5, 0.0), (-0.2, 0.05), (0.2, 0.05), (0.5, 0.0)] {
+            points.push(Vec3::new(x, y, z));
+        }
+    }
+    Collider::convex_hull(points).expect("a kerb")
+}
