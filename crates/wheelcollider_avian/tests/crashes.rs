@@ -57,12 +57,7 @@ fn curb_strikes_at_100_kmh() {
                 .with_rotation(Quat::from_rotation_y(angle.to_radians()))
                 .with_scale(Vec3::new(scale, 1.0, 1.0)),
         ));
-        let car = spawn_preset_car(&mut app, &spec, Transform::from_xyz(0.0, spec.touch_height(), 0.0));
-        run(&mut app, steps(1.0, hz));
-        let rest_height = position(&app, car).y;
-        launch(&mut app, car, v0);
-        app.update();
-        let e0 = energy(&app, car);
+        let (car, rest_height, e0) = settled_and_launched(&mut app, &spec, hz, v0);
         let (mut top, mut max_speed, mut last_airborne, mut tilt) = (0.0f32, 0.0f32, 0.0f32, 0.0f32);
         let mut peak = e0;
         for n in 0..steps(4.0, hz) {

@@ -45,12 +45,7 @@ fn ride(name: &str, sweep: SweepType, hz: f64, angle: f32, x: f32) -> Ride {
             .with_rotation(Quat::from_rotation_y(angle.to_radians()))
             .with_scale(Vec3::new(length, 1.0, 1.0)),
     ));
-    let car = spawn_preset_car(&mut app, &spec, Transform::from_xyz(0.0, spec.touch_height(), 0.0));
-    run(&mut app, steps(1.0, hz));
-    let rest_height = position(&app, car).y;
-    launch(&mut app, car, v0);
-    app.update();
-    let e0 = energy(&app, car);
+    let (car, rest_height, e0) = settled_and_launched(&mut app, &spec, hz, v0);
     let (mut rise, mut tilt, mut peak, mut fastest) = (0.0f32, 0.0f32, e0, 0.0f32);
     for _ in 0..steps(2.0, hz) {
         app.update();

@@ -277,3 +277,15 @@ pub fn race_kerb() -> Collider {
     }
     Collider::convex_hull(points).expect("a kerb")
 }
+
+/// Spawns `spec` at rest height at the origin facing −Z, lets it settle for 1 s at `hz`,
+/// launches it at `v` (m/s) and steps once. Returns the car, its height at rest (m) and
+/// its energy after the launch (J, [`energy`]).
+pub fn settled_and_launched(app: &mut App, spec: &VehicleSettings, hz: f64, v: f32) -> (Entity, f32, f32) {
+    let car = spawn_preset_car(app, spec, Transform::from_xyz(0.0, spec.touch_height(), 0.0));
+    run(app, steps(1.0, hz));
+    let rest_height = position(app, car).y;
+    launch(app, car, v);
+    app.update();
+    (car, rest_height, energy(app, car))
+}
