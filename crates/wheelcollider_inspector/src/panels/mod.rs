@@ -152,12 +152,14 @@ pub(crate) fn inspector_ui(
                                 continue;
                             };
                             let name = wheel_name(VehicleSettings::wheel_index(id.axle, id.right));
-                            egui::CollapsingHeader::new(format!("wheel {name}")).show(ui, |ui| {
-                                let mut s = collider.0.clone();
-                                if wheel_settings_ui(ui, &name, &mut s) {
-                                    collider.0 = s;
-                                }
-                            });
+                            egui::CollapsingHeader::new(format!("wheel {name}"))
+                                .default_open(probing)
+                                .show(ui, |ui| {
+                                    let mut s = collider.0.clone();
+                                    if wheel_settings_ui(ui, &name, &mut s) {
+                                        collider.0 = s;
+                                    }
+                                });
                         }
                         ui.weak("Per-wheel edits last until the axle's settings change.");
                     } else {
