@@ -288,39 +288,14 @@ fn typed_at(edges: &[wheelcollider_inspector::edge_probe::Edge], one_wheel: bool
         app.update();
         let typed = probe.lock().unwrap().typed.clone();
         assert_eq!(typed.as_ref().map(|t| &t.0), Some(field), "typed into the listed field");
-        let (mut top, mut spin, mut up, mut load) = (0.0f32, 0.0f32, 0.0f32, 0.0f32);
-        let mut finite = true;
         let mass = app.world().get::<Vehicle>(car).unwrap().0.chassis.mass;
-        let weight = 9.81 * mass.max(spec.chassis.mass);
-        for frame in 0..150 {
-            {
-                let mut input = app.world_mut().get_mut::<VehicleInput>(car).unwrap();
-                input.0.handbrake = 0.0;
-                input.0.throttle = 0.5;
-                input.0.steer = (frame as f32 / 30.0).sin();
-            }
-            app.update();
-            let w = app.world();
-            let (v, omega) = (
-                w.get::<LinearVelocity>(car).unwrap().0,
-                w.get::<AngularVelocity>(car).unwrap().0,
-            );
-            finite &= v.is_finite() && omega.is_finite() && w.get::<Position>(car).unwrap().0.is_finite();
-            for &wheel in w.get::<ChassisWheels>(car).unwrap().wheels() {
-                let o = &w.get::<WheelState>(wheel).unwrap().output;
-                finite &= [
-                    o.load,
-                    o.forward_force,
-                    o.sideways_force,
-                    o.angular_velocity,
-                    o.compression,
-                ]
-                .iter()
-                .all(|x| x.is_finite());
-                load = load.max(o.load / weight);
-            }
-            (top, spin, up) = (top.max(v.length()), spin.max(omega.length()), up.max(v.y));
-        }
+        let Drive {
+            finite,
+            top,
+            spin,
+            up,
+            load,
+        } = drive_off(&mut app, car, 9.81 * mass.max(spec.chassis.mass));
         let what = format!(
             "{} = {}{}",
             field.label,
@@ -335,6 +310,62 @@ fn typed_at(edges: &[wheelcollider_inspector::edge_probe::Edge], one_wheel: bool
         }
     }
     assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// What [`drive_off`] saw.
+struct Drive {
+    /// Every pose, velocity and wheel output stayed finite.
+    finite: bool,
+    /// Top speed (m/s).
+    top: f32,
+    /// Largest angular speed (rad/s).
+    spin: f32,
+    /// Fastest upward speed (m/s).
+    up: f32,
+    /// Largest wheel load over `weight`.
+    load: f32,
+}
+
+/// Drives `car` off at half throttle with the steering swinging for 150 frames (2.5 s).
+fn drive_off(app: &mut App, car: Entity, weight: f32) -> Drive {
+    let (mut top, mut spin, mut up, mut load) = (0.0f32, 0.0f32, 0.0f32, 0.0f32);
+    let mut finite = true;
+    for frame in 0..150 {
+        {
+            let mut input = app.world_mut().get_mut::<VehicleInput>(car).unwrap();
+            input.0.handbrake = 0.0;
+            input.0.throttle = 0.5;
+            input.0.steer = (frame as f32 / 30.0).sin();
+        }
+        app.update();
+        let w = app.world();
+        let (v, omega) = (
+            w.get::<LinearVelocity>(car).unwrap().0,
+            w.get::<AngularVelocity>(car).unwrap().0,
+        );
+        finite &= v.is_finite() && omega.is_finite() && w.get::<Position>(car).unwrap().0.is_finite();
+        for &wheel in w.get::<ChassisWheels>(car).unwrap().wheels() {
+            let o = &w.get::<WheelState>(wheel).unwrap().output;
+            finite &= [
+                o.load,
+                o.forward_force,
+                o.sideways_force,
+                o.angular_velocity,
+                o.compression,
+            ]
+            .iter()
+            .all(|x| x.is_finite());
+            load = load.max(o.load / weight);
+        }
+        (top, spin, up) = (top.max(v.length()), spin.max(omega.length()), up.max(v.y));
+    }
+    Drive {
+        finite,
+        top,
+        spin,
+        up,
+        load,
+    }
 }
 
 #[test]
