@@ -10,7 +10,7 @@
 //! `spawn_vehicle` now bounds the chassis' margin (`CHASSIS_SPECULATIVE_MARGIN`) and
 //! sweeps it for contacts instead (`CHASSIS_CCD_SPEED`). The kart preset's body was also
 //! a box 3.5 cm off the ground, 0.35 m ahead of its front wheels: a plough on any kerb
-//! (0.17 m up at every rate); it is now 9 cm off the ground.
+//! (0.17 m up at 60–240 Hz, 0.54 m at 30 Hz); it is now 9 cm off the ground.
 mod common;
 use avian3d::prelude::*;
 use bevy::prelude::*;

@@ -86,7 +86,8 @@ pub(crate) fn build_vehicle(
         AngularInertia::new(Vec3::new(ix, iy, iz)),
         CenterOfMass(Vec3::from(c.center_of_mass)),
     ));
-    // A game's own contact settings on the chassis stay (see `spawn_vehicle`).
+    // A game's own contact settings on the chassis stay (see `spawn_vehicle`). The
+    // angular threshold f32::MAX leaves the sweep to the linear speed alone.
     commands.entity(chassis).insert_if_new((
         SpeculativeMargin(CHASSIS_SPECULATIVE_MARGIN),
         SweptCcd::LINEAR.with_velocity_threshold(CHASSIS_CCD_SPEED, f32::MAX),

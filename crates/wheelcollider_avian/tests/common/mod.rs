@@ -243,6 +243,8 @@ pub fn energy(app: &App, car: Entity) -> f32 {
     e
 }
 
+/// Panics unless the car's pose and velocity and every wheel's outputs, force and centre
+/// are finite.
 pub fn assert_sane(app: &App, car: Entity) {
     let p = position(app, car);
     let v = velocity(app, car);
