@@ -129,6 +129,11 @@ pub struct WheelState {
     pub(crate) spring_offset: f32,
     /// The spring rate of the last step (N/m).
     pub(crate) stiffness: f32,
+    /// The last step's compression, speed and ground gain, for the ground's rise; `None`
+    /// after a step in the air. See
+    /// [`wheelcollider_core::SuspensionRow::ground_rise`].
+    #[reflect(ignore)]
+    pub(crate) rise_memory: Option<RiseMemory>,
     /// The steer (steer + toe, deg) and camber (deg) of the last step and their
     /// rotations about the mount's Y and Z, reused while they stay the same.
     #[reflect(ignore)]
@@ -189,6 +194,20 @@ impl WheelState {
     pub fn aligning_torque(&self) -> f32 {
         self.output.aligning_torque
     }
+}
+
+/// What a grounded wheel's step leaves for the next one's ground rise (see
+/// [`wheelcollider_core::SuspensionRow::ground_rise`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct RiseMemory {
+    /// The step's compression (m).
+    pub compression: f32,
+    /// The step's compression speed (m/s).
+    pub speed: f32,
+    /// The gain the step measured (m).
+    pub gain: f32,
+    /// How long the gains have been positive, this step's included (s).
+    pub streak: f32,
 }
 
 /// The rigid body a wheel belongs to. Inserted for you when a [`WheelCollider`] is added

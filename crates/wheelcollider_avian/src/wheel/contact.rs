@@ -6,10 +6,11 @@
 //! `suspension::solve_chassis` (all wheels of the chassis together) →
 //! `model::finish_wheel` (the core's tyre and spin, the force).
 //!
-//! Why `ground_contact` is long (about 130 lines): the contact frame, velocities, ground
+//! Why `ground_contact` is long (about 145 lines): the contact frame, velocities, ground
 //! camber, effective masses and surface of one hit, computed from shared vectors in the
 //! order the wheel model reads them.
 
+use super::approach::approach_speed;
 use super::components::*;
 use super::sweep::{CastHit, CastQuery, GroundFilter, WheelCasts};
 use avian3d::prelude::*;
@@ -160,6 +161,11 @@ pub(crate) struct Grounded {
     pub ground_inverse: f32,
     /// The wheel's anti-roll bar: (the other wheel, stiffness N/m).
     pub bar: Option<(Entity, f32)>,
+    /// The compression this step gained beyond what the last step's solve expected (m):
+    /// the ground's own rise (see [`super::suspension::ground_rise`]).
+    pub drift: f32,
+    /// How long the compression has gained on every step (s), this one's included.
+    pub rise_streak: f32,
 }
 
 /// One wheel, sensed: its pose for the visuals and state, and its contact if grounded.
@@ -353,52 +359,6 @@ pub(crate) fn sense_wheel(
     sensed
 }
 
-/// The cosine of the tilt between the ground normal and the suspension axis up to
-/// which [`approach_speed`] reads the compression speed against the ground's plane
-/// alone (2°).
-pub(crate) const COS_FACE_TILT: f32 = 0.999_390_8;
-/// The cosine of the tilt from which it reads it along the suspension axis alone (4°);
-/// in between, a blend.
-pub(crate) const COS_EDGE_TILT: f32 = 0.997_564_1;
-
-/// How fast a wheel's compression grows from the bodies' motion (m/s, positive
-/// compressing): `v` is the velocity, relative to the ground, of the suspension axis'
-/// point at the ground, `up` the suspension axis and `normal` the ground normal at the
-/// hit.
-///
-/// Against a plane through the hit with normal `n`, the distance along the axis from the
-/// mount is `d = (mount − p)·n / (up·n)`, and the compression grows at `−v·n / (up·n)`:
-/// exact for a wheel on a face, the chassis' turning included. Reading `−v·up` instead
-/// (the mount's approach along its own axis) counts a mount sliding along the ground as
-/// approaching it whenever the chassis is tilted to the ground. A chassis pitched by θ
-/// at speed `V` had its dampers see `V·sin θ`: 0.28 m/s for the kart pitched 0.6° at
-/// 27 m/s, 200 N on each of its 800 N·s/m dampers; they carried the load, the springs
-/// topped out and the kart hopped on flat ground at 30–90 Hz.
-///
-/// The plane reading also reads the road's own slope under the wheel as compression
-/// speed, `V·tan α`: metres per second at road speed at an edge (a square kerb, a mesh's
-/// crease, where the normal swings towards the wheel's travel), for a step that the
-/// spring takes as a jump in position (a bump stop that stops it in a step threw the
-/// car over a 12 cm kerb at 100 km/h), and on rough ground a damper force that, with no
-/// wheel mass to follow the ground, lifts the wheel off each crest. The plugin keeps
-/// the design that the road's shape reaches the suspension as position, not speed: the
-/// plane reading holds only while the tilt is under 2° (a chassis' attitude at speed:
-/// the kart's 0.6°, a car's squat and dive), the axis reading from 4°, blended between.
-/// Measured with 5° and 10°: on a heightfield of ±12 cm bumps driven straight at half
-/// throttle the road car at 60 Hz lost its speed (9 against 76 km/h at 120 Hz); with
-/// 10° and 20° the corner of a square curb tilted it by 8° at 100 km/h.
-#[inline]
-pub(crate) fn approach_speed(v: Vec3, up: Vec3, normal: Vec3) -> f32 {
-    let along_axis = -v.dot(up);
-    let facing = up.dot(normal);
-    let w = ((facing - COS_EDGE_TILT) / (COS_FACE_TILT - COS_EDGE_TILT)).clamp(0.0, 1.0);
-    if w == 0.0 {
-        return along_axis;
-    }
-    let against_plane = -v.dot(normal) / facing;
-    along_axis + w * (against_plane - along_axis)
-}
-
 /// Ground surfaces (grip, rolling resistance, roughness) on colliders or their bodies.
 pub(crate) type SurfaceQuery<'w, 's> = Query<'w, 's, &'static super::surface::WheelSurface>;
 
@@ -544,9 +504,13 @@ fn ground_contact(
         SuspensionForceDirection::SuspensionAxis => up,
     };
     let approach = approach_speed(relative(position), up, normal);
+    let speed = finite_or_zero(approach + bump_rate);
+    let along_ground = contact.forward_velocity.hypot(contact.sideways_velocity);
+    let (drift, ground_rise, rise_streak) =
+        super::suspension::ground_rise(settings, state, (compression, speed), along_ground, ctx.dt);
     let row = SuspensionRow {
         compression,
-        speed: finite_or_zero(approach + bump_rate),
+        speed,
         free_acceleration: finite_or_zero(-frame.gravity.dot(up)),
         stiffness: settings.suspension_spring(),
         bump_damping: settings.suspension_bump(),
@@ -554,6 +518,7 @@ fn ground_contact(
         length: settings.suspension_length(),
         spring_offset: state.spring_offset,
         extra_force: finite_or_zero(view.input.anti_roll_force),
+        ground_rise,
         anti_roll: None,
         anti_roll_hanging: 0.0,
     };
@@ -585,51 +550,14 @@ fn ground_contact(
         axis_moment: r.cross(up),
         ground_inverse,
         bar: view.bar.map(|b| (b.partner, b.stiffness)),
+        drift,
+        rise_streak,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The compression rate of a mount over a plane, against the distance along the axis
-    /// differenced over a short time: exact while the ground is within 2° of the axis
-    /// (sliding along the plane does not compress, approaching it at `s` compresses at
-    /// `s / cos θ`); along the axis alone from 4°; a blend between.
-    #[test]
-    fn approach_speed_is_the_rate_of_the_distance_along_the_axis() {
-        let normal = Vec3::Y;
-        for degrees in [0.0f32, 0.6, 1.5, 1.9, 3.0, 4.0, 45.0] {
-            let up = Quat::from_rotation_x(degrees.to_radians()) * Vec3::Y;
-            // Distance from a mount to the plane y = 0, along −up.
-            let distance = |mount: Vec3| mount.dot(normal) / up.dot(normal);
-            for v in [Vec3::new(0.0, 0.0, -30.0), Vec3::new(2.0, -0.7, 5.0)] {
-                let (mount, dt) = (Vec3::new(0.3, 0.5, 0.2), 1e-3);
-                let exact = -(distance(mount + v * dt) - distance(mount)) / dt;
-                let axis = -v.dot(up);
-                let read = approach_speed(v, up, normal);
-                let tol = |x: f32| 1e-3 * (1.0 + x.abs());
-                if degrees < 2.0 {
-                    assert!(
-                        (read - exact).abs() < tol(exact),
-                        "{degrees}°, {v}: {read} against {exact}"
-                    );
-                } else if degrees >= 4.0 {
-                    assert!(
-                        (read - axis).abs() < tol(axis),
-                        "{degrees}°, {v}: {read} against {axis}"
-                    );
-                } else {
-                    // The blend: between the two readings, and strictly inside them.
-                    let (lo, hi) = (exact.min(axis), exact.max(axis));
-                    assert!(
-                        read > lo + tol(lo) && read < hi - tol(hi),
-                        "{degrees}°, {v}: {read} outside {lo}..{hi}"
-                    );
-                }
-            }
-        }
-    }
 
     #[test]
     fn cylinder_to_axle_is_minus_90_about_z() {

@@ -7,7 +7,7 @@
 //! | --- | --- | --- |
 //! | screen | `step.rs` | is a collider that can move in reach of the chassis' wheels? (else cast against the static tree alone) |
 //! | sweep | `sweep/` | ray, sphere or cylinder cast along the suspension; ground filter (walls and start-inside hits passed by) |
-//! | contact | `contact.rs` | the hit in the wheel's contact frame: distance, velocities, ground camber, effective masses, surface |
+//! | contact | `contact.rs` | the hit in the wheel's contact frame: distance, velocities, ground camber, effective masses, surface; the compression speed (`approach.rs`) and the ground's rise (`suspension.rs`) |
 //! | suspension | `suspension.rs` | springs, dampers, bump stops and anti-roll bars of the chassis' grounded wheels, solved together |
 //! | model | `model.rs` | the core's step: tyre, wheel spin, static friction; the force on the chassis; [`WheelState`] |
 //! | apply | `apply.rs` | each chassis' force sums to its body, then the opposite force to dynamic ground (serial) |
@@ -19,6 +19,7 @@
 //! public components; `plugin.rs` the schedule.
 
 mod apply;
+mod approach;
 mod attach;
 pub mod components;
 mod contact;

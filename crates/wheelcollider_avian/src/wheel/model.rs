@@ -66,6 +66,7 @@ pub(super) fn finish_wheel(
         force = Vec3::ZERO;
     }
     state.hit = sensed.ground.map(|g| g.hit);
+    state.rise_memory = sensed.ground.as_ref().map(super::suspension::remember);
     state.output = out;
     state.force = force;
     state.contact_position = position;

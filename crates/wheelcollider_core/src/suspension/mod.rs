@@ -55,6 +55,22 @@
 //! and the bar read the compression capped at the travel: past it, the depth is the
 //! stop's to push out, not the spring's to fire.
 //!
+//! **The ground's own rise.** The compression speed `u` is the bodies' approach to the
+//! ground's plane at the hit (or along the axis, on a tilted face: see the plugin's
+//! `approach_speed`), so the ground's shape reaches the suspension as position: a kerb's
+//! step is a jump of compression that the spring takes, not metres per second of approach
+//! that the stop would cancel in one step (which threw a car over a 12 cm kerb). On a
+//! curve that rise does not stop: inside a loop the plane turns into the wheel every step
+//! (`a·dt²/2` for a centripetal acceleration `a`), and the ground ahead of a front wheel
+//! is tilted towards it (`V·sin θ·dt`, θ ≈ half the wheelbase over the radius: 1.9 m/s
+//! for a car at 43 m/s in a 30 m loop). A stop that reaches the travel exactly by the
+//! velocity alone sank by that much every step, and its push-out, capped at
+//! [`BUMP_STOP_MAX_PUSH_SPEED`], never caught up: the wheels sat 5–6 cm past their stops
+//! and the chassis scraped the loop until the car fell. So the stop's target leaves room
+//! for [`SuspensionRow::ground_rise`], the rise the caller expects over the step:
+//! `u' = (L − x − rise)/dt` (the plugin's estimate counts only a rise that has lasted
+//! 40 ms, which a kerb's one-to-three-step jump does not).
+//!
 //! **A bar with one end unloaded.** While one wheel of a bar is released or off the
 //! ground, that wheel (massless) hangs where its spring balances the bar's pull, so the
 //! bar acts at the loaded wheel alone, in series with the hanging wheel's spring
@@ -92,6 +108,12 @@ pub const BUMP_STOP_BAUMGARTE: f64 = 0.2;
 /// launching the car.
 pub const BUMP_STOP_MAX_PUSH_SPEED: f64 = 0.5;
 
+/// The fastest ground rise the bump stop anticipates (m/s): [`SuspensionRow::ground_rise`]
+/// is capped at this times the step. Beyond it (a steep ramp met with the suspension
+/// bottomed), the chassis' own collider takes the rest, as it did before the stop
+/// anticipated the ground at all.
+pub const GROUND_RISE_MAX_SPEED: f64 = 5.0;
+
 /// The bump stop's compliance, relative to the wheel's own effective mass: its force
 /// falls short of stopping the approach by this fraction (the Baumgarte term then closes
 /// the gap). It makes the stops of a chassis' wheels solvable together, as a real stop's
@@ -125,6 +147,13 @@ pub struct SuspensionRow {
     pub spring_offset: f32,
     /// An explicit force added to the row (N), such as `WheelInput::anti_roll_force`.
     pub extra_force: f32,
+    /// How far the ground is expected to rise into the wheel over this step beyond what
+    /// `speed` says (m, ≥ 0; at most [`GROUND_RISE_MAX_SPEED`] × the step): the bump stop
+    /// leaves room for it. The plugin measures it as the compression the last steps
+    /// gained that the bodies' motion did not explain (a loop's curve, the ground ahead
+    /// of a front wheel tilted towards it), once it has lasted 40 ms: a kerb's jump of
+    /// one to three steps counts 0. 0 by default. See the module docs.
+    pub ground_rise: f32,
     /// An anti-roll bar to another row: (its index, the bar's stiffness in N/m), acting
     /// on the difference of the two compressions while both wheels carry load.
     pub anti_roll: Option<(usize, f32)>,
@@ -254,11 +283,12 @@ pub fn solve(rows: &[SuspensionRow], inverse_mass: &[f64], dt: f32, out: &mut [S
             .max(f(r.anti_roll_hanging))
             .max(0.0);
         let kii = kij(i, i).max(0.0);
+        let rise = f(r.ground_rise).clamp(0.0, GROUND_RISE_MAX_SPEED * h);
         let stop_speed = if x <= length {
             (length - x) / h
         } else {
             -(BUMP_STOP_BAUMGARTE * (x - length) / h).min(BUMP_STOP_MAX_PUSH_SPEED)
-        };
+        } - rise / h;
         prep[i] = Prepared {
             k,
             offset: f(r.spring_offset),
