@@ -161,9 +161,9 @@ pub(crate) struct Grounded {
     pub ground_inverse: f32,
     /// The wheel's anti-roll bar: (the other wheel, stiffness N/m).
     pub bar: Option<(Entity, f32)>,
-    /// The compression this step gained beyond what the last step's solve expected (m):
-    /// the ground's own rise (see [`super::suspension::ground_rise`]).
-    pub drift: f32,
+    /// The compression this step gained beyond the bodies' approach (m): the ground's own
+    /// rise (see [`super::suspension::ground_rise`]).
+    pub rise_gain: f32,
     /// How long the compression has gained on every step (s), this one's included.
     pub rise_streak: f32,
 }
@@ -506,8 +506,8 @@ fn ground_contact(
     let approach = approach_speed(relative(position), up, normal);
     let speed = finite_or_zero(approach + bump_rate);
     let along_ground = contact.forward_velocity.hypot(contact.sideways_velocity);
-    let (drift, ground_rise, rise_streak) =
-        super::suspension::ground_rise(settings, state, (compression, speed), along_ground, ctx.dt);
+    let (rise_gain, ground_rise, rise_streak) =
+        super::suspension::ground_rise(settings, state, compression, speed, along_ground, ctx.dt);
     let row = SuspensionRow {
         compression,
         speed,
@@ -550,7 +550,7 @@ fn ground_contact(
         axis_moment: r.cross(up),
         ground_inverse,
         bar: view.bar.map(|b| (b.partner, b.stiffness)),
-        drift,
+        rise_gain,
         rise_streak,
     }
 }

@@ -30,11 +30,10 @@ use wheelcollider_core::{SuspensionRow, WheelSettings, hanging_bar_rate};
 pub(crate) const RISE_PERSISTENCE: f32 = 0.04;
 
 /// The steepest the ground's rise may be against the wheel's path for the bump stop to
-/// leave room for it (rise per metre travelled, 6°): what a road's curve under a car
-/// gives (1.9 m/s at 43 m/s, 0.044, for a front wheel in a 30 m loop). A steeper or a
-/// slow one is not a road the car follows but a crash, a car on its side, a wheel typed
-/// two metres across and rolling on its rim: there the stop acts as it would without the
-/// rise (measured: a kart with 2 m wheels was thrown up at 3.6 m/s, against 0.8).
+/// leave room for it (rise per metre travelled, 6°): a road's curve under a car gives
+/// less (0.044, 1.9 m/s at 43 m/s, for a front wheel in a 30 m loop). No test needs it
+/// since [`RISE_MAX_DEPTH`]; it bounds what a reading that stays wrong can do to the
+/// stop (2.8 m/s at 100 km/h, nothing at a standstill).
 pub(crate) const RISE_MAX_SLOPE: f32 = 0.1;
 
 /// How far past its travel (m) a wheel may be for the bump stop to leave room for the
@@ -71,7 +70,8 @@ pub(crate) const RISE_MIN_SPEED: f32 = 0.1;
 pub(crate) fn ground_rise(
     settings: &WheelSettings,
     state: &WheelState,
-    (compression, speed): (f32, f32),
+    compression: f32,
+    speed: f32,
     ground_speed: f32,
     dt: f32,
 ) -> (f32, f32, f32) {
@@ -100,7 +100,7 @@ pub(crate) fn remember(g: &Grounded) -> RiseMemory {
     RiseMemory {
         compression: g.row.compression,
         speed: g.row.speed,
-        gain: g.drift,
+        gain: g.rise_gain,
         streak: g.rise_streak,
     }
 }
