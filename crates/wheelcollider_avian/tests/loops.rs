@@ -16,8 +16,8 @@
 //!
 //! Covered: the road car and the GT86 at 60, 120 and 240 Hz, the rally car at 120 and
 //! 240 Hz, every sweep. Not covered, and said in `docs/reliability.md`: at 30 Hz every
-//! car, and the rally car at 60 Hz, sink past their stops at the loop's abrupt entry
-//! (from flat to 6 g within one or two steps), scrape and fall; the kart (a 10 m loop at
+//! car, and the rally car at 60 Hz, sink past their stops on the climb, scrape and fall
+//! (an entry eased in over 20 or 40 m changes nothing); the kart (a 10 m loop at
 //! 26 m/s, 7.9 g) rattles on its 6 cm of travel, front and rear axle in turn each step,
 //! and falls at every rate with every sweep but the cylinder at 120 and 240 Hz.
 mod common;
