@@ -102,8 +102,8 @@ fn lap(name: &str, sweep: SweepType, hz: f64, r: f32, v0: f32) -> Lap {
 
 /// Round the loop at each of `rates`, upright, with no energy gained (1 % allowed) and at
 /// most 35 % lost. Drag and rolling resistance under 3–8 times the weight, and at 60 Hz
-/// the chassis' scrape at the entry, leave the road car 73–86 % of its energy, the GT86
-/// 77–90 %, the rally car 70–74 %.
+/// the chassis' scrape at the entry, leave the road car 72–86 % of its energy, the GT86
+/// 76–90 %, the rally car 70–74 %.
 fn goes_round(name: &str, rates: &[f64]) {
     for sweep in SWEEPS {
         for &hz in rates {

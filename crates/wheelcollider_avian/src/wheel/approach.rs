@@ -42,20 +42,12 @@ pub(crate) const COS_EDGE_TILT: f32 = 0.997_564_1;
 pub(crate) fn approach_speed(v: Vec3, up: Vec3, normal: Vec3) -> f32 {
     let along_axis = -v.dot(up);
     let facing = up.dot(normal);
-    let w = face_weight(up, normal);
+    let w = ((facing - COS_EDGE_TILT) / (COS_FACE_TILT - COS_EDGE_TILT)).clamp(0.0, 1.0);
     if w == 0.0 {
         return along_axis;
     }
     let against_plane = -v.dot(normal) / facing;
     along_axis + w * (against_plane - along_axis)
-}
-
-/// How much a hit with `normal` is read as a face rather than an edge, for a wheel with
-/// suspension axis `up`: 1 while the tilt between them is under 2° ([`COS_FACE_TILT`]),
-/// 0 from 4° ([`COS_EDGE_TILT`]), linear in the cosine between (see [`approach_speed`]).
-#[inline]
-pub(crate) fn face_weight(up: Vec3, normal: Vec3) -> f32 {
-    ((up.dot(normal) - COS_EDGE_TILT) / (COS_FACE_TILT - COS_EDGE_TILT)).clamp(0.0, 1.0)
 }
 
 #[cfg(test)]

@@ -129,7 +129,7 @@ pub struct WheelState {
     pub(crate) spring_offset: f32,
     /// The spring rate of the last step (N/m).
     pub(crate) stiffness: f32,
-    /// The last step's compression, speed and ground gain, for the ground's rise; `None`
+    /// The last step's compression speed and ground gain, for the ground's rise; `None`
     /// after a step in the air. See
     /// [`wheelcollider_core::SuspensionRow::ground_rise`].
     #[reflect(ignore)]
@@ -200,9 +200,8 @@ impl WheelState {
 /// [`wheelcollider_core::SuspensionRow::ground_rise`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct RiseMemory {
-    /// The step's compression (m).
-    pub compression: f32,
-    /// The step's compression speed (m/s).
+    /// The step's compression speed (m/s); its compression is
+    /// [`StepState::compression`](wheelcollider_core::StepState::compression).
     pub speed: f32,
     /// The gain the step measured (m).
     pub gain: f32,

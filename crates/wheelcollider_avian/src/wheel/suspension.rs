@@ -79,8 +79,9 @@ pub(crate) fn ground_rise(
     let Some(last) = state.rise_memory.filter(|_| state.geometry > 0.0) else {
         return (0.0, 0.0, 0.0);
     };
+    // The last step's compression is the core's: a grounded step stores the row's.
     let moved = dt * 0.5 * (last.speed + speed);
-    let gain = finite_or_zero(compression - last.compression - moved - (geometry - state.geometry));
+    let gain = finite_or_zero(compression - state.step_state.compression - moved - (geometry - state.geometry));
     let streak = if gain > RISE_MIN_SPEED * dt {
         last.streak + dt
     } else {
@@ -98,7 +99,6 @@ pub(crate) fn ground_rise(
 /// What [`ground_rise`] keeps of a grounded wheel's step for the next.
 pub(crate) fn remember(g: &Grounded) -> RiseMemory {
     RiseMemory {
-        compression: g.row.compression,
         speed: g.row.speed,
         gain: g.rise_gain,
         streak: g.rise_streak,
