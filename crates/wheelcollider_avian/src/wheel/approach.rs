@@ -13,9 +13,10 @@ pub(crate) const COS_FACE_TILT: f32 = 0.999_390_8;
 pub(crate) const COS_EDGE_TILT: f32 = 0.997_564_1;
 
 /// How fast a wheel's compression grows from the bodies' motion (m/s, positive
-/// compressing): `v` is the velocity, relative to the ground, of the suspension axis'
-/// point at the ground, `up` the suspension axis and `normal` the ground normal at the
-/// hit.
+/// compressing): `v` is the velocity of the suspension axis' point at the ground less
+/// the ground body's at the hit (see `contact.rs`: a small spinning body's velocity
+/// carried out to the axis is not its surface's), `up` the suspension axis and `normal`
+/// the ground normal at the hit.
 ///
 /// Against a plane through the hit with normal `n`, the distance along the axis from the
 /// mount is `d = (mount − p)·n / (up·n)`, and the compression grows at `−v·n / (up·n)`:
