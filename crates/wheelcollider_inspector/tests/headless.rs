@@ -243,9 +243,12 @@ fn every_field_typed_at(edge: wheelcollider_inspector::edge_probe::Edge) {
 
 /// [`every_field_typed_at`] with the `edges`, in the Tune tab's per-wheel mode with
 /// `one_wheel` (then only the first wheel's fields are typed: one wheel unlike the
-/// others), else per axle.
+/// others), else per axle. On the road car, or on the preset named by the environment
+/// variable `PRESET` (outside CI: `PRESET=gt86 cargo test --release -p
+/// wheelcollider_inspector --test headless`).
 fn typed_at(edges: &[wheelcollider_inspector::edge_probe::Edge], one_wheel: bool) {
-    let mut spec = VehicleSettings::from_ron(&std::fs::read_to_string(preset("road")).unwrap()).unwrap();
+    let name = std::env::var("PRESET").unwrap_or_else(|_| "road".into());
+    let mut spec = VehicleSettings::from_ron(&std::fs::read_to_string(preset(&name)).unwrap()).unwrap();
     let a = &mut spec.assists;
     (a.anti_flip.enabled, a.air_control.enabled, a.yaw_stability.enabled) = (true, true, true);
     let mut fields = probed(&spec, one_wheel).2.lock().unwrap().fields.clone();
