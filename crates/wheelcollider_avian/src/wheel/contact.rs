@@ -444,7 +444,8 @@ fn ground_contact(
     // point lies on the suspension axis, off a small body under a sphere or cylinder
     // wheel (a log, a crate): the body's spin carried out to it is no motion of its
     // surface. Read there, a log rolling at 5 m/s (50 rad/s) under a rear wheel 0.3 m
-    // from its centre read as 12 m/s of approach, and the damper shot it out at 16 m/s.
+    // from its centre read as 12 m/s of approach, and the damper shot it out at up to
+    // 17.5 m/s (`tests/platforms.rs`).
     let com = frame.center_of_mass;
     let own = |p: Vec3| frame.linear_velocity + frame.angular_velocity.cross(p - com);
     let ground = other.map_or(Vec3::ZERO, |g| {
