@@ -177,7 +177,7 @@ fn record_then_replay_with_two_tunings_and_plot_the_difference() {
         d.iter().map(|d| d[2]).fold(0.0, f64::max)
     };
     // Half the engine: the same input gives another drive, and the plot shows it (3 s of
-    // full throttle on gravel, traction control on: 2.7 km/h slower, 0.86 m behind).
+    // full throttle on gravel, traction control on: up to 2.2 km/h slower, 1.36 m behind).
     for point in &mut app.world_mut().get_mut::<Vehicle>(car).unwrap().0.engine.torque_curve {
         point[1] *= 0.5;
     }
