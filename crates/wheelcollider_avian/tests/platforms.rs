@@ -312,15 +312,6 @@ fn a_deck_tilting_under_a_parked_car_keeps_it() {
     assert!(failures.is_empty(), "{failures:#?}");
 }
 
-/// Mechanical energy of a free body (J): translation, rotation and height.
-fn body_energy(app: &App, body: Entity) -> f32 {
-    let w = app.world();
-    let m = w.get::<ComputedMass>(body).unwrap().value();
-    let local = rotation(app, body).inverse() * w.get::<AngularVelocity>(body).unwrap().0;
-    let spin = 0.5 * local.dot(w.get::<ComputedAngularInertia>(body).unwrap().tensor().mul_vec3(local));
-    0.5 * m * velocity(app, body).length_squared() + spin + m * G * position(app, body).y
-}
-
 /// A loose log (30 kg, 0.1 m radius, 3 m long) across the road, run over at 54 km/h by
 /// the road car and the GT86 with sphere and cylinder wheels, 30, 60 and 240 Hz. The
 /// front wheels set it rolling; the rear wheels then meet a body spinning at tens of

@@ -185,13 +185,8 @@ fn ten_thousand_random_steps_over_bumps() {
     wheel.set_bump_amplitude(0.03).unwrap();
     wheel.set_bump_period(1.0).unwrap();
     let (chassis, wheels) = spawn_car(&mut app, Transform::from_xyz(0.0, TOUCH_HEIGHT, 0.0), wheel);
-    let mut seed = 0x2545F4914F6CDD1Du64;
-    let mut next = || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed >> 11) as f32 / (1u64 << 53) as f32
-    };
+    let mut random = xorshift(0x2545F4914F6CDD1D);
+    let mut next = || random() as f32;
     for i in 0..10_000 {
         if i % 30 == 0 {
             let (throttle, brake, steer) = (next(), next(), next() * 2.0 - 1.0);
@@ -220,6 +215,16 @@ fn ten_thousand_random_steps_over_bumps() {
         for &w in &wheels {
             assert!(state(&app, w).output.is_finite(), "step {i}: wheel output not finite");
         }
+    }
+}
+
+/// A xorshift generator from `seed`: uniform numbers in [0, 1).
+fn xorshift(mut seed: u64) -> impl FnMut() -> f64 {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed >> 11) as f64 / (1u64 << 53) as f64
     }
 }
 
@@ -260,13 +265,7 @@ fn a_long_frame_does_not_launch_the_car() {
 #[test]
 fn a_step_size_that_changes_every_step() {
     let mut failures = Vec::new();
-    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed >> 11) as f64 / (1u64 << 53) as f64
-    };
+    let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
     let runs = ["road", "rally", "kart", "gt86"]
         .into_iter()
         .flat_map(|n| SWEEPS.map(|s| (n, s, 1.0)))

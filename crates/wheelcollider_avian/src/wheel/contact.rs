@@ -508,7 +508,7 @@ fn ground_contact(
     };
     let approach = approach_speed(own(position) - ground, up, normal);
     let speed = finite_or_zero(approach + bump_rate);
-    let along_ground = contact.forward_velocity.hypot(contact.sideways_velocity);
+    let along_ground = (contact.forward_velocity, contact.sideways_velocity);
     let (rise_gain, ground_rise, rise_streak) =
         super::suspension::ground_rise(settings, state, compression, speed, along_ground, ctx.dt);
     let row = SuspensionRow {

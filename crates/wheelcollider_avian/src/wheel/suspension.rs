@@ -50,8 +50,9 @@ pub(crate) const RISE_MIN_SPEED: f32 = 0.1;
 /// The ground's rise into a wheel (see [`SuspensionRow::ground_rise`]): (what the
 /// compression gained over the last step beyond the bodies' approach, the rise the bump
 /// stop leaves room for, how long the gains have been positive), in m, m and s.
-/// `compression` and `speed` are this step's row's, `ground_speed` the wheel's speed
-/// along the ground (m/s).
+/// `compression` and `speed` are this step's row's, `along_ground` the wheel's forward
+/// and sideways speeds over the ground (m/s; their length is taken only while a rise is
+/// being left room for, not on every wheel-step).
 ///
 /// The gain is the compression's change less what the bodies' motion explains: the mean
 /// of the last and this step's speed readings times the step. What is left is the
@@ -72,7 +73,7 @@ pub(crate) fn ground_rise(
     state: &WheelState,
     compression: f32,
     speed: f32,
-    ground_speed: f32,
+    (forward, sideways): (f32, f32),
     dt: f32,
 ) -> (f32, f32, f32) {
     let geometry = settings.suspension_length() + settings.radius();
@@ -89,7 +90,11 @@ pub(crate) fn ground_rise(
     };
     let deep = compression > settings.suspension_length() + RISE_MAX_DEPTH;
     let rise = if streak >= RISE_PERSISTENCE && !deep {
-        gain.min(last.gain).clamp(0.0, RISE_MAX_SLOPE * ground_speed.abs() * dt)
+        // `max`/`min`, not `clamp`: a non-finite chassis velocity written by a game
+        // makes the bound NaN, which `clamp` panics on; `min` passes over it.
+        gain.min(last.gain)
+            .max(0.0)
+            .min(RISE_MAX_SLOPE * forward.hypot(sideways) * dt)
     } else {
         0.0
     };

@@ -219,21 +219,27 @@ pub fn flat(app: &mut App, surface: Option<WheelSurface>) -> Entity {
     e
 }
 
-/// Mechanical energy of a car (J): body translation and rotation, height, the springs'
-/// stored energy, and the wheels' spin (from the last step's output: take it after a
-/// step).
-pub fn energy(app: &App, car: Entity) -> f32 {
+/// Mechanical energy of a rigid body (J): translation, rotation (about its centre of
+/// mass) and the height of its centre of mass.
+pub fn body_energy(app: &App, body: Entity) -> f32 {
     let w = app.world();
-    let m = w.get::<ComputedMass>(car).unwrap().value();
-    let inertia = w.get::<ComputedAngularInertia>(car).unwrap();
-    let rot = rotation(app, car);
-    let com = position(app, car) + rot * w.get::<ComputedCenterOfMass>(car).unwrap().0;
-    let v = velocity(app, car);
-    let omega = w.get::<AngularVelocity>(car).unwrap().0;
+    let m = w.get::<ComputedMass>(body).unwrap().value();
+    let inertia = w.get::<ComputedAngularInertia>(body).unwrap();
+    let rot = rotation(app, body);
+    let com = position(app, body) + rot * w.get::<ComputedCenterOfMass>(body).unwrap().0;
+    let v = velocity(app, body);
+    let omega = w.get::<AngularVelocity>(body).unwrap().0;
     // Rotational energy in the body frame: ½ ωᵀ I ω with the principal inertia.
     let local = rot.inverse() * omega;
     let rot_e = 0.5 * local.dot(inertia.tensor().mul_vec3(local));
-    let mut e = 0.5 * m * v.length_squared() + rot_e + m * G * com.y;
+    0.5 * m * v.length_squared() + rot_e + m * G * com.y
+}
+
+/// Mechanical energy of a car (J): its body's ([`body_energy`]), the springs' stored
+/// energy, and the wheels' spin (from the last step's output: take it after a step).
+pub fn energy(app: &App, car: Entity) -> f32 {
+    let w = app.world();
+    let mut e = body_energy(app, car);
     for &wheel in w.get::<ChassisWheels>(car).unwrap().wheels() {
         let c = w.get::<WheelCollider>(wheel).unwrap();
         let s = w.get::<WheelState>(wheel).unwrap();

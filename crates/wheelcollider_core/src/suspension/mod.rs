@@ -65,7 +65,7 @@
 //! is tilted towards it (`V·sin θ·dt`, θ ≈ half the wheelbase over the radius: 1.9 m/s
 //! for a car at 43 m/s in a 30 m loop). A stop that reaches the travel exactly by the
 //! velocity alone sank by that much every step, and its push-out, capped at
-//! [`BUMP_STOP_MAX_PUSH_SPEED`], never caught up: the wheels sat 5–6 cm past their stops
+//! [`BUMP_STOP_MAX_PUSH_SPEED`], never caught up: the wheels sat 5–18 cm past their stops
 //! and the chassis scraped the loop until the car fell. So the stop's target leaves room
 //! for [`SuspensionRow::ground_rise`], the rise the caller expects over the step:
 //! `u' = (L − x − rise)/dt` (the plugin's estimate counts only a rise that has lasted
