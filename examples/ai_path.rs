@@ -140,13 +140,13 @@ fn setup(mut commands: Commands) {
     let presets = ["road", "rally", "kart", "gt86", "road", "rally"];
     for (k, name) in presets.iter().enumerate() {
         let file = format!("assets/presets/{name}.ron");
-        let spec = VehicleSettings::from_file(&file).unwrap_or_else(|e| panic!("{e}"));
+        let settings = VehicleSettings::from_file(&file).unwrap_or_else(|e| panic!("{e}"));
         // Spread around the path, heading along it.
         let index = k * path.0.len() / presets.len();
         let next = path.0[(index + 1) % path.0.len()];
-        let start = path.0[index].with_y(spec.touch_height() + 0.05);
+        let start = path.0[index].with_y(settings.touch_height() + 0.05);
         let pose = Transform::from_translation(start).looking_at(next.with_y(start.y), Vec3::Y);
-        let car = spawn_vehicle(&mut commands, &spec, pose).expect("valid");
+        let car = spawn_vehicle(&mut commands, &settings, pose).expect("valid");
         commands.entity(car).insert((
             Name::new(format!("{name} #{k}")),
             AiDriver {
@@ -176,7 +176,7 @@ fn drive_ai(
     )>,
 ) {
     for (mut ai, mut input, vehicle, p, rot, v) in &mut cars {
-        let spec = &vehicle.0;
+        let settings = &vehicle.0;
         let n = ai.path.0.len();
         let i = ai.path.nearest(p.0, ai.index);
         if i < ai.index && ai.index - i > n / 2 {
@@ -193,11 +193,11 @@ fn drive_ai(
         let (_, target) = ai.path.ahead(i, (0.5 * speed).clamp(6.0, 25.0));
         let to = (target - p.0).with_y(0.0);
         let alpha = forward.cross(to).y.atan2(forward.dot(to));
-        let wheelbase = spec.wheelbase_for(0).max(0.5);
+        let wheelbase = settings.wheelbase_for(0).max(0.5);
         let delta = (2.0 * wheelbase * alpha.sin() / to.length().max(1.0))
             .atan()
             .to_degrees();
-        input.steer = (delta / spec.steering.lock_at(speed).max(1e-3)).clamp(-1.0, 1.0);
+        input.steer = (delta / settings.steering.lock_at(speed).max(1e-3)).clamp(-1.0, 1.0);
 
         // The speed it may carry now so that it can still brake (at 5 m/s²) to the
         // corner speed of every point in the next 120 m.

@@ -10,7 +10,7 @@ fn main() {
     let path = std::env::args()
         .nth(1)
         .unwrap_or_else(|| "assets/presets/road.ron".into());
-    let spec = match VehicleSettings::from_file(&path) {
+    let settings = match VehicleSettings::from_file(&path) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("{e}");
@@ -25,7 +25,7 @@ fn main() {
         PhysicsPlugins::default(),
         WheelColliderPlugins,
     ))
-    .insert_resource(Spec(spec))
+    .insert_resource(Settings(settings))
     .add_systems(Startup, setup)
     .add_systems(FixedUpdate, (drive, report).chain());
     // Simulate 16 s of game time as fast as the machine goes, 60 physics steps a second.
@@ -40,12 +40,12 @@ fn main() {
 }
 
 #[derive(Resource)]
-struct Spec(VehicleSettings);
+struct Settings(VehicleSettings);
 
-fn setup(mut commands: Commands, spec: Res<Spec>) {
+fn setup(mut commands: Commands, settings: Res<Settings>) {
     commands.spawn((RigidBody::Static, Collider::half_space(Vec3::Y), WheelSurface::ASPHALT));
-    let y = spec.0.touch_height() + 0.02;
-    spawn_vehicle(&mut commands, &spec.0, Transform::from_xyz(0.0, y, 0.0)).expect("validated");
+    let y = settings.0.touch_height() + 0.02;
+    spawn_vehicle(&mut commands, &settings.0, Transform::from_xyz(0.0, y, 0.0)).expect("validated");
 }
 
 /// Flat out for 8 s with a gentle left turn from 5 s, then brake to a stop and hold
@@ -60,7 +60,7 @@ fn drive(time: Res<Time>, mut car: Single<&mut VehicleInput>) {
 fn report(
     time: Res<Time>,
     car: Single<(&Position, &VehicleTelemetry)>,
-    wheels: Query<(&Name, &WheelState), With<VehicleWheel>>,
+    wheels: Query<(&Name, &WheelOutput), With<VehicleWheel>>,
 ) {
     let t = time.elapsed_secs();
     if !((t * 60.0).round() as u32).is_multiple_of(60) {

@@ -109,7 +109,11 @@ fn drive(time: Res<Time>, trikes: Query<(&Trike, &LinearVelocity)>, mut inputs: 
     }
 }
 
-fn report(time: Res<Time>, trikes: Query<(&Trike, &Position, &LinearVelocity, &Rotation)>, wheels: Query<&WheelState>) {
+fn report(
+    time: Res<Time>,
+    trikes: Query<(&Trike, &Position, &LinearVelocity, &Rotation)>,
+    wheels: Query<&WheelOutput>,
+) {
     let t = time.elapsed_secs();
     if !((t * 60.0).round() as u32).is_multiple_of(60) {
         return;

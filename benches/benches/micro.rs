@@ -2,7 +2,13 @@
 //! regimes, as a floor for the plugin's per-wheel logic.
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
-use wheelcollider_core::{Contact, StepInput, StepState, WheelSettings, step};
+use wheelcollider_core::{Contact, StepInput, StepState, Suspension, WheelInput, WheelSettings, step};
+
+/// A standalone wheel's suspension with a known corner mass (kg).
+const EXPLICIT: Suspension = Suspension::Explicit {
+    mass: 300.0,
+    approach_speed: 0.0,
+};
 
 fn core_step(c: &mut Criterion) {
     let settings = WheelSettings::default();
@@ -10,7 +16,6 @@ fn core_step(c: &mut Criterion) {
         hit_distance: 0.33,
         forward_velocity: vx,
         sideways_velocity: vy,
-        suspension_mass: 300.0,
         forward_mass: 300.0,
         sideways_mass: 300.0,
         ..Default::default()
@@ -20,6 +25,7 @@ fn core_step(c: &mut Criterion) {
         (
             "rolling 20 m/s",
             StepInput {
+                suspension: EXPLICIT,
                 contact: Some(contact(20.0, 0.3)),
                 ..Default::default()
             },
@@ -28,7 +34,11 @@ fn core_step(c: &mut Criterion) {
         (
             "driven 20 m/s",
             StepInput {
-                drive_torque: 400.0,
+                input: WheelInput {
+                    drive_torque: 400.0,
+                    ..Default::default()
+                },
+                suspension: EXPLICIT,
                 contact: Some(contact(20.0, 0.3)),
                 ..Default::default()
             },
@@ -37,7 +47,11 @@ fn core_step(c: &mut Criterion) {
         (
             "locked slide",
             StepInput {
-                brake_torque: 5000.0,
+                input: WheelInput {
+                    brake_torque: 5000.0,
+                    ..Default::default()
+                },
+                suspension: EXPLICIT,
                 contact: Some(contact(20.0, 1.0)),
                 ..Default::default()
             },
@@ -46,7 +60,11 @@ fn core_step(c: &mut Criterion) {
         (
             "parked",
             StepInput {
-                brake_torque: 2000.0,
+                input: WheelInput {
+                    brake_torque: 2000.0,
+                    ..Default::default()
+                },
+                suspension: EXPLICIT,
                 contact: Some(contact(0.0, 0.0)),
                 ..Default::default()
             },
@@ -55,7 +73,11 @@ fn core_step(c: &mut Criterion) {
         (
             "airborne",
             StepInput {
-                drive_torque: 100.0,
+                input: WheelInput {
+                    drive_torque: 100.0,
+                    ..Default::default()
+                },
+                suspension: EXPLICIT,
                 ..Default::default()
             },
             10.0,

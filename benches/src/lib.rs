@@ -284,7 +284,7 @@ pub fn raw_cast_cost(app: &mut App, sweep: SweepType, repeats: usize) -> f64 {
     let only_ground = |e: Entity| e == ground;
     let mounts: Vec<(Vec3, Quat)> = app
         .world_mut()
-        .query::<&WheelState>()
+        .query::<&WheelOutput>()
         .iter(app.world())
         .map(|s| (s.mount_position, s.rotation))
         .collect();

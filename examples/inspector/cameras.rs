@@ -102,8 +102,8 @@ fn follow(
     else {
         return;
     };
-    let spec = &vehicle.0;
-    let length = spec.chassis.size[2];
+    let settings = &vehicle.0;
+    let length = settings.chassis.size[2];
     // Bigger cars get the camera further away: 7.5 m behind a 4.3 m hatch.
     let scale = (length / 4.3).clamp(0.5, 1.5);
     let target = car.translation() + Vec3::Y * 0.8 * scale;
@@ -121,8 +121,8 @@ fn follow(
             fov += (speed * 0.25).min(15.0);
         }
         CameraMode::Bumper => {
-            let eye = if Style::of(spec) == Style::Kart { 0.95 } else { 0.7 };
-            let nose = Vec3::new(0.0, ground_y(spec) + eye, -length / 2.0 - 0.05);
+            let eye = if Style::of(settings) == Style::Kart { 0.95 } else { 0.7 };
+            let nose = Vec3::new(0.0, ground_y(settings) + eye, -length / 2.0 - 0.05);
             cam.translation = car.transform_point(nose);
             cam.rotation = car.rotation();
             fov = 75.0;

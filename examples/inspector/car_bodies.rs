@@ -20,12 +20,12 @@ pub enum Style {
 }
 
 impl Style {
-    pub fn of(spec: &VehicleSettings) -> Self {
-        match spec.name.as_str() {
+    pub fn of(settings: &VehicleSettings) -> Self {
+        match settings.name.as_str() {
             "rally" => Style::Rally,
             "gt86" => Style::Coupe,
             "kart" => Style::Kart,
-            _ if spec.chassis.size[2] < 2.5 => Style::Kart,
+            _ if settings.chassis.size[2] < 2.5 => Style::Kart,
             _ => Style::Hatch,
         }
     }
@@ -127,14 +127,14 @@ fn tapered_box(bottom: [f32; 4], top: [f32; 4]) -> Mesh {
 pub fn saloon(
     c: &mut ChildSpawnerCommands,
     p: &mut Painter,
-    spec: &VehicleSettings,
+    settings: &VehicleSettings,
     style: Style,
     livery: usize,
     tail: &Handle<StandardMaterial>,
 ) {
-    let g = ground_y(spec);
-    let [cw, _, l] = spec.chassis.size;
-    let outer = spec
+    let g = ground_y(settings);
+    let [cw, _, l] = settings.chassis.size;
+    let outer = settings
         .axles
         .iter()
         .map(|a| a.half_track + a.wheel.width() / 2.0)
@@ -146,7 +146,7 @@ pub fn saloon(
         Style::Rally => (0.2, 0.97, 1.47),
         _ => (0.16, 0.95, 1.45),
     };
-    let radius = spec.axles.iter().map(|a| a.wheel.radius()).fold(0.0, f32::max);
+    let radius = settings.axles.iter().map(|a| a.wheel.radius()).fold(0.0, f32::max);
     let arch = 2.0 * radius + 0.06;
     // The cabin's footprint (fractions of the length from the front) at the belt and
     // at the roof: a hatch's near-vertical tailgate, a coupé's long bonnet and fastback.
@@ -172,7 +172,7 @@ pub fn saloon(
     );
     // Skirts between the wheel openings.
     let mut edges = vec![-l / 2.0 + 0.06];
-    for a in &spec.axles {
+    for a in &settings.axles {
         let gap = a.wheel.radius() + 0.07;
         edges.extend([a.z - gap, a.z + gap]);
     }
@@ -280,7 +280,7 @@ pub fn saloon(
             l,
             [g, sill, belt, roof],
             [z(base[0]), z(top[0]), z(top[1])],
-            spec,
+            settings,
         ),
         _ => {}
     }
@@ -294,7 +294,7 @@ fn rally_kit(
     l: f32,
     [g, sill, belt, roof]: [f32; 4],
     [screen, roof_front, roof_rear]: [f32; 3],
-    spec: &VehicleSettings,
+    settings: &VehicleSettings,
 ) {
     let blue = p.material(Color::srgb(0.05, 0.2, 0.7), 0.3, 0.4);
     let red = p.material(Color::srgb(0.85, 0.08, 0.08), 0.3, 0.4);
@@ -328,7 +328,7 @@ fn rally_kit(
             &red,
             Transform::from_xyz(side * (hw + 0.002), g + belt - 0.26, 0.1),
         );
-        for a in &spec.axles {
+        for a in &settings.axles {
             let z = a.z + a.wheel.radius() + 0.12;
             p.part(
                 c,
@@ -361,12 +361,12 @@ fn rally_kit(
 pub fn kart(
     c: &mut ChildSpawnerCommands,
     p: &mut Painter,
-    spec: &VehicleSettings,
+    settings: &VehicleSettings,
     livery: usize,
     tail: &Handle<StandardMaterial>,
 ) {
-    let g = ground_y(spec);
-    let [_, _, l] = spec.chassis.size;
+    let g = ground_y(settings);
+    let [_, _, l] = settings.chassis.size;
     let frame = p.material(Style::Kart.paint(livery), 0.6, 0.3);
     let black = p.material(Color::srgb(0.05, 0.05, 0.05), 0.0, 0.7);
     let metal = p.material(Color::srgb(0.6, 0.6, 0.62), 0.9, 0.3);

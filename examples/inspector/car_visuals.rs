@@ -39,26 +39,26 @@ pub struct CarLook {
 }
 
 /// What a look depends on: the preset's name, its chassis and its wheels.
-fn look_key(spec: &VehicleSettings, livery: usize) -> String {
-    let wheels: Vec<_> = spec
+fn look_key(settings: &VehicleSettings, livery: usize) -> String {
+    let wheels: Vec<_> = settings
         .axles
         .iter()
         .map(|a| (a.z, a.half_track, a.wheel.radius(), a.wheel.width()))
         .collect();
-    format!("{} {:?} {wheels:?} {livery}", spec.name, spec.chassis.size)
+    format!("{} {:?} {wheels:?} {livery}", settings.name, settings.chassis.size)
 }
 
 /// The ground's height in the chassis' frame when the car stands on flat ground: the
 /// wheels' touch height less the springs' static sag.
-pub fn ground_y(spec: &VehicleSettings) -> f32 {
-    let stiffness: f32 = spec.axles.iter().map(|a| 2.0 * a.wheel.suspension_spring()).sum();
-    let min_travel = spec
+pub fn ground_y(settings: &VehicleSettings) -> f32 {
+    let stiffness: f32 = settings.axles.iter().map(|a| 2.0 * a.wheel.suspension_spring()).sum();
+    let min_travel = settings
         .axles
         .iter()
         .map(|a| a.wheel.suspension_length())
         .fold(f32::MAX, f32::min);
-    let sag = (spec.chassis.mass * 9.81 / stiffness.max(1.0)).min(min_travel);
-    -spec.touch_height() + sag
+    let sag = (settings.chassis.mass * 9.81 / stiffness.max(1.0)).min(min_travel);
+    -settings.touch_height() + sag
 }
 
 #[allow(clippy::type_complexity)]
@@ -78,8 +78,8 @@ fn dress_cars(
             continue;
         }
         let livery = livery.map_or(0, |l| l.0);
-        let spec = &vehicle.0;
-        let key = look_key(spec, livery);
+        let settings = &vehicle.0;
+        let key = look_key(settings, livery);
         if look.is_some_and(|l| l.key == key) {
             continue;
         }
@@ -90,14 +90,14 @@ fn dress_cars(
         if let Some(old) = look {
             commands.entity(old.body).despawn();
         }
-        let style = Style::of(spec);
+        let style = Style::of(settings);
         let tail = painter.lamp(LinearRgba::rgb(0.6, 0.0, 0.0));
         let body = commands
             .spawn((Transform::default(), Visibility::default(), ChildOf(car)))
             .id();
         commands.entity(body).with_children(|c| match style {
-            Style::Kart => kart(c, &mut painter, spec, livery, &tail),
-            _ => saloon(c, &mut painter, spec, style, livery, &tail),
+            Style::Kart => kart(c, &mut painter, settings, livery, &tail),
+            _ => saloon(c, &mut painter, settings, style, livery, &tail),
         });
         commands.entity(car).insert((
             CarLook {
@@ -112,7 +112,7 @@ fn dress_cars(
             if let Some(old) = model {
                 commands.entity(old.0).despawn();
             }
-            let w = &spec.axles[place.axle.min(spec.axles.len() - 1)].wheel;
+            let w = &settings.axles[place.axle.min(settings.axles.len() - 1)].wheel;
             let model = commands
                 .spawn((Transform::default(), Visibility::default(), ChildOf(wheel)))
                 .id();

@@ -218,7 +218,7 @@ fn puff(
 fn emit_puffs(
     mut commands: Commands,
     time: Res<Time>,
-    wheels: Query<(Entity, &WheelEffects, &WheelState)>,
+    wheels: Query<(Entity, &WheelEffects, &WheelOutput)>,
     mut pools: ResMut<Pools>,
     assets: Res<EffectAssets>,
 ) {

@@ -68,7 +68,7 @@ fn main() {
         }
     }
     // Fail before opening a window if the preset is broken.
-    let spec = match wheelcollider::inspector::load_preset(options.preset.as_ref()) {
+    let settings = match wheelcollider::inspector::load_preset(options.preset.as_ref()) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("{e}");
@@ -99,7 +99,7 @@ fn main() {
             hud::HudPlugin,
         ))
         .insert_resource(options)
-        .insert_resource(StartSpec(spec))
+        .insert_resource(StartSettings(settings))
         .add_systems(Startup, spawn_player)
         .add_systems(Update, (keys, tag_player))
         .add_systems(PreUpdate, script::script.after(VehicleInputSystems))
@@ -108,11 +108,11 @@ fn main() {
 
 /// The player's car as the command line gave it.
 #[derive(Resource)]
-struct StartSpec(VehicleSettings);
+struct StartSettings(VehicleSettings);
 
-fn spawn_player(mut commands: Commands, spec: Res<StartSpec>) {
-    let y = spec.0.touch_height() + 0.05;
-    let car = spawn_vehicle(&mut commands, &spec.0, Transform::from_xyz(0.0, y, 0.0)).expect("validated");
+fn spawn_player(mut commands: Commands, settings: Res<StartSettings>) {
+    let y = settings.0.touch_height() + 0.05;
+    let car = spawn_vehicle(&mut commands, &settings.0, Transform::from_xyz(0.0, y, 0.0)).expect("validated");
     commands.entity(car).insert((PlayerVehicle, InspectorTarget));
 }
 

@@ -54,7 +54,7 @@ pub struct AiDriver {
 /// The presets traffic cycles through, and how many cars have been added.
 #[derive(Resource, Default)]
 struct TrafficPresets {
-    specs: Vec<VehicleSettings>,
+    cars: Vec<VehicleSettings>,
     added: usize,
 }
 
@@ -153,7 +153,7 @@ impl Loop {
 }
 
 fn load_presets(mut commands: Commands) {
-    let specs = ["road", "rally", "gt86", "kart"]
+    let cars = ["road", "rally", "gt86", "kart"]
         .iter()
         .filter_map(
             |name| match VehicleSettings::from_file(format!("assets/presets/{name}.ron")) {
@@ -165,7 +165,7 @@ fn load_presets(mut commands: Commands) {
             },
         )
         .collect();
-    commands.insert_resource(TrafficPresets { specs, added: 0 });
+    commands.insert_resource(TrafficPresets { cars, added: 0 });
 }
 
 /// Cars a new AI car must not be spawned onto.
@@ -191,11 +191,11 @@ fn requests(
             }
             TrafficRequest::Add(n) => {
                 for _ in 0..n {
-                    if count >= MAX_CARS || presets.specs.is_empty() {
+                    if count >= MAX_CARS || presets.cars.is_empty() {
                         break;
                     }
                     let k = presets.added;
-                    let spec = presets.specs[k % presets.specs.len()].clone();
+                    let settings = presets.cars[k % presets.cars.len()].clone();
                     // The free-est point on the loop: farthest from every car.
                     let index = path
                         .flat
@@ -211,19 +211,19 @@ fn requests(
                             clear(a).total_cmp(&clear(b))
                         })
                         .unwrap_or(0);
-                    let at = path.points[index].with_y(spec.touch_height() + 0.15);
+                    let at = path.points[index].with_y(settings.touch_height() + 0.15);
                     let next = path.ahead(index, 4.0).with_y(at.y);
                     let Ok(car) = spawn_vehicle(
                         &mut commands,
-                        &spec,
+                        &settings,
                         Transform::from_translation(at).looking_at(next, Vec3::Y),
                     ) else {
                         continue;
                     };
                     commands.entity(car).insert((
-                        Name::new(format!("traffic {} #{k}", spec.name)),
+                        Name::new(format!("traffic {} #{k}", settings.name)),
                         AiDriver { index, trouble: 0.0 },
-                        Livery(k / presets.specs.len() + 1),
+                        Livery(k / presets.cars.len() + 1),
                         WheelEventsEnabled,
                         TransformInterpolation,
                         Visibility::default(),
@@ -263,11 +263,11 @@ fn drive(
         let target = path.ahead(i, (0.5 * speed).clamp(6.0, 25.0));
         let to = (target - p.0).with_y(0.0);
         let alpha = forward.cross(to).y.atan2(forward.dot(to));
-        let spec = &vehicle.0;
-        let delta = (2.0 * spec.wheelbase_for(0).max(0.5) * alpha.sin() / to.length().max(1.0))
+        let settings = &vehicle.0;
+        let delta = (2.0 * settings.wheelbase_for(0).max(0.5) * alpha.sin() / to.length().max(1.0))
             .atan()
             .to_degrees();
-        input.steer = (delta / spec.steering.lock_at(speed).max(1e-3)).clamp(-1.0, 1.0);
+        input.steer = (delta / settings.steering.lock_at(speed).max(1e-3)).clamp(-1.0, 1.0);
 
         let mut wanted = path.speed[(i + 3) % path.len()];
         for &(other, j, other_speed) in &others {

@@ -4,7 +4,7 @@
 //! Add [`WheelDebugPlugin`] (it needs Bevy's gizmo plugin, part of `DefaultPlugins`)
 //! and tune it through the [`WheelGizmos`] resource.
 
-use crate::wheel::{WheelCollider, WheelState, WheelVisualSystems};
+use crate::wheel::{WheelCollider, WheelOutput, WheelVisualSystems};
 use bevy::color::palettes::css;
 use bevy::prelude::*;
 use wheelcollider_core::SweepType;
@@ -51,7 +51,7 @@ impl Plugin for WheelDebugPlugin {
     }
 }
 
-fn draw_wheels(mut gizmos: Gizmos, config: Res<WheelGizmos>, wheels: Query<(&WheelCollider, &WheelState)>) {
+fn draw_wheels(mut gizmos: Gizmos, config: Res<WheelGizmos>, wheels: Query<(&WheelCollider, &WheelOutput)>) {
     if !config.enabled {
         return;
     }

@@ -57,7 +57,7 @@
 //!
 //! | order | set | systems |
 //! | --- | --- | --- |
-//! | 1 | `VehicleSystems::Sync` | a changed spec pushed to body and wheels |
+//! | 1 | `VehicleSystems::Sync` | a changed settings pushed to body and wheels |
 //! | 2 | [`WheelSystems::Prepare`] | changed wheel settings validated |
 //! | 3 | `ReplaySystems` | replayed input written, then recorded |
 //! | 4 | `VehicleSystems::Drive` | one vehicle step per chassis → each wheel's [`WheelInput`] |
@@ -102,9 +102,9 @@ pub mod prelude {
     #[cfg(feature = "serialize")]
     pub use crate::vehicle::{VehicleFromPreset, VehiclePreset};
     pub use crate::wheel::{
-        AntiRollBar, ChassisCache, ChassisWheels, ContactPatch, Landed, SkidEnded, SkidStarted, SurfaceChanged,
+        AntiRollBar, ChassisState, ChassisWheels, ContactPatch, Landed, SkidEnded, SkidStarted, SurfaceChanged,
         WheelCollider, WheelContactEnded, WheelContactStarted, WheelEffects, WheelEventsEnabled, WheelHit, WheelInput,
-        WheelModel, WheelOf, WheelState, WheelSurface, WheelSweepLayers,
+        WheelModel, WheelOf, WheelOutput, WheelState, WheelSurface, WheelSweepLayers,
     };
     pub use crate::{ReplayPlugin, VehiclePlugin, WheelColliderPlugins, WheelPlugin, WheelSystems, WheelVisualSystems};
     pub use wheelcollider_core::{MagicFormula, SettingsError, SuspensionForceDirection, SweepType, WheelSettings};

@@ -1,5 +1,5 @@
 //! Record a drive and replay it: the driver's input for every physics step, with the
-//! spec and the pose the car started from. Replayed into the same world from the same
+//! settings and the pose the car started from. Replayed into the same world from the same
 //! start, a recording gives the same trajectory bit for bit; replayed with another
 //! tuning, it shows what the tuning changed on identical input.
 //!
@@ -47,8 +47,10 @@ pub struct DriveRecording {
     /// Physics rate it was recorded at (Hz). Replaying at another rate is possible but
     /// not the same drive.
     pub hz: f64,
-    /// The vehicle as it was when the recording started.
-    pub spec: VehicleSettings,
+    /// The vehicle as it was when the recording started. (Recordings written before
+    /// 0.1 name it `spec`; they still read.)
+    #[cfg_attr(feature = "serialize", serde(alias = "spec"))]
+    pub settings: VehicleSettings,
     /// Where the chassis started (m, world).
     pub start_position: [f32; 3],
     /// How the chassis was turned at the start (quaternion x, y, z, w).
@@ -58,11 +60,11 @@ pub struct DriveRecording {
 }
 
 impl DriveRecording {
-    /// An empty recording of `spec` starting at `start`, at `hz`.
-    pub fn new(spec: &VehicleSettings, start: &Transform, hz: f64) -> Self {
+    /// An empty recording of `settings` starting at `start`, at `hz`.
+    pub fn new(settings: &VehicleSettings, start: &Transform, hz: f64) -> Self {
         Self {
             hz,
-            spec: spec.clone(),
+            settings: settings.clone(),
             start_position: start.translation.to_array(),
             start_rotation: start.rotation.to_array(),
             inputs: vec![],
@@ -90,14 +92,14 @@ impl DriveRecording {
         ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::new().depth_limit(3)).expect("a recording serialises")
     }
 
-    /// Reads a recording. A malformed file says where (line, column); a spec that does
+    /// Reads a recording. A malformed file says where (line, column); a settings that does
     /// not validate names its field; a non-finite start pose, rate or input is refused
     /// (feature `serialize`).
     #[cfg(feature = "serialize")]
     pub fn from_ron(text: &str) -> Result<Self, VehicleSettingsError> {
         let mut r: DriveRecording = ron::from_str(text)?;
-        r.spec.validate().map_err(|e| VehicleSettingsError {
-            field: format!("spec.{}", e.field),
+        r.settings.validate().map_err(|e| VehicleSettingsError {
+            field: format!("settings.{}", e.field),
             message: e.message,
         })?;
         let bad = |field: String, message: &str| VehicleSettingsError {
@@ -137,10 +139,10 @@ pub struct DriveRecorder {
 }
 
 impl DriveRecorder {
-    /// Starts recording `spec` from `start`, at `hz` (the game's fixed physics rate).
-    pub fn new(spec: &VehicleSettings, start: &Transform, hz: f64) -> Self {
+    /// Starts recording `settings` from `start`, at `hz` (the game's fixed physics rate).
+    pub fn new(settings: &VehicleSettings, start: &Transform, hz: f64) -> Self {
         Self {
-            recording: DriveRecording::new(spec, start, hz),
+            recording: DriveRecording::new(settings, start, hz),
         }
     }
 }

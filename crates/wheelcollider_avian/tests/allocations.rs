@@ -8,6 +8,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
+#[path = "it/common/mod.rs"]
 mod common;
 use avian3d::prelude::*;
 use bevy::ecs::schedule::SingleThreadedExecutor;
@@ -128,21 +129,21 @@ fn scene(cars_per_kind: usize, sweeps: &[SweepType]) -> (App, Vec<Entity>) {
         WheelSurface::GRAVEL,
     ));
     let mut cars = vec![];
-    for name in ["road", "rally", "kart"] {
+    for name in common::PRESETS {
         for &sweep in sweeps {
-            let mut spec = preset(name);
-            for axle in &mut spec.axles {
+            let mut settings = preset(name);
+            for axle in &mut settings.axles {
                 axle.wheel.set_sweep_type(sweep);
             }
             for _ in 0..cars_per_kind {
                 let k = cars.len();
                 let at = Transform::from_xyz(
                     -40.0 + (k % 9) as f32 * 10.0,
-                    spec.touch_height() + 0.1,
+                    settings.touch_height() + 0.1,
                     -40.0 + (k / 9) as f32 * 10.0,
                 );
                 let mut commands = world.commands();
-                cars.push(spawn_vehicle(&mut commands, &spec, at).expect("valid spec"));
+                cars.push(spawn_vehicle(&mut commands, &settings, at).expect("valid settings"));
             }
         }
     }

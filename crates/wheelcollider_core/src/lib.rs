@@ -25,7 +25,8 @@
 //! let settings = WheelSettings::default();
 //! let mut state = StepState::default();
 //! let contact = Contact { hit_distance: 0.35, forward_velocity: 10.0, ..Default::default() };
-//! let input = StepInput { drive_torque: 300.0, contact: Some(contact), ..Default::default() };
+//! let drive = WheelInput { drive_torque: 300.0, ..Default::default() };
+//! let input = StepInput { input: drive, contact: Some(contact), ..Default::default() };
 //! let out = step(&settings, &mut state, input, 1.0 / 60.0);
 //! assert!(out.load > 0.0 && out.forward_force.is_finite());
 //! ```
@@ -49,5 +50,6 @@ pub use settings::{CurveDef, SuspensionForceDirection, SweepType, WheelSettings,
 pub use suspension::{SuspensionForce, SuspensionRow, hanging_bar_rate};
 pub use tyre::{CurveTable, MIN_DENOMINATOR, MagicFormula, RELAXED_MIN_DENOMINATOR, atan as fast_atan, sin_cos_0_pi};
 pub use wheel::{
-    Contact, DT_RANGE, MAX_ANGULAR_VELOCITY, STICK_SPEED, StepInput, StepOutput, StepState, compression_of, step,
+    Contact, DT_RANGE, MAX_ANGULAR_VELOCITY, STICK_SPEED, StepInput, StepOutput, StepState, Suspension, Travel,
+    WheelInput, compression_of, step,
 };

@@ -3,6 +3,7 @@
 
 /// Everything one step produces: the forces to apply and every output of the original.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
 pub struct StepOutput {
     /// Whether the sweep found ground.
     pub grounded: bool,

@@ -28,9 +28,8 @@
 //! caller sets it to 0.2 % of the tyre's peak slip) is taken without evaluating the tyre
 //! at its end: over so short a stretch of slip the curve is a straight line to within
 //! 10⁻⁵ of its peak force, and the caller carries its last evaluation along that line
-//! to the answer, so spin and force still balance the step's torques exactly. Measured
-//! on the shipped presets' manoeuvres: 1.30 tyre evaluations per grounded wheel-step
-//! instead of 2.02 (`docs/performance.md`).
+//! to the answer, so spin and force still balance the step's torques exactly (how many
+//! evaluations it saves: `docs/performance.md`).
 //!
 //! Why `solve_spin` is long (about 100 lines): the bracketed Newton iteration and its
 //! bisection safeguard share their bracket and residuals; one function keeps the

@@ -193,7 +193,7 @@ impl Default for InspectorState {
 pub enum Request {
     /// Load the preset at this path into the target vehicle.
     Load(PathBuf),
-    /// Save the target vehicle's spec to this path.
+    /// Save the target vehicle's settings to this path.
     Save(PathBuf),
     /// Put the vehicle back where it started, at rest.
     Reset,
@@ -315,7 +315,7 @@ fn record_history(
     time: Res<Time>,
     mut state: ResMut<InspectorState>,
     vehicles: Query<&ChassisWheels, With<Vehicle>>,
-    wheels: Query<(&VehicleWheel, &WheelState)>,
+    wheels: Query<(&VehicleWheel, &WheelOutput)>,
     physics: Res<Time<Physics>>,
 ) {
     if physics.is_paused() {
@@ -386,7 +386,7 @@ fn dropped_files(mut drops: MessageReader<bevy::window::FileDragAndDrop>, mut st
     }
 }
 
-/// Loads a preset file: the spec, or a message naming the file and the place.
+/// Loads a preset file: the settings, or a message naming the file and the place.
 pub fn load_preset(path: &std::path::Path) -> Result<VehicleSettings, String> {
     VehicleSettings::from_file(path).map_err(|e| e.to_string())
 }
@@ -410,14 +410,14 @@ fn apply_requests(
         };
         match r {
             Request::Load(path) => match load_preset(&path) {
-                Ok(spec) if spec.axles.len() == vehicle.0.axles.len() => {
-                    vehicle.0 = spec;
+                Ok(settings) if settings.axles.len() == vehicle.0.axles.len() => {
+                    vehicle.0 = settings;
                     state.message = Some((format!("loaded {}", path.display()), false));
                 }
-                Ok(spec) => {
+                Ok(settings) => {
                     // A different number of axles: a new vehicle in its place.
                     let at = *transform;
-                    match spawn_vehicle(&mut commands, &spec, at) {
+                    match spawn_vehicle(&mut commands, &settings, at) {
                         Ok(new) => {
                             commands.entity(target).despawn();
                             commands.entity(new).insert((PlayerVehicle, InspectorTarget));
@@ -488,7 +488,7 @@ fn restart(
     commands: &mut Commands,
     state: &mut InspectorState,
     target: Entity,
-    spec: &VehicleSettings,
+    settings: &VehicleSettings,
     current: Transform,
     r: Request,
     hz: f64,
@@ -507,7 +507,7 @@ fn restart(
     car.remove::<(DriveRecorder, DriveReplay)>();
     match r {
         Request::Record => {
-            car.insert(DriveRecorder::new(spec, &start, hz));
+            car.insert(DriveRecorder::new(settings, &start, hz));
             state.message = Some(("recording: drive, then stop".into(), false));
         }
         Request::Replay => {
@@ -519,15 +519,15 @@ fn restart(
             }
             let run = state.replays + 1;
             state.replays = run;
-            let changes = state.traces.last().map(|prev| changed_sections(&prev.tuning, spec));
+            let changes = state.traces.last().map(|prev| changed_sections(&prev.tuning, settings));
             let label = match changes.as_deref() {
-                None => format!("run {run}: {}", spec.name),
-                Some("") => format!("run {run}: {}, same tuning", spec.name),
-                Some(c) => format!("run {run}: {}, changed {c}", spec.name),
+                None => format!("run {run}: {}", settings.name),
+                Some("") => format!("run {run}: {}, same tuning", settings.name),
+                Some(c) => format!("run {run}: {}, changed {c}", settings.name),
             };
             state.traces.push(ReplayTrace {
                 label,
-                tuning: spec.clone(),
+                tuning: settings.clone(),
                 ..Default::default()
             });
             state.message = Some(if (rec_hz - hz).abs() > 0.01 * hz {

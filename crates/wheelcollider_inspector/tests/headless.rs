@@ -12,12 +12,11 @@ use wheelcollider_inspector::bevy_egui::{EguiContext, PrimaryEguiContext};
 use wheelcollider_inspector::{InspectorState, Request, Tab, WheelInspectorPlugin};
 
 fn app() -> (App, Entity) {
-    let spec = VehicleSettings::from_ron(&std::fs::read_to_string(preset("road")).unwrap()).unwrap();
-    app_with(&spec)
+    app_with(&preset("road"))
 }
 
-/// The inspector on flat gravel with `spec` spawned, dropped 15 cm.
-fn app_with(spec: &VehicleSettings) -> (App, Entity) {
+/// The inspector on flat gravel with `settings` spawned, dropped 15 cm.
+fn app_with(settings: &VehicleSettings) -> (App, Entity) {
     let mut app = App::new();
     let dt = Duration::from_secs_f64(1.0 / 60.0);
     app.add_plugins((
@@ -46,16 +45,31 @@ fn app_with(spec: &VehicleSettings) -> (App, Entity) {
     // 15 cm above where its wheels touch (the road car at 0.8 m): every preset has landed
     // before the edge probes' 20 parked frames end (from 0.8 m the kart was still falling
     // when its edit came, and landed on it at 3.5 m/s).
-    let height = spec.touch_height() + 0.15;
-    let car = spawn_vehicle(&mut commands, spec, Transform::from_xyz(0.0, height, 0.0)).unwrap();
+    let height = settings.touch_height() + 0.15;
+    let car = spawn_vehicle(&mut commands, settings, Transform::from_xyz(0.0, height, 0.0)).unwrap();
     world.flush();
     app.finish();
     app.cleanup();
     (app, car)
 }
 
-fn preset(name: &str) -> String {
-    format!("{}/../../assets/presets/{name}.ron", env!("CARGO_MANIFEST_DIR"))
+/// The shipped presets' list, one for every crate's tests.
+#[path = "../../wheelcollider_core/tests/it/common/presets.rs"]
+mod presets;
+use presets::{PRESETS, preset_text};
+
+/// A shipped preset, parsed.
+fn preset(name: &str) -> VehicleSettings {
+    VehicleSettings::from_ron(&preset_text(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+/// The presets the every-field tests type on: every shipped one, or the one named by
+/// the environment variable `PRESET`.
+fn presets_to_type() -> Vec<String> {
+    match std::env::var("PRESET") {
+        Ok(name) => vec![name],
+        Err(_) => PRESETS.map(String::from).to_vec(),
+    }
 }
 
 #[test]
@@ -242,21 +256,23 @@ fn record_then_replay_with_two_tunings_and_plot_the_difference() {
 /// guards. Each edit must reach the vehicle's settings and last through the drive; 104
 /// (bottom) and 109 (top) of the 118 change them, the rest type the value the road car
 /// already has (at least 85 % must).
+/// Exhaustive: on every shipped preset (or the one `PRESET` names), so `cargo test`
+/// leaves it to the `--ignored` pass (README).
 fn every_field_typed_at(edge: wheelcollider_inspector::edge_probe::Edge) {
-    typed_at(&[edge], false);
+    for name in presets_to_type() {
+        typed_at(&name, &[edge], false);
+    }
 }
 
 /// [`every_field_typed_at`] with the `edges`, in the Tune tab's per-wheel mode with
 /// `one_wheel` (then only the first wheel's fields are typed: one wheel unlike the
-/// others), else per axle. On the road car, or on the preset named by the environment
-/// variable `PRESET` (outside CI: `PRESET=gt86 cargo test --release -p
-/// wheelcollider_inspector --test headless`).
-fn typed_at(edges: &[wheelcollider_inspector::edge_probe::Edge], one_wheel: bool) {
-    let name = std::env::var("PRESET").unwrap_or_else(|_| "road".into());
-    let mut spec = VehicleSettings::from_ron(&std::fs::read_to_string(preset(&name)).unwrap()).unwrap();
-    let a = &mut spec.assists;
+/// others), else per axle, on the preset `name`.
+fn typed_at(name: &str, edges: &[wheelcollider_inspector::edge_probe::Edge], one_wheel: bool) {
+    println!("preset {name}");
+    let mut settings = preset(name);
+    let a = &mut settings.assists;
     (a.anti_flip.enabled, a.air_control.enabled, a.yaw_stability.enabled) = (true, true, true);
-    let mut fields = probed(&spec, one_wheel).2.lock().unwrap().fields.clone();
+    let mut fields = probed(&settings, one_wheel).2.lock().unwrap().fields.clone();
     println!("measured: {} number fields", fields.len());
     assert!(fields.len() > 100, "the probe saw {} fields", fields.len());
     if one_wheel {
@@ -271,7 +287,7 @@ fn typed_at(edges: &[wheelcollider_inspector::edge_probe::Edge], one_wheel: bool
         .enumerate()
         .flat_map(|(i, f)| edges.iter().map(move |&e| (i, f, e)))
     {
-        let (mut app, car, probe) = probed(&spec, one_wheel);
+        let (mut app, car, probe) = probed(&settings, one_wheel);
         let before = tuning(&app, car);
         probe.lock().unwrap().target = Some((i, edge));
         app.update();
@@ -279,7 +295,7 @@ fn typed_at(edges: &[wheelcollider_inspector::edge_probe::Edge], one_wheel: bool
         assert_eq!(typed.as_ref().map(|t| &t.0), Some(field), "typed into the listed field");
         let after = tuning(&app, car);
         let mass = app.world().get::<Vehicle>(car).unwrap().0.chassis.mass;
-        let d = drive_off(&mut app, car, 9.81 * mass.max(spec.chassis.mass));
+        let d = drive_off(&mut app, car, 9.81 * mass.max(settings.chassis.mass));
         // The edit lasts through the drive: in the per-wheel mode the first wheel's
         // settings alone change, else the vehicle's (the wheels follow from them).
         let now = tuning(&app, car);
@@ -319,10 +335,10 @@ fn typed_at(edges: &[wheelcollider_inspector::edge_probe::Edge], one_wheel: bool
     );
 }
 
-/// The inspector on `spec` (`app_with`) with an edge probe installed, in the per-wheel
+/// The inspector on `settings` (`app_with`) with an edge probe installed, in the per-wheel
 /// mode with `per_wheel`, the car parked on its handbrake for 20 frames.
 fn probed(
-    spec: &VehicleSettings,
+    settings: &VehicleSettings,
     per_wheel: bool,
 ) -> (
     App,
@@ -330,7 +346,7 @@ fn probed(
     std::sync::Arc<std::sync::Mutex<wheelcollider_inspector::edge_probe::EdgeProbe>>,
 ) {
     use wheelcollider_inspector::bevy_egui::EguiContext;
-    let (mut app, car) = app_with(spec);
+    let (mut app, car) = app_with(settings);
     let ctx = app
         .world_mut()
         .query::<&mut EguiContext>()
@@ -354,8 +370,8 @@ type Tuning = (Vec<WheelCollider>, VehicleSettings);
 fn tuning(app: &App, car: Entity) -> Tuning {
     let w = app.world();
     let wheels = w.get::<ChassisWheels>(car).unwrap().wheels();
-    let settings = wheels.iter().map(|&e| w.get::<WheelCollider>(e).unwrap().clone());
-    (settings.collect(), w.get::<Vehicle>(car).unwrap().0.clone())
+    let colliders = wheels.iter().map(|&e| w.get::<WheelCollider>(e).unwrap().clone());
+    (colliders.collect(), w.get::<Vehicle>(car).unwrap().0.clone())
 }
 
 /// What [`drive_off`] saw.
@@ -391,7 +407,7 @@ fn drive_off(app: &mut App, car: Entity, weight: f32) -> Drive {
         );
         finite &= v.is_finite() && omega.is_finite() && w.get::<Position>(car).unwrap().0.is_finite();
         for &wheel in w.get::<ChassisWheels>(car).unwrap().wheels() {
-            let o = &w.get::<WheelState>(wheel).unwrap().output;
+            let o = &w.get::<WheelOutput>(wheel).unwrap().output;
             finite &= [
                 o.load,
                 o.forward_force,
@@ -415,11 +431,13 @@ fn drive_off(app: &mut App, car: Entity, weight: f32) -> Drive {
 }
 
 #[test]
+#[ignore = "exhaustive (every preset): runs with `cargo test -- --ignored`"]
 fn every_field_typed_at_the_bottom_of_its_range() {
     every_field_typed_at(wheelcollider_inspector::edge_probe::Edge::Min);
 }
 
 #[test]
+#[ignore = "exhaustive (every preset): runs with `cargo test -- --ignored`"]
 fn every_field_typed_at_the_top_of_its_range() {
     every_field_typed_at(wheelcollider_inspector::edge_probe::Edge::Max);
 }
@@ -432,5 +450,5 @@ fn every_field_typed_at_the_top_of_its_range() {
 #[test]
 fn one_wheels_fields_typed_at_either_end_of_their_range() {
     use wheelcollider_inspector::edge_probe::Edge;
-    typed_at(&[Edge::Min, Edge::Max], true);
+    typed_at("road", &[Edge::Min, Edge::Max], true);
 }

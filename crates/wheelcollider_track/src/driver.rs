@@ -10,7 +10,7 @@ impl Sim {
     /// Steering input (−1..1) that puts the road wheels at `angle` (deg, positive left)
     /// at the current speed.
     pub(crate) fn steer_for(&self, angle: f32) -> f32 {
-        (angle / self.spec.steering.lock_at(self.k.forward_speed).max(1e-3)).clamp(-1.0, 1.0)
+        (angle / self.settings.steering.lock_at(self.k.forward_speed).max(1e-3)).clamp(-1.0, 1.0)
     }
 
     /// Pure-pursuit steering towards `target` (world, on the ground plane).
@@ -19,7 +19,7 @@ impl Sim {
         let f = self.k.forward.with_y(0.0).normalize_or_zero();
         let ld = to.length().max(1e-3);
         let alpha = f.cross(to).y.atan2(f.dot(to));
-        let l = self.spec.wheelbase_for(0).max(0.5);
+        let l = self.settings.wheelbase_for(0).max(0.5);
         let delta = (2.0 * l * alpha.sin() / ld).atan().to_degrees();
         self.steer_for(delta)
     }

@@ -6,16 +6,16 @@
 //! turning a [`VehicleSettings`] into numbers and time series.
 //!
 //! Each run builds its own headless app (no window, exact fixed steps), spawns the car
-//! from the spec on the manoeuvre's ground, drives it with a robot driver and records
-//! every physics step. The same spec, manoeuvre and rate give the same numbers, run
+//! from the settings on the manoeuvre's ground, drives it with a robot driver and records
+//! every physics step. The same settings, manoeuvre and rate give the same numbers, run
 //! after run.
 //!
 //! ```no_run
 //! use wheelcollider_avian::prelude::VehicleSettings;
 //! use wheelcollider_track::{Maneuver, ManeuverOptions, run_maneuver};
 //!
-//! let spec = VehicleSettings::from_ron(&std::fs::read_to_string("assets/presets/road.ron")?)?;
-//! let report = run_maneuver(&spec, Maneuver::Braking, &ManeuverOptions::default())?;
+//! let settings = VehicleSettings::from_ron(&std::fs::read_to_string("assets/presets/road.ron")?)?;
+//! let report = run_maneuver(&settings, Maneuver::Braking, &ManeuverOptions::default())?;
 //! for m in &report.metrics {
 //!     println!("{:<24} {:>10.3} {}", m.name, m.value, m.unit);
 //! }
@@ -167,44 +167,44 @@ pub enum ManeuverError {
     /// The physics rate is outside [`HZ_RANGE`] (or not finite).
     #[error("physics rate {0} Hz is out of range {lo}..={hi} Hz", lo = HZ_RANGE.start(), hi = HZ_RANGE.end())]
     Rate(f64),
-    /// The spec does not validate.
+    /// The settings does not validate.
     #[error("invalid vehicle: {0}")]
-    Spec(#[from] VehicleSettingsError),
+    Settings(#[from] VehicleSettingsError),
 }
 
 fn maneuver_names() -> String {
     Maneuver::ALL.map(|m| m.name()).join(", ")
 }
 
-/// Runs `maneuver` on a car built from `spec`.
+/// Runs `maneuver` on a car built from `settings`.
 pub fn run_maneuver(
-    spec: &VehicleSettings,
+    settings: &VehicleSettings,
     maneuver: Maneuver,
     options: &ManeuverOptions,
 ) -> Result<ManeuverReport, ManeuverError> {
     if !options.hz.is_finite() || !HZ_RANGE.contains(&options.hz) {
         return Err(ManeuverError::Rate(options.hz));
     }
-    let mut spec = spec.clone();
-    spec.validate()?;
+    let mut settings = settings.clone();
+    settings.validate()?;
     let mut out = Out::default();
     let sim = match maneuver {
-        Maneuver::Settle => maneuvers::settle::settle(&spec, options, &mut out),
-        Maneuver::Acceleration => maneuvers::acceleration::acceleration(&spec, options, &mut out),
-        Maneuver::Braking => maneuvers::braking::braking(&spec, options, &mut out),
-        Maneuver::Circle => maneuvers::circle::circle(&spec, options, &mut out),
-        Maneuver::StepSteer => maneuvers::step_steer::step_steer(&spec, options, &mut out),
-        Maneuver::Slalom => maneuvers::slalom::slalom(&spec, options, &mut out),
-        Maneuver::SlopeHold => maneuvers::slope_hold::slope_hold(&spec, options, &mut out),
-        Maneuver::BumpRun => maneuvers::bump_run::bump_run(&spec, options, &mut out),
-        Maneuver::BrakeInTurn => maneuvers::brake_in_turn::brake_in_turn(&spec, options, &mut out),
-        Maneuver::SineWithDwell => maneuvers::sine_with_dwell::sine_with_dwell(&spec, options, &mut out),
+        Maneuver::Settle => maneuvers::settle::settle(&settings, options, &mut out),
+        Maneuver::Acceleration => maneuvers::acceleration::acceleration(&settings, options, &mut out),
+        Maneuver::Braking => maneuvers::braking::braking(&settings, options, &mut out),
+        Maneuver::Circle => maneuvers::circle::circle(&settings, options, &mut out),
+        Maneuver::StepSteer => maneuvers::step_steer::step_steer(&settings, options, &mut out),
+        Maneuver::Slalom => maneuvers::slalom::slalom(&settings, options, &mut out),
+        Maneuver::SlopeHold => maneuvers::slope_hold::slope_hold(&settings, options, &mut out),
+        Maneuver::BumpRun => maneuvers::bump_run::bump_run(&settings, options, &mut out),
+        Maneuver::BrakeInTurn => maneuvers::brake_in_turn::brake_in_turn(&settings, options, &mut out),
+        Maneuver::SineWithDwell => maneuvers::sine_with_dwell::sine_with_dwell(&settings, options, &mut out),
     };
     let (time, mut channels) = sim.rec.finish(&sim.labels);
     channels.extend(out.extra);
     Ok(ManeuverReport {
         maneuver: maneuver.name(),
-        vehicle: spec.name.clone(),
+        vehicle: settings.name.clone(),
         hz: options.hz,
         metrics: out.metrics,
         time,
@@ -215,11 +215,11 @@ pub fn run_maneuver(
 }
 
 /// Labels of the wheels in [`VehicleSettings::wheel_index`] order.
-pub fn wheel_labels(spec: &VehicleSettings) -> Vec<String> {
-    if spec.axles.len() == 2 {
+pub fn wheel_labels(settings: &VehicleSettings) -> Vec<String> {
+    if settings.axles.len() == 2 {
         return ["fl", "fr", "rl", "rr"].map(String::from).to_vec();
     }
-    (0..spec.axles.len())
+    (0..settings.axles.len())
         .flat_map(|a| [format!("a{a}l"), format!("a{a}r")])
         .collect()
 }

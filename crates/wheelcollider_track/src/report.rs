@@ -42,7 +42,7 @@ pub struct PlotSpec {
 pub struct ManeuverReport {
     /// The manoeuvre's name.
     pub maneuver: &'static str,
-    /// The spec's name.
+    /// The settings's name.
     pub vehicle: String,
     /// Physics rate (Hz).
     pub hz: f64,

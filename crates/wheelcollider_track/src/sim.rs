@@ -1,5 +1,5 @@
 //! The simulation harness: a headless app at an exact fixed rate, one car spawned from
-//! its spec on flat or sloped ground, stepped one physics step at a time and recorded.
+//! its settings on flat or sloped ground, stepped one physics step at a time and recorded.
 
 use std::time::Duration;
 
@@ -100,7 +100,7 @@ pub(crate) struct Sim {
     /// Wheel entities in [`VehicleSettings::wheel_index`] order.
     pub(crate) wheels: Vec<Entity>,
     pub(crate) labels: Vec<String>,
-    pub(crate) spec: VehicleSettings,
+    pub(crate) settings: VehicleSettings,
     pub(crate) hz: f32,
     pub(crate) t: f32,
     pub(crate) last_velocity: Vec3,
@@ -111,7 +111,7 @@ pub(crate) struct Sim {
 }
 
 impl Sim {
-    pub(crate) fn new(spec: &VehicleSettings, options: &ManeuverOptions, ground: Ground) -> Sim {
+    pub(crate) fn new(settings: &VehicleSettings, options: &ManeuverOptions, ground: Ground) -> Sim {
         let mut app = App::new();
         let dt = Duration::from_secs_f64(1.0 / options.hz);
         app.add_plugins((
@@ -145,14 +145,15 @@ impl Sim {
                 rot
             }
         };
-        let transform = Transform::from_translation(base * Vec3::Y * (spec.touch_height() + 0.005)).with_rotation(base);
+        let transform =
+            Transform::from_translation(base * Vec3::Y * (settings.touch_height() + 0.005)).with_rotation(base);
         let world = app.world_mut();
         let mut commands = world.commands();
-        let car = spawn_vehicle(&mut commands, spec, transform).expect("validated");
+        let car = spawn_vehicle(&mut commands, settings, transform).expect("validated");
         world.flush();
         // One step so the wheels find their chassis.
         app.update();
-        let n = spec.wheel_count();
+        let n = settings.wheel_count();
         let mut wheels = vec![Entity::PLACEHOLDER; n];
         let children = app.world().get::<ChassisWheels>(car).map(|c| c.wheels().to_vec());
         for w in children.unwrap_or_default() {
@@ -160,7 +161,7 @@ impl Sim {
                 wheels[VehicleSettings::wheel_index(id.axle, id.right)] = w;
             }
         }
-        let labels = wheel_labels(spec);
+        let labels = wheel_labels(settings);
         let rec = Recorder {
             chassis: vec![Vec::new(); CHASSIS.len()],
             wheels: vec![vec![Vec::new(); WHEEL.len()]; n],
@@ -171,7 +172,7 @@ impl Sim {
             car,
             wheels,
             labels,
-            spec: spec.clone(),
+            settings: settings.clone(),
             hz: options.hz as f32,
             t: 0.0,
             last_velocity: Vec3::ZERO,
@@ -218,8 +219,8 @@ impl Sim {
         // The road-wheel angle the steering asks for (the steering-wheel angle over the
         // ratio, as SAE J670 measures understeer): the first axle's Ackermann angles,
         // before roll steer and compliance steer turn the wheels further.
-        let delta = tel.powertrain.steer * self.spec.steering.lock_at(v.dot(forward));
-        let (left, right) = self.spec.ackermann_angles(0, delta);
+        let delta = tel.powertrain.steer * self.settings.steering.lock_at(v.dot(forward));
+        let (left, right) = self.settings.ackermann_angles(0, delta);
         let angle = 0.5 * (left + right);
         self.k = Kin {
             position: p,
@@ -267,7 +268,7 @@ impl Sim {
             col.push(v);
         }
         for (i, &e) in self.wheels.iter().enumerate() {
-            let Some(s) = w.get::<WheelState>(e) else { continue };
+            let Some(s) = w.get::<WheelOutput>(e) else { continue };
             let o = &s.output;
             let values = [
                 o.compression,
@@ -285,8 +286,8 @@ impl Sim {
         }
     }
 
-    pub(crate) fn wheel(&self, i: usize) -> WheelState {
-        self.app.world().get::<WheelState>(self.wheels[i]).unwrap().clone()
+    pub(crate) fn wheel(&self, i: usize) -> WheelOutput {
+        self.app.world().get::<WheelOutput>(self.wheels[i]).unwrap().clone()
     }
 
     /// Sets the car moving forward at `v` (m/s) with its wheels rolling.
@@ -299,7 +300,7 @@ impl Sim {
                 .world_mut()
                 .get_mut::<WheelState>(w)
                 .unwrap()
-                .step_state
+                .step
                 .angular_velocity = v / r;
         }
         self.last_velocity = forward * v;

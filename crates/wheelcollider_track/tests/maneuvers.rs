@@ -4,11 +4,13 @@
 use wheelcollider_avian::vehicle::VehicleSettings;
 use wheelcollider_track::*;
 
-const PRESETS: [&str; 4] = ["road", "rally", "kart", "gt86"];
+/// The shipped presets' list, one for every crate's tests.
+#[path = "../../wheelcollider_core/tests/it/common/presets.rs"]
+mod presets;
+use presets::{PRESETS, preset_text};
 
 fn preset(name: &str) -> VehicleSettings {
-    let path = format!("{}/../../assets/presets/{name}.ron", env!("CARGO_MANIFEST_DIR"));
-    VehicleSettings::from_ron(&std::fs::read_to_string(&path).expect("preset file")).expect("preset parses")
+    VehicleSettings::from_ron(&preset_text(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
 fn run(name: &str, m: Maneuver, hz: f64, quick: bool) -> ManeuverReport {
@@ -241,7 +243,7 @@ fn slope_hold_holds_where_tan_theta_is_below_mu() {
 }
 
 #[test]
-fn same_spec_same_maneuver_same_rate_same_numbers() {
+fn same_settings_same_maneuver_same_rate_same_numbers() {
     for m in [Maneuver::Braking, Maneuver::StepSteer] {
         let a = run("road", m, 60.0, true);
         let b = run("road", m, 60.0, true);
@@ -279,8 +281,8 @@ fn bad_requests_say_what_is_wrong() {
 fn roll_and_compliance_steer_raise_understeer_monotonically() {
     let base = preset("road");
     let o = ManeuverOptions { hz: 60.0, quick: true };
-    let gradient = |spec: &VehicleSettings| {
-        run_maneuver(spec, Maneuver::Circle, &o)
+    let gradient = |settings: &VehicleSettings| {
+        run_maneuver(settings, Maneuver::Circle, &o)
             .unwrap()
             .value("understeer_gradient")
     };
@@ -381,13 +383,13 @@ fn shifts_and_clutch_slip_are_rate_independent() {
 /// The road car with worn rear tyres (lateral peak μ 1.05 → 0.75): it oversteers, and
 /// in the sine with dwell it spins without a stability control.
 fn loose_rear(esc: bool) -> VehicleSettings {
-    let mut spec = preset("road");
-    let rear = &mut spec.axles[1].wheel;
+    let mut settings = preset("road");
+    let rear = &mut settings.axles[1].wheel;
     let lateral = rear.lateral_tyre().clone();
     rear.set_lateral_tyre(lateral.b(), lateral.c(), 0.75, lateral.e())
         .unwrap();
-    spec.assists.yaw_stability.enabled = esc;
-    spec
+    settings.assists.yaw_stability.enabled = esc;
+    settings
 }
 
 /// FMVSS 126 S5.2 and S5.3 on a sine-with-dwell report: yaw-rate ratios of at most

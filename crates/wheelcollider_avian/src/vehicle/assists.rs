@@ -21,8 +21,10 @@ pub(crate) fn apply_body_assists(
     let down = gravity.map(|g| g.0).unwrap_or(Vec3::NEG_Y);
     let up = (-down).try_normalize().unwrap_or(Vec3::Y);
     for (runtime, input, telemetry, mut forces) in &mut vehicles {
-        let Some(spec) = runtime.spec.as_ref() else { continue };
-        let a = &spec.assists;
+        let Some(settings) = runtime.settings.as_ref() else {
+            continue;
+        };
+        let a = &settings.assists;
         if !a.anti_flip.enabled && !a.air_control.enabled {
             continue;
         }

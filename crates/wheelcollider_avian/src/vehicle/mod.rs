@@ -10,8 +10,8 @@
 //!
 //! fn setup(mut commands: Commands) {
 //!     // Or `VehicleSettings::from_ron(&std::fs::read_to_string("assets/presets/road.ron")?)`.
-//!     let spec = VehicleSettings::default();
-//!     let car = spawn_vehicle(&mut commands, &spec, Transform::from_xyz(0.0, 1.0, 0.0)).unwrap();
+//!     let settings = VehicleSettings::default();
+//!     let car = spawn_vehicle(&mut commands, &settings, Transform::from_xyz(0.0, 1.0, 0.0)).unwrap();
 //!     commands.entity(car).insert(Name::new("player"));
 //! }
 //! ```
@@ -19,8 +19,8 @@
 //! | file | what |
 //! | --- | --- |
 //! | `mod.rs` | the components: [`Vehicle`], [`VehicleInput`], [`VehicleWheel`], [`VehicleRuntime`], [`VehicleTelemetry`] |
-//! | `spawn.rs` | [`spawn_vehicle`]: chassis and wheels from a spec |
-//! | `systems.rs` | sync a changed spec, one vehicle step per chassis, aerodynamics |
+//! | `spawn.rs` | [`spawn_vehicle`]: chassis and wheels from a settings |
+//! | `systems.rs` | sync a changed settings, one vehicle step per chassis, aerodynamics |
 //! | `preset.rs` | `VehiclePreset` assets from `.ron` files, `VehicleFromPreset` (hot reload); feature `serialize` |
 //! | `reset.rs` | [`ResetVehicle`]: put a car back at rest |
 //! | `assists.rs` | anti-flip and air control on the body ([`AssistSettings`]) |
@@ -28,8 +28,8 @@
 //!
 //! | set (in `PhysicsSchedule`) | system | what |
 //! | --- | --- | --- |
-//! | [`VehicleSystems::Sync`], before [`WheelSystems::Prepare`](crate::WheelSystems) | `sync_vehicles` | a changed spec is validated and pushed to the wheels (geometry, settings, mass) |
-//! | [`VehicleSystems::Drive`], after `WheelSystems::Prepare` | `drive_vehicles` | one [`step_vehicle`](wheelcollider_core::vehicle::step_vehicle) per chassis → each wheel's [`WheelInput`](crate::WheelInput); telemetry |
+//! | [`VehicleSystems::Sync`], before [`WheelSystems::Prepare`](crate::WheelSystems) | `sync_vehicles` | a changed settings is validated and pushed to the wheels (geometry, settings, mass) |
+//! | [`VehicleSystems::Drive`], after `WheelSystems::Prepare` | `drive_vehicles` | one [`step_vehicle`](wheelcollider_core::vehicle::step_vehicle) per chassis → each wheel's [`WheelInput`]; telemetry |
 //! | [`VehicleSystems::Aero`], after `WheelSystems::Apply` | `apply_aero`, `apply_body_assists` | drag at the centre of mass, downforce at the axles; anti-flip and air control |
 
 mod assists;
@@ -48,12 +48,13 @@ pub use plugin::{VehiclePlugin, VehicleSystems};
 pub use preset::{VehicleFromPreset, VehiclePreset, VehiclePresetLoadError, VehiclePresetLoader};
 pub use reset::ResetVehicle;
 pub use spawn::{CHASSIS_CCD_SPEED, CHASSIS_SPECULATIVE_MARGIN, WheelPlacement, spawn_vehicle, spawn_vehicle_with};
+use wheelcollider_core::WheelInput;
+use wheelcollider_core::vehicle::WheelFeedback;
 pub use wheelcollider_core::vehicle::{
     AeroSettings, AirControlSettings, AntiFlipSettings, AssistSettings, AxleSettings, BrakeSettings, ChassisSettings,
     ClutchSettings, DifferentialKind, DriverInput, EngineSettings, GearboxSettings, PowertrainReport, SteeringSettings,
     VehicleSettings, VehicleSettingsError, VehicleState, YawStabilitySettings,
 };
-use wheelcollider_core::vehicle::{WheelCommand, WheelFeedback};
 
 /// The driver's controls for one vehicle: write it from game code, an AI, or the
 /// optional keyboard / gamepad plugin. See [`wheelcollider_core::vehicle::DriverInput`]
@@ -64,8 +65,8 @@ pub struct VehicleInput(pub wheelcollider_core::vehicle::DriverInput);
 
 /// A vehicle: put it on the chassis rigid body (usually through [`spawn_vehicle`]).
 /// Its wheels are the chassis' [`WheelCollider`](crate::WheelCollider) children that carry a
-/// [`VehicleWheel`]. Edit the spec at run time (the inspector does): the change is
-/// validated, and a spec with a non-finite number is refused (logged) and the last good
+/// [`VehicleWheel`]. Edit the settings at run time (the inspector does): the change is
+/// validated, and a settings with a non-finite number is refused (logged) and the last good
 /// one kept.
 #[derive(Component, Reflect, Clone, Debug, Default, PartialEq)]
 #[reflect(Component)]
@@ -88,18 +89,18 @@ pub struct VehicleWheel {
 pub struct VehicleRuntime {
     /// The powertrain and steering state.
     pub state: Option<VehicleState>,
-    /// The last spec that validated: what the vehicle actually runs.
-    pub spec: Option<VehicleSettings>,
+    /// The last settings that validated: what the vehicle actually runs.
+    pub settings: Option<VehicleSettings>,
     #[reflect(ignore)]
     feedback: Vec<WheelFeedback>,
     #[reflect(ignore)]
-    commands: Vec<WheelCommand>,
+    commands: Vec<WheelInput>,
     #[reflect(ignore)]
     entities: Vec<Option<Entity>>,
 }
 
 /// What the vehicle did in its last physics step, for HUDs, plots and game logic.
-/// Per-wheel values (load, slips, forces) are in each wheel's [`WheelState`](crate::WheelState).
+/// Per-wheel values (load, slips, forces) are in each wheel's [`WheelOutput`](crate::WheelOutput).
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
 #[reflect(Component)]
 pub struct VehicleTelemetry {

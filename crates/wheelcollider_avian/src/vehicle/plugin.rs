@@ -10,7 +10,7 @@ use crate::wheel::WheelSystems;
 /// The vehicle systems' sets in avian's `PhysicsSchedule`.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum VehicleSystems {
-    /// A changed [`Vehicle`] spec validated and pushed to its body and wheels; before
+    /// A changed [`Vehicle`] settings validated and pushed to its body and wheels; before
     /// [`WheelSystems::Prepare`].
     Sync,
     /// One vehicle step per chassis: [`VehicleInput`] and the wheels' last outputs in,

@@ -4,12 +4,12 @@ use avian3d::prelude::*;
 use bevy::prelude::*;
 
 use super::{VehicleRuntime, VehicleState};
-use crate::wheel::{ChassisWheels, WheelState};
+use crate::wheel::{ChassisWheels, WheelOutput, WheelState};
 
 /// Puts a vehicle back at rest, all of it: the chassis at `to` (or where it is) with no
 /// linear or angular velocity, the powertrain as a new one (engine at idle, first gear,
-/// wheels straight) and every wheel's [`WheelState`] cleared (the vehicle's next step
-/// reads the wheels' last outputs for its traction control and ABS). The spec, the
+/// wheels straight) and every wheel's [`WheelState`] and [`WheelOutput`] cleared (the
+/// vehicle's next step reads the wheels' last outputs for its traction control and ABS). The settings, the
 /// tuning and the input are kept.
 ///
 /// Trigger it from any system; it takes effect when the commands are applied, before the
@@ -50,7 +50,7 @@ pub(crate) fn reset_vehicle(
         &mut VehicleRuntime,
         &ChassisWheels,
     )>,
-    mut wheels: Query<&mut WheelState>,
+    mut wheels: Query<(&mut WheelState, &mut WheelOutput)>,
 ) {
     let Ok((mut transform, mut lin, mut ang, mut runtime, children)) = cars.get_mut(reset.entity) else {
         warn!("ResetVehicle: {} is not a vehicle with wheels", reset.entity);
@@ -61,12 +61,13 @@ pub(crate) fn reset_vehicle(
     }
     lin.0 = Vec3::ZERO;
     ang.0 = Vec3::ZERO;
-    if let Some(spec) = runtime.spec.clone() {
-        runtime.state = Some(VehicleState::new(&spec));
+    if let Some(settings) = runtime.settings.clone() {
+        runtime.state = Some(VehicleState::new(&settings));
     }
     for &w in children.wheels() {
-        if let Ok(mut state) = wheels.get_mut(w) {
+        if let Ok((mut state, mut output)) = wheels.get_mut(w) {
             *state = WheelState::default();
+            *output = WheelOutput::default();
         }
     }
 }

@@ -1,4 +1,4 @@
-//! Spawning a vehicle from its spec: the chassis body and one wheel per axle end.
+//! Spawning a vehicle from its settings: the chassis body and one wheel per axle end.
 
 use avian3d::prelude::*;
 use bevy::prelude::*;
@@ -6,9 +6,9 @@ use bevy::prelude::*;
 use super::{Vehicle, VehicleSettings, VehicleSettingsError, VehicleWheel};
 use crate::wheel::{AntiRollBar, WheelCollider, WheelOf};
 
-/// Spawns a vehicle from a spec: the chassis (dynamic rigid body, box collider, mass,
+/// Spawns a vehicle from a settings: the chassis (dynamic rigid body, box collider, mass,
 /// inertia, centre of mass, [`Vehicle`]) and one [`WheelCollider`] child per wheel,
-/// named `"axle 0 left"` and so on. The spec is validated first; an invalid one spawns
+/// named `"axle 0 left"` and so on. The settings is validated first; an invalid one spawns
 /// nothing and returns the error.
 ///
 /// The chassis also gets avian's [`SpeculativeMargin`] of [`CHASSIS_SPECULATIVE_MARGIN`]
@@ -27,10 +27,10 @@ use crate::wheel::{AntiRollBar, WheelCollider, WheelOf};
 /// `docs/reliability.md`.
 pub fn spawn_vehicle(
     commands: &mut Commands,
-    spec: &VehicleSettings,
+    settings: &VehicleSettings,
     transform: Transform,
 ) -> Result<Entity, VehicleSettingsError> {
-    spawn_vehicle_with(commands, spec, transform, WheelPlacement::Children)
+    spawn_vehicle_with(commands, settings, transform, WheelPlacement::Children)
 }
 
 /// The largest distance (m) at which a spawned chassis makes speculative contacts (avian's
@@ -50,10 +50,10 @@ pub enum WheelPlacement {
     #[default]
     Children,
     /// Outside the hierarchy, attached by [`WheelOf`] alone: the same physics (tested bit
-    /// for bit), and Bevy does not propagate the wheels' transforms, which saves 0.05–0.06
-    /// µs per wheel-step (about 10 % of a ray wheel; `docs/performance.md`). For traffic
+    /// for bit by `wheel::suspension`), and Bevy does not propagate the wheels'
+    /// transforms, which saves work (`docs/performance.md`). For traffic
     /// and servers. A wheel's `GlobalTransform` is then not its place in the world: read
-    /// its `WheelState`, and put its `WheelModel` mesh under the chassis. Despawning the
+    /// its `WheelOutput`, and put its `WheelModel` mesh under the chassis. Despawning the
     /// chassis still despawns the wheels.
     OutsideHierarchy,
 }
@@ -61,30 +61,30 @@ pub enum WheelPlacement {
 /// [`spawn_vehicle`], with the wheels placed as `placement` says.
 pub fn spawn_vehicle_with(
     commands: &mut Commands,
-    spec: &VehicleSettings,
+    settings: &VehicleSettings,
     transform: Transform,
     placement: WheelPlacement,
 ) -> Result<Entity, VehicleSettingsError> {
-    let mut spec = spec.clone();
-    spec.validate()?;
+    let mut settings = settings.clone();
+    settings.validate()?;
     let chassis = commands.spawn(transform).id();
-    build_vehicle(commands, chassis, &spec, placement);
+    build_vehicle(commands, chassis, &settings, placement);
     Ok(chassis)
 }
 
-/// Makes `chassis` the vehicle `spec` describes (validated): body components,
+/// Makes `chassis` the vehicle `settings` describes (validated): body components,
 /// [`Vehicle`] and one wheel child per axle end.
 pub(crate) fn build_vehicle(
     commands: &mut Commands,
     chassis: Entity,
-    spec: &VehicleSettings,
+    settings: &VehicleSettings,
     placement: WheelPlacement,
 ) {
-    let spec = spec.clone();
-    let c = &spec.chassis;
+    let settings = settings.clone();
+    let c = &settings.chassis;
     let [ix, iy, iz] = c.principal_inertia();
     commands.entity(chassis).insert((
-        Name::new(spec.name.clone()),
+        Name::new(settings.name.clone()),
         RigidBody::Dynamic,
         Collider::cuboid(c.size[0], c.size[1], c.size[2]),
         Mass(c.mass),
@@ -97,13 +97,13 @@ pub(crate) fn build_vehicle(
         SpeculativeMargin(CHASSIS_SPECULATIVE_MARGIN),
         SweptCcd::NON_LINEAR.with_velocity_threshold(CHASSIS_CCD_SPEED, f32::MAX),
     ));
-    for (a, axle) in spec.axles.iter().enumerate() {
+    for (a, axle) in settings.axles.iter().enumerate() {
         let ends = [false, true].map(|right| {
             let x = if right { axle.half_track } else { -axle.half_track };
             let side = if right { "right" } else { "left" };
             let wheel = (
                 Name::new(format!("axle {a} {side}")),
-                WheelCollider(spec.wheel_settings(a, right)),
+                WheelCollider(settings.wheel_settings(a, right)),
                 VehicleWheel { axle: a, right },
                 Transform::from_xyz(x, axle.mount_height, axle.z),
             );
@@ -122,5 +122,5 @@ pub(crate) fn build_vehicle(
             });
         }
     }
-    commands.entity(chassis).insert(Vehicle(spec));
+    commands.entity(chassis).insert(Vehicle(settings));
 }

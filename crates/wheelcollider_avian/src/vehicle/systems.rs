@@ -1,4 +1,4 @@
-//! The vehicle's systems: specs synced to the body and wheels, one vehicle step per
+//! The vehicle's systems: cars synced to the body and wheels, one vehicle step per
 //! chassis (wheel feedback in, wheel inputs out, telemetry), and aerodynamics.
 //!
 //! Why `drive_vehicles` is about 90 lines: the wheels' feedback in, one
@@ -6,12 +6,12 @@
 
 use avian3d::prelude::*;
 use bevy::prelude::*;
-use wheelcollider_core::vehicle::{ChassisMotion, VehicleState, WheelCommand, WheelFeedback, step_vehicle};
+use wheelcollider_core::vehicle::{ChassisMotion, VehicleState, WheelFeedback, step_vehicle};
 
 use super::{Vehicle, VehicleInput, VehicleRuntime, VehicleSettings, VehicleTelemetry, VehicleWheel};
-use crate::wheel::{AntiRollBar, ChassisWheels, WheelCollider, WheelInput, WheelState};
+use crate::wheel::{AntiRollBar, ChassisWheels, WheelCollider, WheelInput, WheelOutput};
 
-/// Validates changed specs and pushes them to the wheels and the body.
+/// Validates changed cars and pushes them to the wheels and the body.
 pub(crate) fn sync_vehicles(
     mut vehicles: Query<(Entity, &Vehicle, &mut VehicleRuntime, Option<&ChassisWheels>), Changed<Vehicle>>,
     mut wheels: Query<(
@@ -23,17 +23,20 @@ pub(crate) fn sync_vehicles(
     mut bodies: Query<(&mut Mass, &mut AngularInertia, &mut CenterOfMass, &mut Collider)>,
 ) {
     for (entity, vehicle, mut runtime, children) in &mut vehicles {
-        let mut spec = vehicle.0.clone();
-        if let Err(e) = spec.validate() {
-            warn!("vehicle {entity}: spec refused, keeping the last good one: {e}");
+        let mut settings = vehicle.0.clone();
+        if let Err(e) = settings.validate() {
+            warn!("vehicle {entity}: settings refused, keeping the last good one: {e}");
             continue;
         }
-        let new_layout = runtime.spec.as_ref().is_none_or(|s| s.axles.len() != spec.axles.len());
+        let new_layout = runtime
+            .settings
+            .as_ref()
+            .is_none_or(|s| s.axles.len() != settings.axles.len());
         if new_layout || runtime.state.is_none() {
-            runtime.state = Some(VehicleState::new(&spec));
+            runtime.state = Some(VehicleState::new(&settings));
         }
         if let Ok((mut mass, mut inertia, mut com, mut collider)) = bodies.get_mut(entity) {
-            let c = &spec.chassis;
+            let c = &settings.chassis;
             let [ix, iy, iz] = c.principal_inertia();
             mass.set_if_neq(Mass(c.mass));
             inertia.set_if_neq(AngularInertia::new(Vec3::new(ix, iy, iz)));
@@ -48,12 +51,12 @@ pub(crate) fn sync_vehicles(
             let Ok((id, mut collider, mut transform, bar)) = wheels.get_mut(w) else {
                 continue;
             };
-            let Some(axle) = spec.axles.get(id.axle) else {
+            let Some(axle) = settings.axles.get(id.axle) else {
                 continue;
             };
-            let settings = spec.wheel_settings(id.axle, id.right);
-            if collider.0 != settings {
-                collider.0 = settings;
+            let wanted = settings.wheel_settings(id.axle, id.right);
+            if collider.0 != wanted {
+                collider.0 = wanted;
             }
             let x = if id.right { axle.half_track } else { -axle.half_track };
             let t = Vec3::new(x, axle.mount_height, axle.z);
@@ -66,7 +69,7 @@ pub(crate) fn sync_vehicles(
                 bar.stiffness = axle.anti_roll_stiffness;
             }
         }
-        runtime.spec = Some(spec);
+        runtime.settings = Some(settings);
     }
 }
 
@@ -88,7 +91,7 @@ type VehicleQuery<'w, 's> = Query<
 pub(crate) fn drive_vehicles(
     time: Res<Time>,
     mut vehicles: VehicleQuery,
-    mut wheels: Query<(&VehicleWheel, &WheelCollider, &WheelState, &mut WheelInput)>,
+    mut wheels: Query<(&VehicleWheel, &WheelCollider, &WheelOutput, &mut WheelInput)>,
 ) {
     let dt = time.delta_secs();
     if dt <= 0.0 {
@@ -96,43 +99,27 @@ pub(crate) fn drive_vehicles(
     }
     for (mut runtime, mut input, mut telemetry, children, rot, lin, ang) in &mut vehicles {
         let runtime = &mut *runtime;
-        let (Some(spec), Some(state)) = (runtime.spec.as_ref(), runtime.state.as_mut()) else {
+        let (Some(settings), Some(state)) = (runtime.settings.as_ref(), runtime.state.as_mut()) else {
             continue;
         };
-        let n = spec.wheel_count();
+        let n = settings.wheel_count();
         runtime.feedback.resize(n, WheelFeedback::default());
-        runtime.commands.resize(n, WheelCommand::default());
+        runtime.commands.resize(n, WheelInput::default());
         runtime.entities.clear();
         runtime.entities.resize(n, None);
         let mut grounded = 0;
         for &w in children.wheels() {
-            let Ok((id, collider, wheel_state, _)) = wheels.get(w) else {
+            let Ok((id, collider, wheel_output, _)) = wheels.get(w) else {
                 continue;
             };
             let i = VehicleSettings::wheel_index(id.axle, id.right);
             if i >= n {
                 continue;
             }
-            let o = &wheel_state.output;
+            let o = &wheel_output.output;
             grounded += o.grounded as u32;
             runtime.entities[i] = Some(w);
-            runtime.feedback[i] = WheelFeedback {
-                angular_velocity: o.angular_velocity,
-                inertia: collider.inertia(),
-                radius: collider.radius(),
-                compression: o.compression,
-                load: o.load,
-                forward_slip: o.forward_slip,
-                peak_slip: o.peak_slip,
-                sideways_slip: o.transient_sideways_slip,
-                lateral_peak_slip: o.lateral_peak_slip,
-                ground_speed: o.ground_speed,
-                max_friction_force: o.max_friction_force,
-                grounded: o.grounded,
-                tyre_torque: o.forward_force * collider.radius(),
-                sideways_force: o.sideways_force,
-                aligning_torque: o.aligning_torque,
-            };
+            runtime.feedback[i] = WheelFeedback::from((&collider.0, o));
         }
         let forward = rot.0 * Vec3::NEG_Z;
         let right = rot.0 * Vec3::X;
@@ -144,7 +131,7 @@ pub(crate) fn drive_vehicles(
             yaw_rate,
         };
         let report = step_vehicle(
-            spec,
+            settings,
             state,
             &mut input.0,
             motion,
@@ -156,16 +143,16 @@ pub(crate) fn drive_vehicles(
             let Some(Ok((_, _, _, mut wheel_input))) = e.map(|e| wheels.get_mut(e)) else {
                 continue;
             };
-            let c = runtime.commands[i];
-            wheel_input.steer_angle = c.steer_angle;
-            wheel_input.drive_torque = c.drive_torque;
-            wheel_input.brake_torque = c.brake_torque;
-            wheel_input.drivetrain_inertia = c.drivetrain_inertia;
-            // The bars are `AntiRollBar`s, solved with the suspension.
-            wheel_input.anti_roll_force = 0.0;
+            // The vehicle writes the whole input but for the drivetrain's friction (a
+            // game's, if any); the bars are `AntiRollBar`s, solved with the suspension.
+            *wheel_input = WheelInput {
+                drivetrain_friction_torque: wheel_input.drivetrain_friction_torque,
+                anti_roll_force: 0.0,
+                ..runtime.commands[i]
+            };
         }
         let accel = (v - telemetry.last_velocity) / dt;
-        let k = spec.aero.drag_factor();
+        let k = settings.aero.drag_factor();
         *telemetry = VehicleTelemetry {
             forward_speed,
             speed_kmh: v.length() * 3.6,
@@ -174,7 +161,7 @@ pub(crate) fn drive_vehicles(
             yaw_rate,
             powertrain: report,
             drag: k * v.length_squared(),
-            downforce: spec.aero.downforce(forward_speed),
+            downforce: settings.aero.downforce(forward_speed),
             grounded_wheels: grounded,
             wheels: n as u32,
             last_velocity: v,
@@ -185,19 +172,21 @@ pub(crate) fn drive_vehicles(
 /// Aerodynamic drag at the centre of mass and downforce at the first and last axle.
 pub(crate) fn apply_aero(mut vehicles: Query<(&VehicleRuntime, &VehicleTelemetry, Forces)>) {
     for (runtime, telemetry, mut forces) in &mut vehicles {
-        let Some(spec) = runtime.spec.as_ref() else { continue };
+        let Some(settings) = runtime.settings.as_ref() else {
+            continue;
+        };
         let v = forces.linear_velocity();
         let speed = v.length();
         if !speed.is_finite() || speed < 1e-3 {
             continue;
         }
         let rot = forces.rotation().0;
-        let drag = -spec.aero.drag_factor() * speed * v;
+        let drag = -settings.aero.drag_factor() * speed * v;
         if drag.is_finite() {
             forces.apply_force(drag);
         }
         let down = rot * Vec3::NEG_Y;
-        let (Some(first), Some(last)) = (spec.axles.first(), spec.axles.last()) else {
+        let (Some(first), Some(last)) = (settings.axles.first(), settings.axles.last()) else {
             continue;
         };
         let pos = forces.position().0;

@@ -8,12 +8,12 @@ use bevy::prelude::*;
 /// Applies the wheels' forces: per chassis, the sums [`step_wheels`](super::step::step_wheels) kept (the same as
 /// each wheel's force at its contact point, with one write per body); then the opposite
 /// force to a dynamic body a wheel stands on, for the chassis that have such a wheel.
-/// Serial: 1 000 chassis take about 30 µs, measured in the scenarios bench.
+/// Serial (a body's forces have one writer); its cost is in `docs/performance.md`.
 #[allow(clippy::type_complexity)]
 pub(crate) fn apply_forces(
-    wheels: Query<&WheelState>,
-    chassis: Query<(Entity, &ChassisWheels, &ChassisCache)>,
-    mut bodies: ParamSet<(Query<(Forces, &ChassisCache)>, Query<Forces>)>,
+    wheels: Query<&WheelOutput>,
+    chassis: Query<(Entity, &ChassisWheels, &ChassisState)>,
+    mut bodies: ParamSet<(Query<(Forces, &ChassisState)>, Query<Forces>)>,
 ) {
     for (mut forces, bookkeeping) in &mut bodies.p0() {
         if bookkeeping.grounded_wheels > 0 {

@@ -1,8 +1,17 @@
-//! How fast a wheel's compression grows from the bodies' motion: the suspension's speed
-//! reading, against the ground's plane on a face and along the suspension axis on an
-//! edge (see [`approach_speed`]).
+//! How fast a wheel's compression grows, read from the bodies' motion, and how fast the
+//! ground itself rises into the wheel: the two speed readings of the suspension's row.
+//!
+//! The rule behind both: the road's shape reaches the suspension as position, not as
+//! speed. A kerb's face, a triangle's edge or a teleport jumps the compression in a step;
+//! read as a speed it would be metres per second of approach, and a bump stop that stops
+//! it in one step throws the car. So [`approach_speed`] reads the bodies' velocities, not
+//! the compression's change, and [`ground_rise`] lets the bump stop leave room for the
+//! ground's own rise only once it has lasted. The measurements that placed the
+//! thresholds: `docs/reliability.md`, "Where the thresholds come from".
 
+use super::components::{RiseState, WheelState};
 use bevy::prelude::*;
+use wheelcollider_core::{WheelSettings, finite_or_zero};
 
 /// The cosine of the tilt between the ground normal and the suspension axis up to
 /// which [`approach_speed`] reads the compression speed against the ground's plane
@@ -12,33 +21,39 @@ pub(crate) const COS_FACE_TILT: f32 = 0.999_390_8;
 /// in between, a blend.
 pub(crate) const COS_EDGE_TILT: f32 = 0.997_564_1;
 
+/// How long (s) a wheel's compression must have gained on every step before the bump
+/// stop leaves room for the ground's rise: longer than a kerb's face or ramp takes to
+/// climb (one to three steps at 60 Hz), shorter than a loop's curve.
+pub(crate) const RISE_PERSISTENCE: f32 = 0.04;
+
+/// The steepest the ground's rise may be against the wheel's path for the bump stop to
+/// leave room for it (rise per metre travelled, 6°): more than a road's curve gives. It
+/// bounds what a reading that stays wrong can do to the stop.
+pub(crate) const RISE_MAX_SLOPE: f32 = 0.1;
+
+/// How far past its travel (m) a wheel may be for the bump stop to leave room for the
+/// ground's rise: deeper, the stop is pushing out a wheel found inside the ground (a
+/// teleport, a radius typed larger), and the rise, read off that push-out, would hurry
+/// it (`world::game_world`'s kart with its wheels typed to 2 m).
+pub(crate) const RISE_MAX_DEPTH: f32 = 0.1;
+
+/// The smallest gain (m/s, times the step) that counts towards [`RISE_PERSISTENCE`]: the
+/// numerical noise of a wheel at rest or rolling on a flat road is far below it.
+pub(crate) const RISE_MIN_SPEED: f32 = 0.1;
+
 /// How fast a wheel's compression grows from the bodies' motion (m/s, positive
 /// compressing): `v` is the velocity of the suspension axis' point at the ground less
-/// the ground body's at the hit (see `contact.rs`: a small spinning body's velocity
-/// carried out to the axis is not its surface's), `up` the suspension axis and `normal`
-/// the ground normal at the hit.
+/// the ground body's at the hit (a small spinning body's velocity carried out to the
+/// axis is not its surface's: `world::platforms`' log), `up` the suspension axis and
+/// `normal` the ground normal at the hit.
 ///
-/// Against a plane through the hit with normal `n`, the distance along the axis from the
-/// mount is `d = (mount − p)·n / (up·n)`, and the compression grows at `−v·n / (up·n)`:
-/// exact for a wheel on a face, the chassis' turning included. Reading `−v·up` instead
-/// (the mount's approach along its own axis) counts a mount sliding along the ground as
-/// approaching it whenever the chassis is tilted to the ground. A chassis pitched by θ
-/// at speed `V` had its dampers see `V·sin θ`: 0.28 m/s for the kart pitched 0.6° at
-/// 27 m/s, 200 N on each of its 800 N·s/m dampers; they carried the load, the springs
-/// topped out and the kart hopped on flat ground at 30–90 Hz.
-///
-/// The plane reading also reads the road's own slope under the wheel as compression
-/// speed, `V·tan α`: metres per second at road speed at an edge (a square kerb, a mesh's
-/// crease, where the normal swings towards the wheel's travel), for a step that the
-/// spring takes as a jump in position (a bump stop that stops it in a step threw the
-/// car over a 12 cm kerb at 100 km/h), and on rough ground a damper force that, with no
-/// wheel mass to follow the ground, lifts the wheel off each crest. The plugin keeps
-/// the design that the road's shape reaches the suspension as position, not speed: the
-/// plane reading holds only while the tilt is under 2° (a chassis' attitude at speed:
-/// the kart's 0.6°, a car's squat and dive), the axis reading from 4°, blended between.
-/// Measured with 5° and 10°: on a heightfield of ±12 cm bumps driven straight at half
-/// throttle the road car at 60 Hz lost its speed (9 against 76 km/h at 120 Hz); with
-/// 10° and 20° the corner of a square curb tilted it by 8° at 100 km/h.
+/// Against a plane through the hit with normal `n` the compression grows at
+/// `−v·n / (up·n)`: exact for a wheel on a face, the chassis' turning included, where
+/// `−v·up` would read a mount sliding along a ground it is tilted to as approaching it.
+/// But the plane reading also reads the road's own slope under the wheel as speed
+/// (`V·tan α` at an edge), so it holds only while the tilt is under 2° (a chassis'
+/// attitude at speed), the axis reading from 4°, blended between. Guarded by the unit
+/// test below, `wheel::suspension` (the kart at speed does not hop) and `wheel::kerbs`.
 #[inline]
 pub(crate) fn approach_speed(v: Vec3, up: Vec3, normal: Vec3) -> f32 {
     let along_axis = -v.dot(up);
@@ -49,6 +64,56 @@ pub(crate) fn approach_speed(v: Vec3, up: Vec3, normal: Vec3) -> f32 {
     }
     let against_plane = -v.dot(normal) / facing;
     along_axis + w * (against_plane - along_axis)
+}
+
+/// The ground's rise into a wheel (see [`SuspensionRow::ground_rise`]): this step's
+/// reading (kept for the next) and the rise the bump stop leaves room for (m).
+/// `compression` and `speed` are this step's row's, `along_ground` the wheel's forward
+/// and sideways speeds over the ground (m/s; their length is taken only while a rise is
+/// being left room for).
+///
+/// The gain is the compression's change less what the bodies' motion explains (the mean
+/// of the last and this step's speed readings times the step): the ground's own rise.
+/// The rise is the smaller of this step's and the last step's gains, once the gains have
+/// been positive for [`RISE_PERSISTENCE`], else 0; a ground that falls away counts 0.
+/// Guarded by `wheel::loops` (a loop's curve is left room for) and `wheel::kerbs`,
+/// `world::crashes` (a kerb's jump is not).
+///
+/// [`SuspensionRow::ground_rise`]: wheelcollider_core::SuspensionRow::ground_rise
+pub(crate) fn ground_rise(
+    settings: &WheelSettings,
+    state: &WheelState,
+    (compression, speed): (f32, f32),
+    (forward, sideways): (f32, f32),
+    dt: f32,
+) -> (RiseState, f32) {
+    let Some(last) = state.rise else {
+        let none = RiseState {
+            speed,
+            gain: 0.0,
+            streak: 0.0,
+        };
+        return (none, 0.0);
+    };
+    // The last step's compression is the core's (moved with an edited geometry).
+    let moved = dt * 0.5 * (last.speed + speed);
+    let gain = finite_or_zero(compression - state.step.compression - moved);
+    let streak = if gain > RISE_MIN_SPEED * dt {
+        last.streak + dt
+    } else {
+        0.0
+    };
+    let deep = compression > settings.suspension_length() + RISE_MAX_DEPTH;
+    let rise = if streak >= RISE_PERSISTENCE && !deep {
+        // `max`/`min`, not `clamp`: a non-finite chassis velocity written by a game
+        // makes the bound NaN, which `clamp` panics on; `min` passes over it.
+        gain.min(last.gain)
+            .max(0.0)
+            .min(RISE_MAX_SLOPE * forward.hypot(sideways) * dt)
+    } else {
+        0.0
+    };
+    (RiseState { speed, gain, streak }, rise)
 }
 
 #[cfg(test)]

@@ -4,7 +4,8 @@
 //! | --- | --- | --- |
 //! | [`WheelCollider`] | you, the inspector, a preset | the tuning ([`WheelSettings`], validated) |
 //! | [`WheelInput`] | a vehicle, game code, AI | steer, drive and brake torque… each step |
-//! | [`WheelState`] | the plugin (read-only to you) | every output of the original, in 3D |
+//! | [`WheelState`] | the plugin (a rollback library saves it) | what a wheel carries from one step to the next |
+//! | [`WheelOutput`] | the plugin (read-only to you) | every output of the original, in 3D |
 //! | [`WheelOf`] / [`ChassisWheels`] | the plugin (or you) | wheel → rigid body relationship |
 //! | [`WheelModel`] | you | the visual entity placed at the wheel centre |
 
@@ -34,39 +35,14 @@ use wheelcollider_core::{StepOutput, StepState, SweepType, WheelSettings};
 #[derive(Component, Reflect, Clone, Debug, Default, PartialEq, Deref, DerefMut)]
 #[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 #[reflect(Component, Default, Debug, Clone)]
-#[require(WheelInput, WheelState, WheelSweepShape, Transform)]
+#[require(WheelInput, WheelState, WheelOutput, WheelCache, Transform)]
 #[cfg_attr(feature = "serialize", serde(transparent))]
 pub struct WheelCollider(pub WheelSettings);
 
-/// What drives a wheel this step: written by a vehicle controller or by game code.
-///
-/// Values are clamped when used (brake and drivetrain terms ≥ 0, steer to ±90°); a
-/// non-finite value is treated as 0 and logged.
-#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
-#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
-#[reflect(Component, Default, Debug, Clone)]
-#[cfg_attr(feature = "serialize", serde(default))]
-pub struct WheelInput {
-    /// Steer angle (deg), a yaw about the suspension axis added to the toe. Positive
-    /// turns **left** (counter-clockwise seen from above, Bevy's right-handed
-    /// convention).
-    pub steer_angle: f32,
-    /// Drive torque (N·m), signed; positive drives forward.
-    pub drive_torque: f32,
-    /// Brake torque (N·m), ≥ 0.
-    pub brake_torque: f32,
-    /// Drivetrain inertia added to the wheel's in its spin solve (kg·m²), ≥ 0. A
-    /// vehicle writes it every step: its share of the gearbox's and, while the clutch
-    /// is locked, the engine's inertia, reflected through the ratios.
-    pub drivetrain_inertia: f32,
-    /// Drivetrain friction torque (N·m), ≥ 0.
-    pub drivetrain_friction_torque: f32,
-    /// An extra force (N), signed, added to this wheel's suspension force while it is
-    /// grounded (explicitly, as it is given). For anti-roll bars use [`AntiRollBar`]
-    /// instead, which is solved with the suspension and stable at any stiffness; the
-    /// vehicle layer does, and leaves this at 0.
-    pub anti_roll_force: f32,
-}
+/// What drives a wheel this step (steer, drive and brake torque, the drivetrain's
+/// inertia and friction): written by a vehicle controller or by game code, read by the
+/// wheel's step. The core's type, a component here.
+pub use wheelcollider_core::WheelInput;
 
 /// What the sweep hit.
 #[derive(Reflect, Clone, Copy, Debug, PartialEq)]
@@ -86,18 +62,43 @@ pub struct WheelHit {
     pub dynamic: bool,
 }
 
+/// What a wheel carries from one physics step to the next: everything its next step
+/// reads besides its settings, its input and the bodies' state. A rollback library saves
+/// and restores it with [`WheelOutput`] (which the vehicle reads as feedback) and
+/// [`WheelInput`]; `docs/plugin.md` has the whole list. Written by the plugin.
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
+#[reflect(Component, Default, Debug, Clone)]
+pub struct WheelState {
+    /// The core's state: spin, angle, last compression, static-friction anchor,
+    /// transient slips.
+    pub step: StepState,
+    /// Suspension length + radius of the last step (m); 0 before the first step. A
+    /// change of either moves the compression without motion ([`super::edits`]).
+    pub(crate) geometry: f32,
+    /// The spring's relaxed compression (m), moved when the spring is stiffened or the
+    /// travel changes at run time and relaxing back to 0 (see
+    /// [`wheelcollider_core::SuspensionRow::spring_offset`]).
+    pub(crate) spring_offset: f32,
+    /// The spring rate of the last step (N/m).
+    pub(crate) stiffness: f32,
+    /// Whether the last step was grounded, and its road bump (m): the bump's rate is
+    /// part of the suspension's speed reading.
+    pub(crate) grounded: bool,
+    pub(crate) bump: f32,
+    /// The ground's rise of the last step; `None` after a step in the air. See
+    /// [`wheelcollider_core::SuspensionRow::ground_rise`].
+    pub(crate) rise: Option<RiseState>,
+}
+
 /// Everything the wheel computed in the last physics step. Read-only to game code: the
 /// plugin overwrites it every step.
 #[derive(Component, Reflect, Clone, Debug, Default, PartialEq)]
 #[reflect(Component, Default, Debug, Clone)]
-pub struct WheelState {
+pub struct WheelOutput {
     /// The hit, if grounded.
     pub hit: Option<WheelHit>,
     /// The scalar outputs of the wheel model (load, slips, forces, spin…).
-    #[reflect(ignore)]
     pub output: StepOutput,
-    /// Spin, angle and last compression, carried between steps.
-    pub step_state: StepState,
     /// Where the forces act (world, m): the hit point projected on the suspension axis.
     pub contact_position: Vec3,
     /// Direction of the longitudinal tyre force (world, unit; zero in the air).
@@ -119,28 +120,11 @@ pub struct WheelState {
     pub force: Vec3,
     /// Steer + toe actually used (deg).
     pub yaw: f32,
-    /// Values of the previous step, for smooth visuals: (suspension length, angle, yaw).
+    /// Values of the step before, for smooth visuals: (suspension length, angle, yaw).
     pub(crate) previous_pose: (f32, f32, f32),
-    /// Suspension length + radius of the last step, to carry the damper across edits.
-    pub(crate) geometry: f32,
-    /// The spring's relaxed compression (m), moved when the spring is stiffened or the
-    /// travel changes at run time and relaxing back to 0 (see
-    /// [`wheelcollider_core::SuspensionRow::spring_offset`]).
-    pub(crate) spring_offset: f32,
-    /// The spring rate of the last step (N/m).
-    pub(crate) stiffness: f32,
-    /// The last step's compression speed and ground gain, for the ground's rise; `None`
-    /// after a step in the air. See
-    /// [`wheelcollider_core::SuspensionRow::ground_rise`].
-    #[reflect(ignore)]
-    pub(crate) rise_memory: Option<RiseMemory>,
-    /// The steer (steer + toe, deg) and camber (deg) of the last step and their
-    /// rotations about the mount's Y and Z, reused while they stay the same.
-    #[reflect(ignore)]
-    pub(crate) steer_cache: (f32, f32, Quat, Quat),
 }
 
-impl WheelState {
+impl WheelOutput {
     /// Whether the wheel touches the ground.
     pub fn grounded(&self) -> bool {
         self.output.grounded
@@ -197,9 +181,9 @@ impl WheelState {
 }
 
 /// What a grounded wheel's step leaves for the next one's ground rise (see
-/// [`wheelcollider_core::SuspensionRow::ground_rise`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(crate) struct RiseMemory {
+/// [`wheelcollider_core::SuspensionRow::ground_rise`] and `approach::ground_rise`).
+#[derive(Reflect, Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct RiseState {
     /// The step's compression speed (m/s); its compression is
     /// [`StepState::compression`](wheelcollider_core::StepState::compression).
     pub speed: f32,
@@ -222,7 +206,7 @@ pub struct WheelOf(pub Entity);
 #[derive(Component, Reflect, Clone, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Debug, Clone)]
 #[relationship_target(relationship = WheelOf, linked_spawn)]
-#[require(ChassisCache)]
+#[require(ChassisState)]
 pub struct ChassisWheels(Vec<Entity>);
 
 impl ChassisWheels {
@@ -232,12 +216,13 @@ impl ChassisWheels {
     }
 }
 
-/// Per-chassis bookkeeping of the plugin, carried from one step to the next (the
-/// wheels' outputs are in their `WheelState`). Public so that a rollback library can
-/// save and restore it with the rest of a chassis' state; its fields are the plugin's.
+/// What a chassis' wheels carry from one step to the next together (the count of
+/// grounded wheels, which share the chassis' mass), and this step's force sums. Public so
+/// that a rollback library can save and restore it with the rest of a chassis' state;
+/// its fields are the plugin's.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
 #[reflect(Component, Default, Clone)]
-pub struct ChassisCache {
+pub struct ChassisState {
     /// How many of its wheels touched the ground in the last step. The wheels share the
     /// chassis' effective mass among this many for the bump stop and static friction.
     pub(crate) grounded_wheels: u32,
@@ -290,14 +275,18 @@ pub struct AntiRollBar {
 #[reflect(Component, Debug, Clone)]
 pub struct WheelSweepLayers(pub LayerMask);
 
-/// What a wheel's sweep derives from its settings, kept between steps: the shape of a
-/// sphere or cylinder wheel, built once and rebuilt only when the sweep type, radius or
-/// width change (so that the per-step sweep allocates nothing), and the cosine of the
-/// steepest ground (recomputed only when `max_ground_angle` changes). Managed by the
-/// plugin.
+/// What a wheel derives from its settings and input, kept between steps only to save
+/// work: rebuilt whenever what it was derived from changes, so it is never state (a
+/// rollback need not save it). The shape of a sphere or cylinder wheel (so that the
+/// per-step sweep allocates nothing), the cosine of the steepest ground, and the steer
+/// and camber rotations. Managed by the plugin.
 #[derive(Component, Clone, Debug, Default)]
-pub(crate) struct WheelSweepShape {
+pub(crate) struct WheelCache {
+    /// The sweep's shape, for (sweep type, radius m, width m).
     pub(crate) shape: Option<(Collider, SweepType, f32, f32)>,
     /// (max_ground_angle in degrees, its cosine).
     pub(crate) ground_cos: Option<(f32, f32)>,
+    /// The steer (steer + toe, deg) and camber (deg) and their rotations about the
+    /// mount's Y and Z.
+    pub(crate) steer: (f32, f32, Quat, Quat),
 }

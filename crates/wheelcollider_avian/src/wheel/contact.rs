@@ -1,41 +1,21 @@
 //! Sensing one wheel: its mount in the world, the sweep, what counts as ground, and the
-//! contact in the wheel's frame, with the suspension's row for the chassis' implicit
-//! solve ([`super::suspension`]).
+//! contact in the wheel's frame with its row for the chassis' suspension solve. The
+//! first stage of a wheel's step (the table in `wheel/mod.rs`); it reads the
+//! [`contracts`](super::contracts) and writes a [`Sensed`].
 //!
-//! The data path of one wheel in one step: `contact::sense_wheel` (this file) →
-//! `suspension::solve_chassis` (all wheels of the chassis together) →
-//! `model::finish_wheel` (the core's tyre and spin, the force).
-//!
-//! Why `ground_contact` is long (about 145 lines): the contact frame, velocities, ground
-//! camber, effective masses and surface of one hit, computed from shared vectors in the
-//! order the wheel model reads them.
+//! `ground_contact` is long because the contact frame, velocities, ground camber,
+//! effective masses and surface of one hit are computed from shared vectors, in the
+//! order the row and the core read them.
 
-use super::approach::approach_speed;
+use super::approach::{approach_speed, ground_rise};
 use super::components::*;
-use super::sweep::{CastHit, CastQuery, GroundFilter, WheelCasts};
+use super::contracts::{ChassisContext, ChassisFrame, GroundBody, Grounded, MIN_MASS, Sensed, WheelView};
+use super::sweep::{CastHit, CastQuery, GroundFilter};
 use avian3d::prelude::*;
 use bevy::prelude::*;
-use wheelcollider_core::{Contact, STICK_SPEED, SuspensionForceDirection, SuspensionRow, SweepType, compression_of};
-
-/// A body this light or lighter (kg) is treated as having no usable mass for the
-/// effective-mass terms.
-pub(crate) const MIN_MASS: f32 = 1e-6;
-
-/// Ground bodies: velocity at a point for moving platforms.
-pub(crate) type GroundQuery<'w, 's> = Query<
-    'w,
-    's,
-    (
-        &'static RigidBody,
-        &'static Position,
-        &'static Rotation,
-        &'static LinearVelocity,
-        &'static AngularVelocity,
-        &'static ComputedCenterOfMass,
-        Option<&'static ComputedMass>,
-        Option<&'static ComputedAngularInertia>,
-    ),
->;
+use wheelcollider_core::{
+    Contact, STICK_SPEED, SuspensionForceDirection, SuspensionRow, SweepType, Travel, compression_of, finite_or_zero,
+};
 
 /// Turns avian's cylinder (axis along Y) to lie along the wheel's axle (X): −90° about Z.
 const CYLINDER_TO_AXLE: Quat = Quat::from_xyzw(
@@ -49,14 +29,9 @@ const CYLINDER_TO_AXLE: Quat = Quat::from_xyzw(
 /// the bodies, for avian's solver: the wheel ignores that body.
 const INSIDE_DYNAMIC: f32 = 1e-4;
 
-#[inline]
-pub(crate) fn finite_or_zero(v: f32) -> f32 {
-    if v.is_finite() { v } else { 0.0 }
-}
-
 /// `1/m + (r×u)·I⁻¹(r×u)`, or 0 if that is not a finite positive number.
 #[inline]
-pub(crate) fn inverse_effective_mass(
+fn inverse_effective_mass(
     inverse_mass: f32,
     inverse_inertia: &avian3d::math::SymmetricMatrix,
     r: Vec3,
@@ -69,14 +44,13 @@ pub(crate) fn inverse_effective_mass(
 
 /// Makes a shape cast's distance exact against the tangent plane of its hit.
 ///
-/// Parry's shape cast (GJK-based time of impact) loses precision against large shapes:
-/// measured here, a 0.3 m sphere over a 400 m ground box stops 2.4 cm early and a
-/// cylinder 4.7 cm (0.3 mm over a 40 m box). The hit point and normal it returns are
-/// accurate, so the distance is recomputed exactly: how far the shape's support point
-/// towards the surface travels along −`up` to reach the plane through the hit point.
-/// Used when the plane faces the sweep (`up·n > 0.1`) and the correction moves the hit
-/// later (the cast's error is always an early stop: 7.8 cm for a 0.14 m kart wheel over
-/// a 400 m box), or earlier by less than a quarter of the radius. It is applied to every
+/// Parry's shape cast (GJK-based time of impact) loses precision against large shapes
+/// and stops early by up to centimetres (`wheel::holes` measures every sweep on boxes
+/// of 4 to 400 m). The hit point and normal it returns are accurate, so the distance is
+/// recomputed exactly: how far the shape's support point towards the surface travels
+/// along −`up` to reach the plane through the hit point. Used when the plane faces the
+/// sweep (`up·n > 0.1`) and the correction moves the hit later (the cast's error is
+/// always an early stop), or earlier by less than a quarter of the radius. It is applied to every
 /// candidate before the closest is chosen; one refined beyond the sweep's reach does not
 /// touch and is skipped ([`WheelCasts::shape`](crate::sweep::WheelCasts::shape)).
 #[inline]
@@ -114,113 +88,9 @@ fn refine_distance(
     }
 }
 
-/// What every wheel of one chassis reads, computed once per chassis and step.
-pub(crate) struct ChassisFrame {
-    pub entity: Entity,
-    pub position: Vec3,
-    pub rotation: Quat,
-    pub linear_velocity: Vec3,
-    pub angular_velocity: Vec3,
-    /// 0 for a body without usable mass (1/kg).
-    pub inverse_mass: f32,
-    /// The world inverse inertia (1/(kg·m²)); zero without usable mass.
-    pub inverse_inertia: avian3d::math::SymmetricMatrix,
-    /// The centre of mass in the world (m).
-    pub center_of_mass: Vec3,
-    /// The chassis collider's layer filters, for wheels without [`WheelSweepLayers`].
-    pub filters: Option<LayerMask>,
-    /// Grounded wheels of the last step, at least 1.
-    pub share: f32,
-    /// The chassis' gravity (m/s²): avian's `Gravity` times its `GravityScale`.
-    pub gravity: Vec3,
-}
-/// A wheel's ground contact, as sensed before the suspension is solved.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Grounded {
-    /// The contact for the core (its `suspension` is filled in after the solve).
-    pub contact: Contact,
-    /// What the sweep hit.
-    pub hit: WheelHit,
-    /// The tyre's forward and sideways directions in the ground plane (world, unit).
-    pub forward: Vec3,
-    pub sideways: Vec3,
-    /// Where the forces act (world): the hit point projected on the suspension axis.
-    pub position: Vec3,
-    /// The suspension force's direction (world, unit).
-    pub direction: Vec3,
-    /// The suspension's row in the chassis' solve.
-    pub row: SuspensionRow,
-    /// `I⁻¹·(r × up)`: the angular part of the row (its compression speed is the mount's
-    /// approach along the suspension axis `up`), through the chassis' inverse inertia.
-    pub ang: Vec3,
-    /// `r × direction`: the moment arm of the force.
-    pub moment: Vec3,
-    /// `r × up`: the moment arm of a force along the axis itself.
-    pub axis_moment: Vec3,
-    /// The ground body's own inverse mass along the row (dynamic ground), 1/kg.
-    pub ground_inverse: f32,
-    /// The wheel's anti-roll bar: (the other wheel, stiffness N/m).
-    pub bar: Option<(Entity, f32)>,
-    /// The compression this step gained beyond the bodies' approach (m): the ground's own
-    /// rise (see [`super::suspension::ground_rise`]).
-    pub rise_gain: f32,
-    /// How long the compression has gained on every step (s), this one's included.
-    pub rise_streak: f32,
-}
-
-/// One wheel, sensed: its pose for the visuals and state, and its contact if grounded.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Sensed {
-    pub entity: Entity,
-    pub mount_position: Vec3,
-    pub up: Vec3,
-    pub wheel_rotation: Quat,
-    /// Steer + toe (deg).
-    pub yaw: f32,
-    /// The wheel's spring rate (N/m): what its anti-roll bar partner reads while this
-    /// wheel hangs unloaded.
-    pub spring: f32,
-    pub ground: Option<Grounded>,
-}
-
-impl Default for Sensed {
-    fn default() -> Self {
-        Self {
-            entity: Entity::PLACEHOLDER,
-            mount_position: Vec3::ZERO,
-            up: Vec3::Y,
-            wheel_rotation: Quat::IDENTITY,
-            yaw: 0.0,
-            spring: 0.0,
-            ground: None,
-        }
-    }
-}
-
-/// What [`sense_wheel`] reads of one wheel.
-pub(crate) struct WheelView<'a> {
-    pub entity: Entity,
-    pub wheel: &'a WheelCollider,
-    pub input: &'a WheelInput,
-    pub mount: &'a Transform,
-    pub layers: Option<&'a WheelSweepLayers>,
-    pub bar: Option<&'a AntiRollBar>,
-}
-
-/// The world and the chassis, as every wheel of one chassis senses them.
-pub(crate) struct SenseContext<'a, 'w, 's> {
-    pub frame: &'a ChassisFrame,
-    /// Cast against the static tree alone (see `WheelCasts::moving_in`).
-    pub static_only: bool,
-    pub dt: f32,
-    pub casts: &'a WheelCasts<'w, 's>,
-    pub ground: &'a GroundQuery<'w, 's>,
-    pub surfaces: Option<&'a SurfaceQuery<'w, 's>>,
-}
-
 /// The mount in the world, the steer and camber rotations (kept from the last step while
 /// they stay the same): (mount position, up, steered rotation, wheel rotation, yaw deg).
-fn mount_frame(frame: &ChassisFrame, view: &WheelView, state: &mut WheelState) -> (Vec3, Vec3, Quat, Quat, f32) {
+fn mount_frame(frame: &ChassisFrame, view: &WheelView, cache: &mut WheelCache) -> (Vec3, Vec3, Quat, Quat, f32) {
     let settings = &view.wheel.0;
     let rot = frame.rotation;
     let mount_rot = rot * view.mount.rotation;
@@ -229,25 +99,25 @@ fn mount_frame(frame: &ChassisFrame, view: &WheelView, state: &mut WheelState) -
     let yaw_deg =
         (finite_or_zero(view.input.steer_angle).clamp(-90.0, 90.0) + settings.toe_angle()).clamp(-135.0, 135.0);
     let camber_deg = settings.camber_angle();
-    let (cached_yaw, cached_camber, ..) = state.steer_cache;
+    let (cached_yaw, cached_camber, ..) = cache.steer;
     if cached_yaw.to_bits() != yaw_deg.to_bits() || cached_camber.to_bits() != camber_deg.to_bits() {
-        state.steer_cache = (
+        cache.steer = (
             yaw_deg,
             camber_deg,
             Quat::from_axis_angle(Vec3::Y, yaw_deg.to_radians()),
             Quat::from_axis_angle(Vec3::Z, camber_deg.to_radians()),
         );
     }
-    let (_, _, yaw, camber_rot) = state.steer_cache;
+    let (_, _, yaw, camber_rot) = cache.steer;
     let steered = mount_rot * yaw;
     (mount_pos, up, steered, steered * camber_rot, yaw_deg)
 }
 
 /// The sweep of one wheel: the closest hit that is ground (see [`GroundFilter`]).
 fn sweep(
-    ctx: &SenseContext,
+    ctx: &ChassisContext,
     view: &WheelView,
-    cache: &mut WheelSweepShape,
+    cache: &mut WheelCache,
     mount_pos: Vec3,
     up: Vec3,
     wheel_rot: Quat,
@@ -276,7 +146,7 @@ fn sweep(
     let query = CastQuery {
         mask,
         chassis,
-        static_only: ctx.static_only,
+        static_only: view.static_only,
         filter: GroundFilter { up, min_cos },
     };
     match settings.sweep_type() {
@@ -306,17 +176,17 @@ fn sweep(
     }
 }
 
-/// One wheel's sensing: the mount frame, the sweep, and the contact with its suspension
-/// row, for the chassis' solve.
+/// One wheel's sensing: the settings' edits taken in ([`super::edits`]), the mount
+/// frame, the sweep, and the contact with its suspension row, for the chassis' solve.
 pub(crate) fn sense_wheel(
-    ctx: &SenseContext,
+    ctx: &ChassisContext,
     view: &WheelView,
     state: &mut WheelState,
-    cache: &mut WheelSweepShape,
+    cache: &mut WheelCache,
 ) -> Sensed {
-    let frame = ctx.frame;
-    let (mount_pos, up, steered, wheel_rot, yaw) = mount_frame(frame, view, state);
-    relax_spring(&view.wheel.0, state, ctx.dt);
+    let frame = &ctx.frame;
+    let first = super::edits::take_edits(&view.wheel.0, state, ctx.dt);
+    let (mount_pos, up, steered, wheel_rot, yaw) = mount_frame(frame, view, cache);
     let mut sensed = Sensed {
         entity: view.entity,
         mount_position: mount_pos,
@@ -324,6 +194,7 @@ pub(crate) fn sense_wheel(
         wheel_rotation: wheel_rot,
         yaw,
         spring: view.wheel.suspension_spring(),
+        first,
         ground: None,
     };
     let Some(hit) = sweep(ctx, view, cache, mount_pos, up, wheel_rot) else {
@@ -359,60 +230,64 @@ pub(crate) fn sense_wheel(
     sensed
 }
 
-/// Ground surfaces (grip, rolling resistance, roughness) on colliders or their bodies.
-pub(crate) type SurfaceQuery<'w, 's> = Query<'w, 's, &'static super::surface::WheelSurface>;
-
-/// How long a spring offset takes to relax by a factor e (s).
-pub(crate) const SPRING_RELAX_TIME: f32 = 0.5;
-
-/// The fastest a spring offset relaxes (m/s): a travel made 80 cm longer raises the car
-/// over three seconds instead of throwing it up.
-pub(crate) const SPRING_RELAX_SPEED: f32 = 0.25;
-
-/// Keeps the spring's force continuous across run-time edits: a stiffer spring at the
-/// same compression, or a longer travel, would push harder at once and release the
-/// difference's energy in one step (a parked car's spring typed a hundred times
-/// stiffer threw it off the ground). The spring's relaxed compression moves so that the
-/// force stays what it was, then relaxes back to 0 with [`SPRING_RELAX_TIME`], at most
-/// [`SPRING_RELAX_SPEED`]: the car rises to its new ride height in a second or two. A
-/// longer travel or a larger radius moves it in the air too: the wheel then reaches the
-/// ground at once as deep as the change, which would otherwise fire the spring with
-/// `k` × the change (a kart edited in the air to 1 m of travel landed on 19 kN a wheel).
-fn relax_spring(settings: &wheelcollider_core::WheelSettings, state: &mut WheelState, dt: f32) {
-    let k = settings.suspension_spring();
-    let geometry = settings.suspension_length() + settings.radius();
-    if state.geometry > 0.0 && state.geometry != geometry {
-        state.spring_offset += geometry - state.geometry;
+/// Camber from the ground (deg): the angle from the `normal` to the mount's `up` about
+/// the steered forward `forward0`, positive when the top leans to −sideways. atan2 with
+/// the core's fast atan in the usual case (the normal within 90° of the mount's up).
+fn ground_camber(normal: Vec3, up: Vec3, forward0: Vec3) -> f32 {
+    let n_p = normal.reject_from(forward0);
+    let up_p = up.reject_from(forward0);
+    let (sin_c, cos_c) = (n_p.cross(up_p).dot(-forward0), n_p.dot(up_p));
+    if cos_c > 0.0 {
+        wheelcollider_core::fast_atan(sin_c / cos_c)
+    } else {
+        sin_c.atan2(cos_c)
     }
-    if state.stiffness > 0.0 && k > state.stiffness && state.output.grounded {
-        let x = state.output.compression;
-        state.spring_offset = x - state.stiffness / k * (x - state.spring_offset);
-    }
-    state.stiffness = k;
-    if state.spring_offset == 0.0 {
-        // Nothing to relax (the usual case: no edit in the last seconds).
-        return;
-    }
-    let relaxed = state.spring_offset * (-dt / SPRING_RELAX_TIME).exp();
-    let step = SPRING_RELAX_SPEED * dt;
-    state.spring_offset = finite_or_zero(relaxed.clamp(state.spring_offset - step, state.spring_offset + step));
+    .to_degrees()
 }
 
-/// A moving body a wheel stands on.
-#[derive(Clone, Copy)]
-struct GroundBody {
-    dynamic: bool,
-    /// Its centre of mass (world, m).
-    center: Vec3,
-    linear_velocity: Vec3,
-    angular_velocity: Vec3,
-    /// A dynamic body's inverse mass and world inverse inertia.
-    inverse: Option<(f32, avian3d::math::SymmetricMatrix)>,
+/// The suspension's row for `contact`, with its travel and this step's rise reading.
+/// Its speed is the mount's approach to the ground from the bodies' velocities
+/// (`approach`, from [`approach_speed`]) plus the road bump's own rate; not the rate at
+/// which the compression changes (see `approach.rs`).
+fn suspension_row(
+    ctx: &ChassisContext,
+    view: &WheelView,
+    state: &WheelState,
+    contact: &Contact,
+    approach: f32,
+    up: Vec3,
+) -> (Travel, SuspensionRow, RiseState) {
+    let settings = &view.wheel.0;
+    let travel = compression_of(settings, contact);
+    let (compression, bump) = (travel.compression as f32, travel.bump as f32);
+    let bump_rate = if state.grounded {
+        (bump - state.bump) / ctx.dt
+    } else {
+        0.0
+    };
+    let speed = finite_or_zero(approach + bump_rate);
+    let along_ground = (contact.forward_velocity, contact.sideways_velocity);
+    let (rise, ground_rise) = ground_rise(settings, state, (compression, speed), along_ground, ctx.dt);
+    let row = SuspensionRow {
+        compression,
+        speed,
+        free_acceleration: finite_or_zero(-ctx.frame.gravity.dot(up)),
+        stiffness: settings.suspension_spring(),
+        bump_damping: settings.suspension_bump(),
+        rebound_damping: settings.suspension_rebound(),
+        length: settings.suspension_length(),
+        spring_offset: state.spring_offset,
+        extra_force: finite_or_zero(view.input.anti_roll_force),
+        ground_rise,
+        anti_roll: None,
+        anti_roll_hanging: 0.0,
+    };
+    (travel, row, rise)
 }
 
 /// The contact in the wheel's frame and the suspension's row, for a sweep hit.
 fn ground_contact(
-    ctx: &SenseContext,
+    ctx: &ChassisContext,
     view: &WheelView,
     state: &WheelState,
     sensed: &Sensed,
@@ -420,32 +295,19 @@ fn ground_contact(
     hit: CastHit,
     other: Option<GroundBody>,
 ) -> Grounded {
-    let (frame, settings) = (ctx.frame, &view.wheel.0);
+    let (frame, settings) = (&ctx.frame, &view.wheel.0);
     let (up, mount_pos) = (sensed.up, sensed.mount_position);
     let (forward0, right0) = (steered * Vec3::NEG_Z, steered * Vec3::X);
     let normal = hit.normal.try_normalize().unwrap_or(up);
     let forward = forward0.reject_from_normalized(normal).normalize_or_zero();
     let sideways = right0.reject_from_normalized(normal).normalize_or_zero();
     let position = mount_pos + up * (hit.point - mount_pos).dot(up);
-    // Camber from the ground: the angle from the normal to the mount's up, about
-    // forward, positive when the top leans to −sideways. atan2 with the core's fast atan
-    // in the usual case (the normal within 90° of the mount's up).
-    let n_p = normal.reject_from(forward0);
-    let up_p = up.reject_from(forward0);
-    let (sin_c, cos_c) = (n_p.cross(up_p).dot(-forward0), n_p.dot(up_p));
-    let ground_camber = if cos_c > 0.0 {
-        wheelcollider_core::fast_atan(sin_c / cos_c)
-    } else {
-        sin_c.atan2(cos_c)
-    }
-    .to_degrees();
+    let ground_camber = ground_camber(normal, up, forward0);
     // Velocities relative to the ground body: the chassis' at the hit (the tyre) and at
     // the force's point (the suspension), the ground's at the hit alone. The force's
     // point lies on the suspension axis, off a small body under a sphere or cylinder
     // wheel (a log, a crate): the body's spin carried out to it is no motion of its
-    // surface. Read there, a log rolling at 5 m/s (50 rad/s) under a rear wheel 0.3 m
-    // from its centre read as 12 m/s of approach, and the damper shot it out at up to
-    // 17.5 m/s (`tests/platforms.rs`).
+    // surface (`world::platforms`' log run over).
     let com = frame.center_of_mass;
     let own = |p: Vec3| frame.linear_velocity + frame.angular_velocity.cross(p - com);
     let ground = other.map_or(Vec3::ZERO, |g| {
@@ -472,7 +334,7 @@ fn ground_contact(
         let k = inverse_effective_mass(frame.inverse_mass, &frame.inverse_inertia, r, u) + ground_inverse_along(u);
         if masses && k > 0.0 { 1.0 / k / frame.share } else { 0.0 }
     };
-    let mut contact = Contact {
+    let contact = Contact {
         hit_distance: hit.distance,
         forward_velocity: velocity.dot(forward),
         sideways_velocity: velocity.dot(sideways),
@@ -482,50 +344,15 @@ fn ground_contact(
         grip: surface.map_or(1.0, |s| s.grip),
         surface_rolling_resistance: surface.map_or(0.0, |s| s.rolling_resistance),
         surface_bump: surface.map_or(0.0, |s| s.bump(hit.point.x, hit.point.z)),
-        suspension_mass: 0.0,
         forward_mass: stick_mass(forward),
         sideways_mass: stick_mass(sideways),
-        // The row's speed, set below.
-        approach_speed: 0.0,
-        suspension: None,
-    };
-    // The suspension's row. Its speed is the mount's approach to the ground from the
-    // bodies' velocities ([`approach_speed`]), plus the road bump's own rate. Not
-    // the rate at which the compression changes: a wheel that rolls onto a kerb or a
-    // triangle's edge jumps its compression in a step, and read as a speed that jump
-    // would be metres per second of approach (a bump stop that stops it throws the car;
-    // measured: 180° over a 12 cm kerb at 100 km/h). The spring takes the jump as a
-    // position instead.
-    let (compression, bump) = compression_of(settings, &contact);
-    let bump_rate = if state.output.grounded {
-        (bump - state.output.bump) / ctx.dt
-    } else {
-        0.0
     };
     let direction = match settings.suspension_force_direction() {
         SuspensionForceDirection::ContactNormal => normal,
         SuspensionForceDirection::SuspensionAxis => up,
     };
     let approach = approach_speed(own(position) - ground, up, normal);
-    let speed = finite_or_zero(approach + bump_rate);
-    let along_ground = (contact.forward_velocity, contact.sideways_velocity);
-    let (rise_gain, ground_rise, rise_streak) =
-        super::suspension::ground_rise(settings, state, compression, speed, along_ground, ctx.dt);
-    let row = SuspensionRow {
-        compression,
-        speed,
-        free_acceleration: finite_or_zero(-frame.gravity.dot(up)),
-        stiffness: settings.suspension_spring(),
-        bump_damping: settings.suspension_bump(),
-        rebound_damping: settings.suspension_rebound(),
-        length: settings.suspension_length(),
-        spring_offset: state.spring_offset,
-        extra_force: finite_or_zero(view.input.anti_roll_force),
-        ground_rise,
-        anti_roll: None,
-        anti_roll_hanging: 0.0,
-    };
-    contact.approach_speed = row.speed;
+    let (travel, row, rise) = suspension_row(ctx, view, state, &contact, approach, up);
     let ground_inverse = match other.and_then(|g| g.inverse.map(|i| (i, hit.point - g.center))) {
         Some(((im, ii), rg)) => {
             let v = im * up.dot(direction) + (ii.mul_vec3(rg.cross(up))).dot(rg.cross(direction));
@@ -535,6 +362,7 @@ fn ground_contact(
     };
     Grounded {
         contact,
+        travel,
         hit: WheelHit {
             entity: hit.entity,
             body: hit.body,
@@ -553,8 +381,7 @@ fn ground_contact(
         axis_moment: r.cross(up),
         ground_inverse,
         bar: view.bar.map(|b| (b.partner, b.stiffness)),
-        rise_gain,
-        rise_streak,
+        rise,
     }
 }
 

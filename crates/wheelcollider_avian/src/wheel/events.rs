@@ -24,7 +24,7 @@
 
 use bevy::prelude::*;
 
-use super::components::{ChassisWheels, WheelCollider, WheelOf, WheelState};
+use super::components::{ChassisWheels, WheelCollider, WheelOf, WheelOutput};
 use super::surface::WheelSurface;
 
 /// Skid intensity at which [`SkidStarted`] is sent.
@@ -171,7 +171,7 @@ type WheelQuery<'w, 's> = Query<
     's,
     (
         Entity,
-        &'static WheelState,
+        &'static WheelOutput,
         &'static WheelCollider,
         &'static WheelOf,
         Has<WheelEventsEnabled>,
@@ -288,7 +288,7 @@ pub(crate) fn landing_events(
         ),
         With<WheelEventsEnabled>,
     >,
-    wheels: Query<&WheelState>,
+    wheels: Query<&WheelOutput>,
 ) {
     let dt = time.delta_secs();
     for (entity, children, velocity, memory) in &mut chassis {

@@ -1,28 +1,36 @@
 //! # The wheel layer
 //!
 //! A wheel is an entity with a [`WheelCollider`] under a dynamic rigid body. Each physics
-//! step the [`WheelPlugin`] runs one chassis per task, and for each chassis:
+//! step the [`WheelPlugin`] runs one chassis per task (`step.rs`), and each of its wheels
+//! goes through the stages below once, in this order, each handing the next a type of
+//! `contracts.rs` (no stage calls back into an earlier one):
 //!
-//! | stage | file | what |
+//! | stage | file | reads → writes |
 //! | --- | --- | --- |
-//! | screen | `step.rs` | is a collider that can move in reach of the chassis' wheels? (else cast against the static tree alone) |
+//! | screen | `step.rs` | the last step's sweep box → whether a collider that can move is in reach (else cast against the static tree alone) |
+//! | edits | `edits.rs` | settings changed since the last step → [`WheelState`] made to agree (spring offset, compression) |
 //! | sweep | `sweep/` | ray, sphere or cylinder cast along the suspension; ground filter (walls and start-inside hits passed by) |
-//! | contact | `contact.rs` | the hit in the wheel's contact frame: distance, velocities, ground camber, effective masses, surface; the compression speed (`approach.rs`) and the ground's rise (`suspension.rs`) |
-//! | suspension | `suspension.rs` | springs, dampers, bump stops and anti-roll bars of the chassis' grounded wheels, solved together |
-//! | model | `model.rs` | the core's step: tyre, wheel spin, static friction; the force on the chassis; [`WheelState`] |
+//! | contact | `contact.rs` | the hit → `Sensed`: the contact in the wheel's frame, velocities, ground camber, effective masses, surface, and the suspension's row with its speed readings (`approach.rs`: the bodies' approach and the ground's rise) |
+//! | suspension | `suspension.rs` | the chassis' `Sensed` rows → each wheel's solved force (springs, dampers, bump stops and anti-roll bars together) |
+//! | model | `model.rs` | `Sensed` + force → the core's step (tyre, spin, static friction) → [`WheelState`], [`WheelOutput`], the force on the chassis |
 //! | apply | `apply.rs` | each chassis' force sums to its body, then the opposite force to dynamic ground (serial) |
 //! | events | `events.rs` | contact, skid, surface and landing events and [`WheelEffects`], for wheels with [`WheelEventsEnabled`] |
 //! | visuals | `visuals.rs` | [`WheelModel`]s placed every frame, interpolated between steps |
 //!
-//! `attach.rs` joins wheels to their chassis and re-validates changed settings;
-//! `surface.rs` holds [`WheelSurface`], what the ground is made of; `components.rs` the
-//! public components; `plugin.rs` the schedule.
+//! One home per datum: what a wheel carries between steps is in [`WheelState`] (a
+//! rollback saves it), what it reports in [`WheelOutput`], what it derives from its
+//! settings to save work in `WheelCache` (never state). `attach.rs` joins wheels to their
+//! chassis and re-validates changed settings; `surface.rs` holds [`WheelSurface`], what
+//! the ground is made of; `components.rs` the public components; `plugin.rs` the
+//! schedule.
 
 mod apply;
 mod approach;
 mod attach;
 pub mod components;
 mod contact;
+mod contracts;
+mod edits;
 pub mod events;
 mod model;
 mod plugin;

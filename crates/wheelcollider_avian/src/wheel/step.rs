@@ -1,32 +1,19 @@
 //! The wheels' step, one chassis per task, in parallel: screen for moving colliders in
-//! reach, then per group of wheels sense each ([`super::contact`]), solve their
-//! suspension together ([`super::suspension`]), run the wheel model on each
-//! ([`super::model`]) and sum the forces for [`super::apply`].
+//! reach, build the chassis' [`ChassisContext`], then per group of wheels sense each
+//! ([`super::contact`]), solve their suspension together ([`super::suspension`]), run
+//! the wheel model on each ([`super::model`]) and sum the forces for [`super::apply`].
 //!
-//! Why `step_wheels` is long (about 100 lines): the system's query and the parallel task
-//! body (screen, batch, group, write back) are one closure over the chassis' components.
+//! `step_wheels` is a Bevy system: its query and the parallel task body (screen, build
+//! the context, batch, write back) are one closure over the chassis' components.
 
 use super::components::*;
-use super::contact::{ChassisFrame, GroundQuery, MIN_MASS, SenseContext, Sensed, SurfaceQuery, WheelView, sense_wheel};
+use super::contact::sense_wheel;
+use super::contracts::{
+    ChassisContext, ChassisFrame, GroundQuery, MIN_MASS, Sensed, SurfaceQuery, WheelQuery, WheelView,
+};
 use avian3d::prelude::*;
 use bevy::prelude::*;
 use wheelcollider_core::suspension::MAX_WHEELS;
-
-/// The wheels' query in [`step_wheels`]: read through `get_unchecked`, one chassis' wheels
-/// per task.
-type WheelQuery<'w, 's> = Query<
-    'w,
-    's,
-    (
-        &'static WheelCollider,
-        &'static WheelInput,
-        &'static mut WheelState,
-        &'static mut WheelSweepShape,
-        &'static Transform,
-        Option<&'static WheelSweepLayers>,
-        Option<&'static AntiRollBar>,
-    ),
->;
 
 /// The box (chassis frame, m) that holds a wheel's sweep: from the shape's start `radius`
 /// above the mount to the end of its travel, widened by the shape's half-diagonal and
@@ -74,7 +61,7 @@ fn moving_near(
 /// The wheels' step, one chassis per task, in parallel: whether a collider that can move
 /// is in reach of its wheels ([`WheelCasts::moving_in`](super::sweep::WheelCasts::moving_in));
 /// then per wheel the sweep, the contact and the wheel model; then the sum of the wheels'
-/// forces at the centre of mass and of their moments about it, kept in [`ChassisCache`]
+/// forces at the centre of mass and of their moments about it, kept in [`ChassisState`]
 /// for [`apply_forces`], with the count of grounded wheels.
 ///
 /// The screening looks in the box that held the wheels' sweeps in the last step (in the
@@ -101,7 +88,7 @@ pub(crate) fn step_wheels(
         Option<&GravityScale>,
         Option<&CollisionLayers>,
         &ChassisWheels,
-        &mut ChassisCache,
+        &mut ChassisState,
     )>,
 ) {
     let dt = time.delta_secs();
@@ -118,14 +105,13 @@ pub(crate) fn step_wheels(
     casts.rebuild_grid(&mut grid, count);
     let grid = &*grid;
     // Four batches per thread: when a thread is held up (avian's tree optimization runs
-    // as a background task meanwhile), the others take its remaining batches. Measured
-    // with two threads: 0.35 against 0.37 µs per wheel-step (medians of four).
+    // as a background task meanwhile), the others take its remaining batches.
     chassis
         .par_iter_mut()
         .batching_strategy(bevy::ecs::batching::BatchingStrategy::new().batches_per_thread(4))
         .for_each(
-            |(entity, (pos, rot, lin, ang), (mass, inertia, com), scale, layers, children, mut bookkeeping)| {
-                let screened = bookkeeping
+            |(entity, (pos, rot, lin, ang), (mass, inertia, com), scale, layers, children, mut chassis_state)| {
+                let screened = chassis_state
                     .sweep_box
                     .filter(|&local| !moving_near(&casts, grid, entity, pos.0, rot.0, local));
                 let usable = mass.value() > MIN_MASS;
@@ -143,7 +129,7 @@ pub(crate) fn step_wheels(
                     },
                     center_of_mass: pos.0 + rot.0 * com.0,
                     filters: layers.map(|l| l.filters),
-                    share: bookkeeping.grounded_wheels.max(1) as f32,
+                    share: chassis_state.grounded_wheels.max(1) as f32,
                     gravity: gravity * scale.map_or(1.0, |s| s.0),
                 };
                 // Only wheels whose `WheelOf` names this chassis (a wheel being moved to
@@ -161,11 +147,16 @@ pub(crate) fn step_wheels(
                 let mut sums = ChassisSums::default();
                 let mut batch = [Entity::PLACEHOLDER; MAX_WHEELS];
                 let mut n = 0;
-                let flush = |batch: &[Entity], sums: &mut ChassisSums| {
-                    step_group(
-                        &frame, screened, dt, &casts, &ground, surfaces, &wheels, batch, groups, sums,
-                    );
+                let ctx = ChassisContext {
+                    frame,
+                    screened,
+                    dt,
+                    groups,
+                    casts: &casts,
+                    ground: &ground,
+                    surfaces,
                 };
+                let flush = |batch: &[Entity], sums: &mut ChassisSums| step_group(&ctx, &wheels, batch, sums);
                 for w in mine() {
                     batch[n] = w;
                     n += 1;
@@ -177,16 +168,16 @@ pub(crate) fn step_wheels(
                 if n > 0 {
                     flush(&batch[..n], &mut sums);
                 }
-                let bookkeeping = bookkeeping.bypass_change_detection();
-                bookkeeping.grounded_wheels = sums.grounded;
-                bookkeeping.sweep_box = sums
+                let chassis_state = chassis_state.bypass_change_detection();
+                chassis_state.grounded_wheels = sums.grounded;
+                chassis_state.sweep_box = sums
                     .box_min
                     .cmple(sums.box_max)
                     .all()
                     .then_some((sums.box_min, sums.box_max));
-                bookkeeping.force = sums.force;
-                bookkeeping.torque = sums.torque;
-                bookkeeping.reactions = sums.reactions;
+                chassis_state.force = sums.force;
+                chassis_state.torque = sums.torque;
+                chassis_state.reactions = sums.reactions;
             },
         );
 }
@@ -216,23 +207,13 @@ impl Default for ChassisSums {
 
 /// One group of one chassis' wheels (all of them, unless it has more than
 /// [`MAX_WHEELS`]): sense each, solve their suspension together, finish each and add its
-/// force to `sums`. `groups` is the chassis' number of groups.
-#[allow(clippy::too_many_arguments)]
-fn step_group(
-    frame: &ChassisFrame,
-    screened: Option<(Vec3, Vec3)>,
-    dt: f32,
-    casts: &super::sweep::WheelCasts,
-    ground: &GroundQuery,
-    surfaces: Option<&SurfaceQuery>,
-    wheels: &WheelQuery,
-    batch: &[Entity],
-    groups: usize,
-    sums: &mut ChassisSums,
-) {
+/// force to `sums`.
+fn step_group(ctx: &ChassisContext, wheels: &WheelQuery, batch: &[Entity], sums: &mut ChassisSums) {
     let mut sensed = [Sensed::default(); MAX_WHEELS];
     // What the finish needs of each wheel, kept from its one lookup.
-    let mut kept: [Option<(&WheelCollider, &WheelInput, Mut<WheelState>)>; MAX_WHEELS] = Default::default();
+    #[allow(clippy::type_complexity)]
+    let mut kept: [Option<(&WheelCollider, &WheelInput, Mut<WheelState>, Mut<WheelOutput>)>; MAX_WHEELS] =
+        Default::default();
     for (i, &w) in batch.iter().enumerate() {
         if batch[..i].contains(&w) {
             continue;
@@ -243,20 +224,13 @@ fn step_group(
         // fetched once (a repeated entity is skipped above), so the items kept together
         // are of distinct entities. `WheelQuery` shares no mutable component with the
         // other parameters.
-        let Ok((wheel, input, mut state, mut cache, mount, layers, bar)) = (unsafe { wheels.get_unchecked(w) }) else {
+        let Ok((wheel, input, mut state, output, mut cache, mount, (layers, bar))) =
+            (unsafe { wheels.get_unchecked(w) })
+        else {
             continue;
         };
         let (min, max) = sweep_box(wheel, mount);
         (sums.box_min, sums.box_max) = (sums.box_min.min(min), sums.box_max.max(max));
-        let ctx = SenseContext {
-            frame,
-            // Cast against the static tree alone (see `WheelCasts::moving_in`).
-            static_only: screened.is_some_and(|(s_min, s_max)| s_min.cmple(min).all() && max.cmple(s_max).all()),
-            dt,
-            casts,
-            ground,
-            surfaces,
-        };
         let view = WheelView {
             entity: w,
             wheel,
@@ -264,27 +238,32 @@ fn step_group(
             mount,
             layers,
             bar,
+            // Cast against the static tree alone (see `WheelCasts::moving_in`).
+            static_only: ctx
+                .screened
+                .is_some_and(|(s_min, s_max)| s_min.cmple(min).all() && max.cmple(s_max).all()),
         };
-        sensed[i] = sense_wheel(&ctx, &view, &mut state, &mut cache);
-        kept[i] = Some((wheel, input, state));
+        sensed[i] = sense_wheel(ctx, &view, &mut state, &mut cache);
+        kept[i] = Some((wheel, input, state, output));
     }
-    let sensed = &mut sensed[..batch.len()];
-    super::suspension::solve_chassis(frame.inverse_mass, sensed, dt, groups as f32);
-    for (s, kept) in sensed.iter().zip(&mut kept) {
-        let Some((wheel, input, state)) = kept else {
+    let sensed = &sensed[..batch.len()];
+    let (frame, dt) = (&ctx.frame, ctx.dt);
+    let forces = super::suspension::solve_chassis(frame.inverse_mass, sensed, dt, ctx.groups as f32);
+    for ((s, force), kept) in sensed.iter().zip(forces).zip(&mut kept) {
+        let Some((wheel, input, state, output)) = kept else {
             continue;
         };
-        let state = &mut **state;
-        super::model::finish_wheel(dt, s, wheel, input, state);
-        if state.output.grounded {
+        let output = &mut **output;
+        super::model::finish_wheel(dt, (s, force), (wheel, input), state, output);
+        if output.output.grounded {
             sums.grounded += 1;
-            sums.force += state.force;
-            sums.torque += (state.contact_position - frame.center_of_mass).cross(state.force);
+            sums.force += output.force;
+            sums.torque += (output.contact_position - frame.center_of_mass).cross(output.force);
             // The tyre's self-aligning torque, about the ground normal.
-            if let Some(hit) = state.hit {
-                sums.torque += hit.normal * state.output.aligning_torque;
+            if let Some(hit) = output.hit {
+                sums.torque += hit.normal * output.output.aligning_torque;
             }
-            sums.reactions |= state
+            sums.reactions |= output
                 .hit
                 .is_some_and(|h| h.dynamic && h.body.is_some_and(|b| b != frame.entity));
         }

@@ -10,7 +10,7 @@ use bevy::prelude::*;
 /// through the wheel's mount; any other model in the wheel's frame.
 pub(crate) fn place_models(
     fixed: Option<Res<Time<Fixed>>>,
-    wheels: Query<(&WheelCollider, &WheelState, &WheelModel, &Transform, Option<&WheelOf>)>,
+    wheels: Query<(&WheelCollider, &WheelOutput, &WheelModel, &Transform, Option<&WheelOf>)>,
     mut models: Query<(&mut Transform, Option<&ChildOf>), Without<WheelCollider>>,
 ) {
     let alpha = fixed.map_or(1.0, |t| t.overstep_fraction().clamp(0.0, 1.0));
@@ -20,11 +20,7 @@ pub(crate) fn place_models(
         };
         let on_chassis = parent.is_some_and(|p| wheel_of.is_some_and(|w| w.0 == p.parent()));
         let (l0, a0, y0) = state.previous_pose;
-        let (l1, a1, y1) = (
-            state.output.current_suspension_length,
-            state.step_state.angle,
-            state.yaw,
-        );
+        let (l1, a1, y1) = (state.output.current_suspension_length, state.output.angle, state.yaw);
         let mut da = a1 - a0;
         if da > core::f32::consts::PI {
             da -= core::f32::consts::TAU;

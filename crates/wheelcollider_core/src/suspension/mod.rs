@@ -110,8 +110,7 @@ pub const BUMP_STOP_MAX_PUSH_SPEED: f64 = 0.5;
 
 /// The fastest ground rise the bump stop anticipates (m/s): [`SuspensionRow::ground_rise`]
 /// is capped at this times the step. Beyond it (a steep ramp met with the suspension
-/// bottomed), the chassis' own collider takes the rest, as it did before the stop
-/// anticipated the ground at all.
+/// bottomed), the chassis' own collider takes the rest.
 pub const GROUND_RISE_MAX_SPEED: f64 = 5.0;
 
 /// The bump stop's compliance, relative to the wheel's own effective mass: its force

@@ -271,13 +271,13 @@ fn anti_flip(s: &AntiFlipSettings, body: &BodyMotion, dt: f32) -> [f32; 3] {
 /// yaws too far left) and the left ones for `e < 0`: on the first axle when the car
 /// yaws more than the reference (oversteer), on the last when less (understeer).
 pub(crate) fn yaw_stability(
-    spec: &VehicleSettings,
+    settings: &VehicleSettings,
     motion: ChassisMotion,
     delta: f32,
     n_axles: usize,
     wheel: impl Fn(usize) -> WheelFeedback,
 ) -> Option<(usize, f32)> {
-    let s = &spec.assists.yaw_stability;
+    let s = &settings.assists.yaw_stability;
     let v = motion.forward_speed;
     if !s.enabled || v < YAW_STABILITY_MIN_SPEED || n_axles == 0 {
         return None;
@@ -290,10 +290,10 @@ pub(crate) fn yaw_stability(
     if grip <= 0.0 {
         return None;
     }
-    let l = spec.wheelbase_for(0).max(0.1);
+    let l = settings.wheelbase_for(0).max(0.1);
     let k = s.reference_understeer.to_radians() / STANDARD_GRAVITY;
     let free = v * delta.to_radians() / (l + k * v * v).max(0.1 * l);
-    let cap = YAW_REFERENCE_GRIP * grip / spec.chassis.mass.max(1.0) / v;
+    let cap = YAW_REFERENCE_GRIP * grip / settings.chassis.mass.max(1.0) / v;
     let reference = free.clamp(-cap, cap);
     let r = motion.yaw_rate;
     let e = r - reference;
@@ -308,7 +308,7 @@ pub(crate) fn yaw_stability(
     if !w.grounded {
         return None;
     }
-    let (_, budget) = brakes::budget(&w, spec.axles[axle].wheel.longitudinal_tyre());
+    let (_, budget) = brakes::budget(&w, settings.axles[axle].wheel.longitudinal_tyre());
     let torque = (s.gain * excess)
         .min(s.max_torque)
         .min(ABS_PEAK_FRACTION * budget * w.radius);

@@ -109,14 +109,14 @@ pub(crate) struct Aids {
 /// The deceleration (m/s², ≥ 0) the car gets with every tyre at its budget: what ABS
 /// brakes the wheels' rotating inertia down with.
 pub(crate) fn budget_deceleration(
-    spec: &VehicleSettings,
+    settings: &VehicleSettings,
     n_axles: usize,
     wheel: impl Fn(usize) -> WheelFeedback,
 ) -> f32 {
     let force: f32 = (0..2 * n_axles)
-        .map(|i| budget(&wheel(i), spec.axles[i / 2].wheel.longitudinal_tyre()).1)
+        .map(|i| budget(&wheel(i), settings.axles[i / 2].wheel.longitudinal_tyre()).1)
         .sum();
-    ABS_PEAK_FRACTION * force / spec.chassis.mass.max(1.0)
+    ABS_PEAK_FRACTION * force / settings.chassis.mass.max(1.0)
 }
 
 /// ABS on one wheel: the service brake torque `service` (N·m) capped at the wheel's
@@ -145,19 +145,19 @@ fn abs_cap(service: f32, w: &WheelFeedback, curve: &MagicFormula, inertia: f32, 
 /// of the service brake at pedal `brake` plus yaw stability's, limited by ABS, plus the
 /// handbrake's.
 pub(crate) fn axle_brake_torques(
-    spec: &VehicleSettings,
+    settings: &VehicleSettings,
     axle: usize,
     brake: f32,
     aids: Aids,
     wheels: [WheelFeedback; 2],
 ) -> [f32; 2] {
-    let service = spec.brakes.max_torque * spec.brake_share(axle) * 0.5 * brake;
-    let hand = if spec.axles[axle].handbrake {
-        spec.brakes.handbrake_torque * aids.handbrake
+    let service = settings.brakes.max_torque * settings.brake_share(axle) * 0.5 * brake;
+    let hand = if settings.axles[axle].handbrake {
+        settings.brakes.handbrake_torque * aids.handbrake
     } else {
         0.0
     };
-    let curve = spec.axles[axle].wheel.longitudinal_tyre();
+    let curve = settings.axles[axle].wheel.longitudinal_tyre();
     let [wl, wr] = wheels;
     [(wl, aids.stability[0]), (wr, aids.stability[1])].map(|(w, stability)| {
         let service = service + stability;
@@ -182,7 +182,7 @@ pub(crate) fn axle_brake_torques(
 /// still passes 1.5× its budget's slip and recovers at 0.5 /s, never below 0.2.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn traction_limit(
-    spec: &VehicleSettings,
+    settings: &VehicleSettings,
     state: &mut VehicleState,
     shares: &[f32],
     ratio: f32,
@@ -190,7 +190,7 @@ pub(crate) fn traction_limit(
     wheel: impl Fn(usize) -> WheelFeedback,
     dt: f32,
 ) -> Option<f32> {
-    if !spec.brakes.traction_control {
+    if !settings.brakes.traction_control {
         state.traction_factor = 1.0;
         return None;
     }
@@ -201,7 +201,7 @@ pub(crate) fn traction_limit(
         if share <= 0.0 {
             continue;
         }
-        let curve = spec.axles[a].wheel.longitudinal_tyre();
+        let curve = settings.axles[a].wheel.longitudinal_tyre();
         let caps = [wheel(2 * a), wheel(2 * a + 1)].map(|w| {
             let (target, f) = budget(&w, curve);
             if w.grounded {
@@ -212,18 +212,18 @@ pub(crate) fn traction_limit(
             radius = radius.max(w.radius);
             TRACTION_PEAK_FRACTION * w.radius * f
         });
-        let axle = match spec.axles[a].differential {
+        let axle = match settings.axles[a].differential {
             DifferentialKind::Open => 2.0 * caps[0].min(caps[1]),
             _ => caps[0] + caps[1],
         };
         by_share = by_share.min(axle / share);
         sum += axle;
     }
-    let tyres = match spec.centre_differential {
+    let tyres = match settings.centre_differential {
         DifferentialKind::Open if by_share < f32::MAX => by_share,
         _ => sum,
     };
-    let accel = TRACTION_PEAK_FRACTION * force / spec.chassis.mass.max(1.0);
+    let accel = TRACTION_PEAK_FRACTION * force / settings.chassis.mass.max(1.0);
     let spin_up = inertia * accel / radius.max(0.01);
     state.traction_factor = if worst > 1.5 {
         state.traction_factor - 4.0 * (worst - 1.5).min(1.0) * dt

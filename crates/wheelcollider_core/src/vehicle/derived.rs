@@ -1,4 +1,4 @@
-//! What follows from a spec without running it: the engine's torque at an rpm and
+//! What follows from a settings without running it: the engine's torque at an rpm and
 //! throttle, the gearbox's ratios, the drive and brake shares, the drive and resistance
 //! forces, the ride height and the steering geometry.
 

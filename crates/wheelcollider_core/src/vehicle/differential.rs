@@ -8,7 +8,7 @@
 //! reaction fed forward, clamped to the capacity (`preload + locking·|T_in|` for a
 //! limited-slip one, unbounded for a locked one, 0 for an open one).
 
-use super::{VehicleSettings, WheelCommand, WheelFeedback, finite};
+use super::{VehicleSettings, WheelFeedback, WheelInput, finite};
 use crate::limits::MAX_VALUE;
 
 /// How a differential shares torque between its two outputs.
@@ -98,11 +98,11 @@ fn couple(a: Side, b: Side, capacity: f32, dt: f32) -> f32 {
 /// torques in `out`. Returns the torque the centre differential moved from the first
 /// driven axle to the second (N·m).
 pub(crate) fn distribute(
-    spec: &VehicleSettings,
+    settings: &VehicleSettings,
     shares: &[f32],
     wheel_torque: f32,
     wheel: impl Fn(usize) -> WheelFeedback,
-    out: &mut [WheelCommand],
+    out: &mut [WheelInput],
     n_axles: usize,
     dt: f32,
 ) -> f32 {
@@ -128,7 +128,7 @@ pub(crate) fn distribute(
         };
         let (a, b) = (side(f), side(r));
         let input = axle_torque[f] + axle_torque[r];
-        let cap = capacity_of(spec.centre_differential, input, coasting(input, a.speed + b.speed));
+        let cap = capacity_of(settings.centre_differential, input, coasting(input, a.speed + b.speed));
         let t = couple(a, b, cap, dt);
         axle_torque[f] -= t;
         axle_torque[r] += t;
@@ -151,7 +151,7 @@ pub(crate) fn distribute(
         };
         let (sl, sr) = (side(l), side(r));
         let coast = coasting(axle_torque[a], sl.speed + sr.speed);
-        let cap = capacity_of(spec.axles[a].differential, axle_torque[a], coast);
+        let cap = capacity_of(settings.axles[a].differential, axle_torque[a], coast);
         let t = couple(sl, sr, cap, dt);
         out[l].drive_torque = finite(0.5 * axle_torque[a] - t);
         out[r].drive_torque = finite(0.5 * axle_torque[a] + t);

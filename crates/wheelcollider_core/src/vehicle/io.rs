@@ -1,5 +1,5 @@
 //! What a vehicle step reads and writes: the driver's [`DriverInput`], each wheel's
-//! [`WheelFeedback`] from the last step, the [`WheelCommand`] it gives each wheel, the
+//! [`WheelFeedback`] from the last step, the [`WheelInput`](crate::WheelInput) it gives each wheel, the
 //! [`VehicleState`] it carries and the [`PowertrainReport`] it returns.
 
 use super::{RAD_PER_S_TO_RPM, VehicleSettings};
@@ -79,22 +79,28 @@ pub struct WheelFeedback {
     pub aligning_torque: f32,
 }
 
-/// What the vehicle asks of one wheel this step.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct WheelCommand {
-    /// Steer angle (deg, positive to the left).
-    pub steer_angle: f32,
-    /// Drive torque (N·m).
-    pub drive_torque: f32,
-    /// Brake torque (N·m), ≥ 0.
-    pub brake_torque: f32,
-    /// Anti-roll bar force (N), added to the suspension force.
-    pub anti_roll_force: f32,
-    /// Inertia of the drivetrain this wheel carries (kg·m²), ≥ 0: its share of the
-    /// gearbox's (in gear) and, while the clutch is locked, the engine's, reflected
-    /// through the ratios (see [`step_vehicle`](super::step_vehicle)). The wheel adds
-    /// it to its own in its spin solve ([`crate::StepInput::drivetrain_inertia`]).
-    pub drivetrain_inertia: f32,
+impl From<(&crate::WheelSettings, &crate::StepOutput)> for WheelFeedback {
+    /// A wheel's last step as the vehicle reads it: its settings give the inertia and
+    /// radius, its output the rest.
+    fn from((settings, o): (&crate::WheelSettings, &crate::StepOutput)) -> Self {
+        Self {
+            angular_velocity: o.angular_velocity,
+            inertia: settings.inertia(),
+            radius: settings.radius(),
+            compression: o.compression,
+            load: o.load,
+            forward_slip: o.forward_slip,
+            peak_slip: o.peak_slip,
+            sideways_slip: o.transient_sideways_slip,
+            lateral_peak_slip: o.lateral_peak_slip,
+            ground_speed: o.ground_speed,
+            max_friction_force: o.max_friction_force,
+            grounded: o.grounded,
+            tyre_torque: o.forward_force * settings.radius(),
+            sideways_force: o.sideways_force,
+            aligning_torque: o.aligning_torque,
+        }
+    }
 }
 
 /// The vehicle's runtime state, carried from step to step. Create it with
@@ -133,10 +139,10 @@ pub struct VehicleState {
 }
 
 impl VehicleState {
-    /// A state for `spec`: engine at idle, first gear, wheels straight.
-    pub fn new(spec: &VehicleSettings) -> Self {
+    /// A state for `settings`: engine at idle, first gear, wheels straight.
+    pub fn new(settings: &VehicleSettings) -> Self {
         Self {
-            engine_speed: spec.engine.idle_rpm / RAD_PER_S_TO_RPM,
+            engine_speed: settings.engine.idle_rpm / RAD_PER_S_TO_RPM,
             gear: 1,
             next_gear: 1,
             shift_timer: 0.0,
@@ -146,7 +152,7 @@ impl VehicleState {
             traction_factor: 1.0,
             stopped_braking: 0.0,
             clutch_locked: false,
-            compliance_steer: vec![0.0; spec.wheel_count()],
+            compliance_steer: vec![0.0; settings.wheel_count()],
         }
     }
 

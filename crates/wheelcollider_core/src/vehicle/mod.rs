@@ -4,7 +4,7 @@
 //! One call of [`step_vehicle`] per physics step, before the wheels' own
 //! [`crate::step`], turns the driver's [`DriverInput`] and what the wheels did last
 //! step ([`WheelFeedback`]) into each wheel's steer angle, drive and brake torque and
-//! anti-roll force ([`WheelCommand`]).
+//! anti-roll force ([`WheelInput`]).
 //!
 //! One file per part, each with its settings type and its share of the step, in the
 //! order [`step_vehicle`] calls them (after Jolt's `Physics/Vehicle`):
@@ -21,7 +21,7 @@
 //! | `assists.rs` | [`AssistSettings`] | yaw stability (ESC) in the step; anti-flip and air control on the body ([`body_acceleration`], applied by the plugin) |
 //! | `settings.rs` | [`VehicleSettings`], [`AxleSettings`], [`ChassisSettings`] | the whole car: layout, validation, RON |
 //! | `io.rs` | | what a step reads and writes |
-//! | `derived.rs` | | what follows from a spec: shares, resistance, ride height |
+//! | `derived.rs` | | what follows from a settings: shares, resistance, ride height |
 //! | `predict.rs` | | closed-form answers: top speed, axle loads, stopping distance |
 //!
 //! # How the drivetrain is integrated
@@ -59,6 +59,7 @@ mod settings;
 mod steering;
 mod transmission;
 
+pub use crate::WheelInput;
 pub use aero::AeroSettings;
 pub use anti_roll::bar_force;
 pub use assists::{
@@ -70,7 +71,7 @@ pub use brakes::{
 };
 pub use differential::DifferentialKind;
 pub use engine::{EngineSettings, LIMITER_BAND_RPM, SPEED_LIMIT_BAND};
-pub use io::{DriverInput, PowertrainReport, VehicleState, WheelCommand, WheelFeedback};
+pub use io::{DriverInput, PowertrainReport, VehicleState, WheelFeedback};
 pub use settings::*;
 pub use steering::SteeringSettings;
 pub use transmission::{AUTO_REVERSE_DELAY, ClutchSettings, GearboxSettings};
@@ -99,24 +100,23 @@ pub(crate) fn finite(v: f32) -> f32 {
 /// # Example
 /// ```
 /// use wheelcollider_core::vehicle::*;
-/// let spec = VehicleSettings::default();
-/// let mut state = VehicleState::new(&spec);
+/// let settings = VehicleSettings::default();
+/// let mut state = VehicleState::new(&settings);
 /// let wheels = [WheelFeedback { inertia: 1.5, radius: 0.3, ..Default::default() }; 4];
-/// let mut out = [WheelCommand::default(); 4];
+/// let mut out = [WheelInput::default(); 4];
 /// let mut input = DriverInput { throttle: 1.0, steer: 1.0, ..Default::default() };
 /// let still = ChassisMotion::straight(0.0);
-/// let report = step_vehicle(&spec, &mut state, &mut input, still, &wheels, &mut out, 1.0 / 60.0);
+/// let report = step_vehicle(&settings, &mut state, &mut input, still, &wheels, &mut out, 1.0 / 60.0);
 /// assert!(report.engine_rpm > 0.0);
 /// assert!(out[0].steer_angle > 0.0); // turning left
 /// ```
-#[allow(clippy::too_many_arguments)]
 pub fn step_vehicle(
-    spec: &VehicleSettings,
+    settings: &VehicleSettings,
     state: &mut VehicleState,
     input: &mut DriverInput,
     motion: ChassisMotion,
     wheels: &[WheelFeedback],
-    out: &mut [WheelCommand],
+    out: &mut [WheelInput],
     dt: f32,
 ) -> PowertrainReport {
     let mut report = PowertrainReport::default();
@@ -129,25 +129,27 @@ pub fn step_vehicle(
     let raw = input.sanitized();
     input.gear_up = false;
     input.gear_down = false;
-    let n_axles = spec.axles.len().min(out.len() / 2);
+    let n_axles = settings.axles.len().min(out.len() / 2);
     state.sanitize();
     let wheel = |i: usize| feedback(wheels, i);
 
-    let (throttle, brake, shifting) = transmission::select_gear(spec, state, &raw, v, wheels, dt);
-    let delta = steering::steer(&spec.steering, state, raw.steer, v, dt);
+    let (throttle, brake, shifting) = transmission::select_gear(settings, state, &raw, v, wheels, dt);
+    let delta = steering::steer(&settings.steering, state, raw.steer, v, dt);
     let mut shares = [0.0f32; 16];
     let shares = &mut shares[..n_axles.min(16)];
-    spec.drive_shares(shares);
+    settings.drive_shares(shares);
     if state.compliance_steer.len() < 2 * n_axles {
         // A state made for another layout: sized once, not every step.
         state.compliance_steer.resize(2 * n_axles, 0.0);
     }
     // What the driven wheels carried last step (ABS brakes it down with them).
-    let carried = transmission::reflected_inertia(spec, spec.gearbox.total_ratio(state.gear), state.clutch_locked);
+    let carried =
+        transmission::reflected_inertia(settings, settings.gearbox.total_ratio(state.gear), state.clutch_locked);
     // Yaw stability brakes at most one wheel: (its index, the torque).
-    let stability = assists::yaw_stability(spec, motion, delta, n_axles, wheel);
+    let stability = assists::yaw_stability(settings, motion, delta, n_axles, wheel);
     report.stability_brake = stability.map_or(0.0, |(_, torque)| torque);
-    let abs = (spec.brakes.abs && v.abs() > ABS_MIN_SPEED).then(|| brakes::budget_deceleration(spec, n_axles, wheel));
+    let abs =
+        (settings.brakes.abs && v.abs() > ABS_MIN_SPEED).then(|| brakes::budget_deceleration(settings, n_axles, wheel));
     for a in 0..n_axles {
         let share = shares.get(a).copied().unwrap_or(0.0);
         let (l, r) = (
@@ -164,27 +166,22 @@ pub fn step_vehicle(
             }),
         };
         let elastic = steering::elastic_steer(
-            &spec.axles[a],
+            &settings.axles[a],
             [&wheel(l), &wheel(r)],
             &mut state.compliance_steer[l..=r],
         );
-        [out[l], out[r]] = axle_commands(spec, a, delta, elastic, brake, aids, [wheel(l), wheel(r)]);
+        [out[l], out[r]] = axle_commands(settings, a, delta, elastic, brake, aids, [wheel(l), wheel(r)]);
     }
 
     // The powertrain: traction control, engine, clutch, gearbox, differentials.
-    powertrain(
-        spec,
-        state,
-        &raw,
-        (throttle, shifting),
-        v,
-        shares,
-        wheel,
-        out,
-        n_axles,
+    let ctx = StepContext {
+        settings,
         dt,
-        &mut report,
-    );
+        v,
+        n_axles,
+        wheel,
+    };
+    powertrain(&ctx, state, &raw, (throttle, shifting), shares, out, &mut report);
 
     report.engine_rpm = state.engine_speed * RAD_PER_S_TO_RPM;
     report.clutch_torque = state.clutch_torque;
@@ -192,8 +189,22 @@ pub fn step_vehicle(
     report.shifting = shifting;
     report.steer = state.steer;
     report.brake = brake;
-    report.steering_torque = finite(steering::column_torque(spec, wheel));
+    report.steering_torque = finite(steering::column_torque(settings, wheel));
     report
+}
+
+/// What the parts of one vehicle step read besides the state they change: built once at
+/// the top of [`step_vehicle`].
+struct StepContext<'a, W> {
+    settings: &'a VehicleSettings,
+    /// The step (s), in `1e-6..=1`.
+    dt: f32,
+    /// The chassis' forward speed (m/s).
+    v: f32,
+    /// The axles whose two wheels have an entry in the step's `out`.
+    n_axles: usize,
+    /// Wheel `i`'s feedback of the last step ([`feedback`]).
+    wheel: W,
 }
 
 /// The powertrain's part of a step, after the gear selection: the engine's speed read
@@ -202,49 +213,51 @@ pub fn step_vehicle(
 /// reflects to the driven wheels), the gearbox and the differentials. Writes the
 /// wheels' drive torques and drivetrain inertias into `out` and its telemetry into
 /// `report`.
-#[allow(clippy::too_many_arguments)]
-fn powertrain(
-    spec: &VehicleSettings,
+fn powertrain<W: Fn(usize) -> WheelFeedback + Copy>(
+    ctx: &StepContext<W>,
     state: &mut VehicleState,
     raw: &DriverInput,
     (throttle, shifting): (f32, bool),
-    v: f32,
     shares: &mut [f32],
-    wheel: impl Fn(usize) -> WheelFeedback + Copy,
-    out: &mut [WheelCommand],
-    n_axles: usize,
-    dt: f32,
+    out: &mut [WheelInput],
     report: &mut PowertrainReport,
 ) {
-    let ratio = spec.gearbox.total_ratio(state.gear);
-    let disconnected = transmission::disconnect_handbraked(spec, shares, raw.handbrake);
+    let StepContext {
+        settings,
+        dt,
+        v,
+        n_axles,
+        wheel,
+    } = *ctx;
+    let ratio = settings.gearbox.total_ratio(state.gear);
+    let disconnected = transmission::disconnect_handbraked(settings, shares, raw.handbrake);
     let driven = transmission::DrivenSide::new(shares, wheel);
     if state.clutch_locked {
         // The engine turned with the driven wheels last step: read its speed back.
         state.engine_speed = (driven.speed * ratio).clamp(0.0, 2.0e4);
     }
     let rpm = state.engine_speed * RAD_PER_S_TO_RPM;
-    let carried = transmission::reflected_inertia(spec, ratio, state.clutch_locked);
-    let drive_limit = brakes::traction_limit(spec, state, shares, ratio, carried, wheel, dt)
-        .map(|t| t / (ratio.abs() * spec.gearbox.efficiency).max(1e-3));
+    let carried = transmission::reflected_inertia(settings, ratio, state.clutch_locked);
+    let drive_limit = brakes::traction_limit(settings, state, shares, ratio, carried, wheel, dt)
+        .map(|t| t / (ratio.abs() * settings.gearbox.efficiency).max(1e-3));
     let mut throttle = match drive_limit {
-        Some(limit) => throttle.min(spec.engine.throttle_for(rpm, limit)),
+        Some(limit) => throttle.min(settings.engine.throttle_for(rpm, limit)),
         None => throttle,
     };
-    throttle = engine::governed_speed(&spec.engine, throttle, v);
+    throttle = engine::governed_speed(&settings.engine, throttle, v);
     if shifting {
         throttle = 0.0;
     }
-    let (throttle, engine_torque) = engine::governed_torque(&spec.engine, state, throttle, rpm, dt);
-    let engagement = transmission::clutch_engagement(spec, ratio, shifting || disconnected, rpm, raw.clutch);
-    let capacity = (spec.clutch.max_torque * engagement).min(drive_limit.unwrap_or(f32::MAX));
-    let clutch = transmission::clutch_step(spec, state, &driven, ratio, engine_torque, capacity, dt);
+    let (throttle, engine_torque) = engine::governed_torque(&settings.engine, state, throttle, rpm, dt);
+    let engagement = transmission::clutch_engagement(settings, ratio, shifting || disconnected, rpm, raw.clutch);
+    let capacity = (settings.clutch.max_torque * engagement).min(drive_limit.unwrap_or(f32::MAX));
+    let clutch = transmission::clutch_step(settings, state, &driven, ratio, engine_torque, capacity, dt);
     for (a, s) in shares.iter().enumerate() {
         let j = 0.5 * s * clutch.reflected_inertia;
         out[2 * a].drivetrain_inertia = j;
         out[2 * a + 1].drivetrain_inertia = j;
     }
-    report.centre_transfer = differential::distribute(spec, shares, clutch.wheel_torque, wheel, out, n_axles, dt);
+    report.centre_transfer = differential::distribute(settings, shares, clutch.wheel_torque, wheel, out, n_axles, dt);
     report.engine_torque = engine_torque;
     report.throttle = throttle;
     report.clutch_engagement = engagement;
@@ -264,28 +277,29 @@ fn feedback(wheels: &[WheelFeedback], i: usize) -> WheelFeedback {
 /// compliance steer `elastic`), brake torques and the anti-roll bar's force (drive
 /// torque 0: the differentials set it).
 fn axle_commands(
-    spec: &VehicleSettings,
+    settings: &VehicleSettings,
     axle: usize,
     delta: f32,
     [elastic_l, elastic_r]: [f32; 2],
     brake: f32,
     aids: brakes::Aids,
     [wl, wr]: [WheelFeedback; 2],
-) -> [WheelCommand; 2] {
-    let (angle_l, angle_r) = if spec.axles[axle].steered {
-        spec.ackermann_angles(axle, delta)
+) -> [WheelInput; 2] {
+    let (angle_l, angle_r) = if settings.axles[axle].steered {
+        settings.ackermann_angles(axle, delta)
     } else {
         (0.0, 0.0)
     };
     let (angle_l, angle_r) = (angle_l + elastic_l, angle_r + elastic_r);
-    let [brake_l, brake_r] = brakes::axle_brake_torques(spec, axle, brake, aids, [wl, wr]);
-    let roll = anti_roll::bar_force(spec.axles[axle].anti_roll_stiffness, &wl, &wr);
-    let command = |angle: f32, brake: f32, roll: f32| WheelCommand {
+    let [brake_l, brake_r] = brakes::axle_brake_torques(settings, axle, brake, aids, [wl, wr]);
+    let roll = anti_roll::bar_force(settings.axles[axle].anti_roll_stiffness, &wl, &wr);
+    let command = |angle: f32, brake: f32, roll: f32| WheelInput {
         steer_angle: finite(angle),
         drive_torque: 0.0,
         brake_torque: finite(brake).max(0.0),
         anti_roll_force: finite(roll),
         drivetrain_inertia: 0.0,
+        drivetrain_friction_torque: 0.0,
     };
     [command(angle_l, brake_l, roll), command(angle_r, brake_r, -roll)]
 }

@@ -1,4 +1,4 @@
-//! Closed-form predictions: what a spec should do, worked out from its numbers without
+//! Closed-form predictions: what a settings should do, worked out from its numbers without
 //! running it. The manoeuvres and the plugin's tests check the simulation against these.
 //!
 //! - top speed: where the full-throttle drive force meets drag and rolling resistance;

@@ -418,9 +418,9 @@ impl VehicleSettings {
     /// field (for syntax and type errors) or the field's path (for values).
     #[cfg(feature = "serde")]
     pub fn from_ron(text: &str) -> Result<VehicleSettings, VehicleSettingsError> {
-        let mut spec: VehicleSettings = ron::from_str(text)?;
-        spec.validate()?;
-        Ok(spec)
+        let mut settings: VehicleSettings = ron::from_str(text)?;
+        settings.validate()?;
+        Ok(settings)
     }
 
     /// Reads and validates a RON preset file ([`VehicleSettings::from_ron`]); the error

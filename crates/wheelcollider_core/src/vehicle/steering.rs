@@ -57,7 +57,7 @@ impl SteeringSettings {
 
 impl VehicleSettings {
     /// Steer angles (deg) of the left and right wheels of `axle` for a centre-wheel
-    /// angle `delta` (deg, positive left), with the spec's Ackermann fraction.
+    /// angle `delta` (deg, positive left), with the settings's Ackermann fraction.
     pub fn ackermann_angles(&self, axle: usize, delta: f32) -> (f32, f32) {
         let a = &self.axles[axle];
         let l = self.wheelbase_for(axle);
@@ -79,10 +79,10 @@ impl VehicleSettings {
 /// The torque about the steering axes (N·m, positive turning the wheels left), summed
 /// over the steered wheels: each wheel's self-aligning torque plus its lateral force
 /// on the mechanical trail. It pushes the wheels back towards straight ahead in a turn.
-pub(crate) fn column_torque(spec: &VehicleSettings, wheels: impl Fn(usize) -> super::WheelFeedback) -> f32 {
-    let trail = spec.steering.mechanical_trail;
-    (0..spec.axles.len())
-        .filter(|&a| spec.axles[a].steered)
+pub(crate) fn column_torque(settings: &VehicleSettings, wheels: impl Fn(usize) -> super::WheelFeedback) -> f32 {
+    let trail = settings.steering.mechanical_trail;
+    (0..settings.axles.len())
+        .filter(|&a| settings.axles[a].steered)
         .flat_map(|a| {
             [
                 VehicleSettings::wheel_index(a, false),

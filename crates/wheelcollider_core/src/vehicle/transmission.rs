@@ -123,14 +123,14 @@ fn request(gearbox: &GearboxSettings, state: &mut VehicleState, gear: i32) {
 /// Gear selection, auto-reverse and the shift in progress. Returns the throttle and
 /// brake after auto-reverse swapped the pedals, and whether a shift is under way.
 pub(crate) fn select_gear(
-    spec: &VehicleSettings,
+    settings: &VehicleSettings,
     state: &mut VehicleState,
     raw: &DriverInput,
     v: f32,
     wheels: &[WheelFeedback],
     dt: f32,
 ) -> (f32, f32, bool) {
-    let gb = &spec.gearbox;
+    let gb = &settings.gearbox;
     let (mut throttle, mut brake) = (raw.throttle, raw.brake);
     state.since_shift += dt;
     let target = state.next_gear;
@@ -139,7 +139,7 @@ pub(crate) fn select_gear(
     } else if raw.gear_down {
         request(gb, state, target - 1);
     } else if gb.automatic {
-        automatic(spec, state, raw, v, wheels, dt);
+        automatic(settings, state, raw, v, wheels, dt);
     }
     if gb.automatic && gb.auto_reverse && state.next_gear == -1 {
         // Backwards, the pedals swap: brake drives, throttle brakes.
@@ -158,8 +158,8 @@ pub(crate) fn select_gear(
             // engine short by what it lost during the shift, and closing that gap in one
             // step threw the car back by 0.25 g.)
             if old != 0.0 && new != 0.0 && old.signum() == new.signum() {
-                let idle = spec.engine.idle_rpm / RAD_PER_S_TO_RPM;
-                state.engine_speed = (driven_wheel_speed(spec, wheels) * new).max(idle);
+                let idle = settings.engine.idle_rpm / RAD_PER_S_TO_RPM;
+                state.engine_speed = (driven_wheel_speed(settings, wheels) * new).max(idle);
             }
         }
     }
@@ -167,24 +167,24 @@ pub(crate) fn select_gear(
 }
 
 /// The mean spin (rad/s) of the driven axles' wheels, weighted by their drive shares.
-fn driven_wheel_speed(spec: &VehicleSettings, wheels: &[WheelFeedback]) -> f32 {
+fn driven_wheel_speed(settings: &VehicleSettings, wheels: &[WheelFeedback]) -> f32 {
     let mut shares = [0.0f32; 16];
-    let n = spec.axles.len().min(16);
-    spec.drive_shares(&mut shares[..n]);
+    let n = settings.axles.len().min(16);
+    settings.drive_shares(&mut shares[..n]);
     DrivenSide::new(&shares[..n], |i| super::feedback(wheels, i)).speed
 }
 
 /// The automatic: auto-reverse after standing braked, first gear out of reverse or
 /// neutral, and shifts up and down on the engine speed.
 fn automatic(
-    spec: &VehicleSettings,
+    settings: &VehicleSettings,
     state: &mut VehicleState,
     raw: &DriverInput,
     v: f32,
     wheels: &[WheelFeedback],
     dt: f32,
 ) {
-    let gb = &spec.gearbox;
+    let gb = &settings.gearbox;
     let top = gb.top_gear();
     let (throttle, brake) = (raw.throttle, raw.brake);
     let rpm = state.engine_speed * RAD_PER_S_TO_RPM;
@@ -219,12 +219,12 @@ fn automatic(
 /// Clutch engagement, 0 (open) ..= 1: open in neutral and during a shift; a centrifugal
 /// clutch bites halfway between idle and `engage_rpm` and is fully engaged at
 /// `engage_rpm` (smoothstep); a manual one follows the pedal.
-pub(crate) fn clutch_engagement(spec: &VehicleSettings, ratio: f32, shifting: bool, rpm: f32, pedal: f32) -> f32 {
+pub(crate) fn clutch_engagement(settings: &VehicleSettings, ratio: f32, shifting: bool, rpm: f32, pedal: f32) -> f32 {
     if ratio == 0.0 || shifting {
         0.0
-    } else if spec.clutch.automatic {
-        let bite = 0.5 * (spec.engine.idle_rpm + spec.clutch.engage_rpm);
-        let x = ((rpm - bite) / (spec.clutch.engage_rpm - bite)).clamp(0.0, 1.0);
+    } else if settings.clutch.automatic {
+        let bite = 0.5 * (settings.engine.idle_rpm + settings.clutch.engage_rpm);
+        let x = ((rpm - bite) / (settings.clutch.engage_rpm - bite)).clamp(0.0, 1.0);
         x * x * (3.0 - 2.0 * x)
     } else {
         1.0 - pedal
@@ -284,7 +284,7 @@ pub(crate) struct ClutchStep {
 ///   from the wheels at the next step.
 /// - **Slipping**: the capacity's torque passes and the engine turns on its own.
 pub(crate) fn clutch_step(
-    spec: &VehicleSettings,
+    settings: &VehicleSettings,
     state: &mut VehicleState,
     side: &DrivenSide,
     ratio: f32,
@@ -292,15 +292,15 @@ pub(crate) fn clutch_step(
     capacity: f32,
     dt: f32,
 ) -> ClutchStep {
-    let eta = spec.gearbox.efficiency;
-    let j_e = spec.engine.inertia;
+    let eta = settings.gearbox.efficiency;
+    let j_e = settings.engine.inertia;
     let driven = DrivenSide {
-        inertia: side.inertia + reflected_inertia(spec, ratio, false),
+        inertia: side.inertia + reflected_inertia(settings, ratio, false),
         ..*side
     };
-    let sync = clutch_torque(spec, state, &driven, ratio, engine_torque, dt);
+    let sync = clutch_torque(settings, state, &driven, ratio, engine_torque, dt);
     state.clutch_locked = capacity > 0.0 && ratio != 0.0 && side.inertia > 0.0 && sync.abs() <= capacity;
-    let reflected_inertia = reflected_inertia(spec, ratio, state.clutch_locked);
+    let reflected_inertia = reflected_inertia(settings, ratio, state.clutch_locked);
     if state.clutch_locked {
         state.clutch_torque = sync;
         let catch_up = j_e * ratio * (state.engine_speed - ratio * side.speed) / dt;
@@ -310,7 +310,7 @@ pub(crate) fn clutch_step(
         }
     } else {
         state.clutch_torque = sync.clamp(-capacity, capacity);
-        super::engine::integrate(&spec.engine, state, engine_torque, dt);
+        super::engine::integrate(&settings.engine, state, engine_torque, dt);
         ClutchStep {
             wheel_torque: state.clutch_torque * ratio * eta,
             reflected_inertia,
@@ -320,22 +320,22 @@ pub(crate) fn clutch_step(
 
 /// The inertia (kg·m²) the driven wheels carry at the gearbox output through the total
 /// `ratio`: the gearbox's in gear, plus the engine's with the clutch `locked`.
-pub(crate) fn reflected_inertia(spec: &VehicleSettings, ratio: f32, locked: bool) -> f32 {
-    let engine = if locked { spec.engine.inertia } else { 0.0 };
-    finite((spec.gearbox.inertia + engine) * ratio * ratio)
+pub(crate) fn reflected_inertia(settings: &VehicleSettings, ratio: f32, locked: bool) -> f32 {
+    let engine = if locked { settings.engine.inertia } else { 0.0 };
+    finite((settings.gearbox.inertia + engine) * ratio * ratio)
 }
 
 /// With [`BrakeSettings::handbrake_disconnects_drive`](super::BrakeSettings) and the
 /// handbrake pulled: the handbraked axles' drive shares go to 0 and the others are
 /// scaled back up to the whole. Returns true when no driven axle is left (the clutch
 /// opens).
-pub(crate) fn disconnect_handbraked(spec: &VehicleSettings, shares: &mut [f32], handbrake: f32) -> bool {
-    if !spec.brakes.handbrake_disconnects_drive || handbrake < 0.1 {
+pub(crate) fn disconnect_handbraked(settings: &VehicleSettings, shares: &mut [f32], handbrake: f32) -> bool {
+    if !settings.brakes.handbrake_disconnects_drive || handbrake < 0.1 {
         return false;
     }
     let mut left = 0.0;
     for (a, s) in shares.iter_mut().enumerate() {
-        if spec.axles[a].handbrake {
+        if settings.axles[a].handbrake {
             *s = 0.0;
         }
         left += *s;
@@ -352,7 +352,7 @@ pub(crate) fn disconnect_handbraked(spec: &VehicleSettings, shares: &mut [f32], 
 /// speed at the end of the step, with the engine's torque and the tyres' last reaction
 /// fed forward (not clamped).
 fn clutch_torque(
-    spec: &VehicleSettings,
+    settings: &VehicleSettings,
     state: &VehicleState,
     side: &DrivenSide,
     ratio: f32,
@@ -360,10 +360,10 @@ fn clutch_torque(
     dt: f32,
 ) -> f32 {
     if side.inertia > 0.0 {
-        let j_e = spec.engine.inertia;
+        let j_e = settings.engine.inertia;
         let slip = state.engine_speed - side.speed * ratio;
         let num = slip + dt * (engine_torque / j_e + ratio * side.tyre_torque / side.inertia);
-        let den = dt * (1.0 / j_e + ratio * ratio * spec.gearbox.efficiency / side.inertia);
+        let den = dt * (1.0 / j_e + ratio * ratio * settings.gearbox.efficiency / side.inertia);
         finite(num / den)
     } else {
         0.0

@@ -7,8 +7,8 @@
 //! | `plots.rs` | Plots, Telemetry |
 //! | `sim.rs` | Presets, Sim (gizmos, pause, record, replay) |
 //!
-//! Why `inspector_ui` is long: it lays out the window and dispatches the tabs; egui
-//! layout code reads best in the order it draws.
+//! `inspector_ui` is the Bevy system: it draws the window's header and dispatches the
+//! tabs, each a function.
 
 /// A wheel-settings field through its validating setter.
 macro_rules! wheel_field {
@@ -79,6 +79,10 @@ pub(super) fn num(
     r || typed
 }
 
+/// The wheels the Tune, Plots and Telemetry tabs read (and the Tune tab edits).
+pub(super) type WheelsQuery<'w, 's> =
+    Query<'w, 's, (&'static VehicleWheel, &'static mut WheelCollider, &'static WheelOutput)>;
+
 // A Bevy system: each argument is a resource or query the panels read or edit.
 #[allow(clippy::type_complexity, clippy::too_many_arguments)]
 pub(crate) fn inspector_ui(
@@ -92,7 +96,7 @@ pub(crate) fn inspector_ui(
         Option<&DriveRecorder>,
         Option<&DriveReplay>,
     )>,
-    mut wheels: Query<(&VehicleWheel, &mut WheelCollider, &WheelState)>,
+    mut wheels: WheelsQuery,
     mut surfaces: Query<(Entity, Option<&Name>, &mut WheelSurface)>,
     mut gizmos: Option<ResMut<WheelGizmos>>,
     mut physics_time: ResMut<Time<Physics>>,
@@ -112,30 +116,7 @@ pub(crate) fn inspector_ui(
         .default_size(430.0)
         .resizable(true)
         .show(ctx, |ui| {
-            ui.horizontal(|ui| {
-                ui.heading("Wheelcollider");
-                ui.weak("F1 hides");
-            });
-            ui.horizontal(|ui| {
-                for (t, name) in [
-                    (Tab::Tune, "Tune"),
-                    (Tab::Plots, "Plots"),
-                    (Tab::Telemetry, "Telemetry"),
-                    (Tab::Presets, "Presets"),
-                    (Tab::Sim, "Sim"),
-                ] {
-                    ui.selectable_value(&mut state.tab, t, name);
-                }
-            });
-            if let Some((msg, err)) = &state.message {
-                let color = if *err {
-                    egui::Color32::from_rgb(255, 110, 100)
-                } else {
-                    egui::Color32::from_rgb(140, 220, 140)
-                };
-                ui.colored_label(color, msg);
-            }
-            ui.separator();
+            header(ui, state);
             let target = state.target.and_then(|t| vehicles.get_mut(t).ok());
             let Some((mut vehicle, telemetry, runtime, children, recorder, replay)) = target else {
                 ui.label("No vehicle. Spawn one with `spawn_vehicle`.");
@@ -143,67 +124,7 @@ pub(crate) fn inspector_ui(
             };
             egui::ScrollArea::vertical().show(ui, |ui| match state.tab {
                 Tab::Tune => {
-                    ui.checkbox(&mut state.per_wheel, "edit wheels one by one (else per axle, mirrored)");
-                    let mut spec = vehicle.0.clone();
-                    let mut changed = false;
-                    if state.per_wheel {
-                        for &w in children.wheels() {
-                            let Ok((id, mut collider, _)) = wheels.get_mut(w) else {
-                                continue;
-                            };
-                            let name = wheel_name(VehicleSettings::wheel_index(id.axle, id.right));
-                            egui::CollapsingHeader::new(format!("wheel {name}"))
-                                .default_open(probing)
-                                .show(ui, |ui| {
-                                    let mut s = collider.0.clone();
-                                    if wheel_settings_ui(ui, &name, &mut s) {
-                                        collider.0 = s;
-                                    }
-                                });
-                        }
-                        ui.weak("Per-wheel edits last until the axle's settings change.");
-                    } else {
-                        for (i, axle) in spec.axles.iter_mut().enumerate() {
-                            egui::CollapsingHeader::new(format!("axle {i} wheels (left; right mirrored)"))
-                                .default_open(i == 0 || probing)
-                                .show(ui, |ui| {
-                                    egui::Grid::new(("axle", i)).num_columns(2).show(ui, |ui| {
-                                        changed |= num(ui, "position z", &mut axle.z, -20.0..=20.0, " m", 0.005);
-                                        changed |= num(ui, "half track", &mut axle.half_track, 0.05..=5.0, " m", 0.005);
-                                        changed |=
-                                            num(ui, "mount height", &mut axle.mount_height, -3.0..=3.0, " m", 0.005);
-                                        changed |= num(
-                                            ui,
-                                            "anti-roll bar",
-                                            &mut axle.anti_roll_stiffness,
-                                            0.0..=wheelcollider_core::MAX_SPRING,
-                                            " N/m",
-                                            100.0,
-                                        );
-                                        changed |=
-                                            num(ui, "roll steer", &mut axle.roll_steer, -1.0..=1.0, " °/°", 0.005);
-                                        changed |= num(
-                                            ui,
-                                            "compliance steer",
-                                            &mut axle.compliance_steer,
-                                            -2.0..=2.0,
-                                            " °/kN",
-                                            0.005,
-                                        );
-                                    });
-                                    changed |= wheel_settings_ui(ui, &format!("axle{i}"), &mut axle.wheel);
-                                });
-                        }
-                    }
-                    ui.separator();
-                    changed |= vehicle_ui(ui, &mut spec);
-                    if changed {
-                        let mut check = spec.clone();
-                        match check.validate() {
-                            Ok(()) => vehicle.0 = spec,
-                            Err(e) => state.message = Some((format!("refused: {e}"), true)),
-                        }
-                    }
+                    tune_tab(ui, state, &mut vehicle, children, &mut wheels, probing);
                     ui.separator();
                     ui.label("ground surfaces");
                     for (e, name, mut s) in &mut surfaces {
@@ -218,43 +139,161 @@ pub(crate) fn inspector_ui(
                 Tab::Telemetry => telemetry_ui(ui, telemetry, runtime, children, &wheels),
                 Tab::Presets => presets_ui(ui, state),
                 Tab::Sim => {
-                    if let Some(g) = gizmos.as_mut() {
-                        ui.horizontal(|ui| {
-                            for (name, flag) in gizmo_toggles(g) {
-                                ui.checkbox(flag, name);
-                            }
-                        });
-                    }
-                    ui.horizontal(|ui| {
-                        let paused = physics_time.is_paused();
-                        if ui.button(if paused { "▶ resume" } else { "⏸ pause" }).clicked() {
-                            if paused {
-                                physics_time.unpause();
-                            } else {
-                                physics_time.pause();
-                            }
-                        }
-                        if ui.add_enabled(paused, egui::Button::new("step")).clicked() {
-                            physics_time.unpause();
-                            state.pause_after_step = true;
-                        }
-                        if ui.button("reset car").clicked() {
-                            state.requests.push(Request::Reset);
-                        }
-                    });
-                    ui.horizontal(|ui| {
-                        ui.label("time scale");
-                        if ui
-                            .add(egui::Slider::new(&mut state.time_scale, 0.05..=1.0).logarithmic(true))
-                            .changed()
-                        {
-                            physics_time.set_relative_speed(state.time_scale);
-                        }
-                    });
+                    sim_controls(ui, state, gizmos.as_deref_mut(), &mut physics_time);
                     ui.separator();
                     let hz = 1.0 / fixed.timestep().as_secs_f64().max(1e-6);
                     replay_ui(ui, state, recorder, replay, hz);
                 }
             });
         });
+}
+
+/// The window's title, its tabs and the last message.
+fn header(ui: &mut egui::Ui, state: &mut crate::InspectorState) {
+    ui.horizontal(|ui| {
+        ui.heading("Wheelcollider");
+        ui.weak("F1 hides");
+    });
+    ui.horizontal(|ui| {
+        for (t, name) in [
+            (Tab::Tune, "Tune"),
+            (Tab::Plots, "Plots"),
+            (Tab::Telemetry, "Telemetry"),
+            (Tab::Presets, "Presets"),
+            (Tab::Sim, "Sim"),
+        ] {
+            ui.selectable_value(&mut state.tab, t, name);
+        }
+    });
+    if let Some((msg, err)) = &state.message {
+        let color = if *err {
+            egui::Color32::from_rgb(255, 110, 100)
+        } else {
+            egui::Color32::from_rgb(140, 220, 140)
+        };
+        ui.colored_label(color, msg);
+    }
+    ui.separator();
+}
+
+/// The Tune tab's wheels and vehicle: per wheel (each `WheelCollider` edited alone) or
+/// per axle (the vehicle's settings, validated as a whole before they reach the car).
+/// `vehicle` is written only when an edit validates: a write marks it changed, and a
+/// changed vehicle pushes its axles' settings over the wheels' own.
+fn tune_tab(
+    ui: &mut egui::Ui,
+    state: &mut crate::InspectorState,
+    vehicle: &mut Mut<Vehicle>,
+    children: &ChassisWheels,
+    wheels: &mut WheelsQuery,
+    probing: bool,
+) {
+    ui.checkbox(&mut state.per_wheel, "edit wheels one by one (else per axle, mirrored)");
+    let mut settings = vehicle.0.clone();
+    let mut changed = false;
+    if state.per_wheel {
+        for &w in children.wheels() {
+            let Ok((id, mut collider, _)) = wheels.get_mut(w) else {
+                continue;
+            };
+            let name = wheel_name(VehicleSettings::wheel_index(id.axle, id.right));
+            egui::CollapsingHeader::new(format!("wheel {name}"))
+                .default_open(probing)
+                .show(ui, |ui| {
+                    let mut s = collider.0.clone();
+                    if wheel_settings_ui(ui, &name, &mut s) {
+                        collider.0 = s;
+                    }
+                });
+        }
+        ui.weak("Per-wheel edits last until the axle's settings change.");
+    } else {
+        for (i, axle) in settings.axles.iter_mut().enumerate() {
+            egui::CollapsingHeader::new(format!("axle {i} wheels (left; right mirrored)"))
+                .default_open(i == 0 || probing)
+                .show(ui, |ui| {
+                    changed |= axle_ui(ui, i, axle);
+                    changed |= wheel_settings_ui(ui, &format!("axle{i}"), &mut axle.wheel);
+                });
+        }
+    }
+    ui.separator();
+    changed |= vehicle_ui(ui, &mut settings);
+    if changed {
+        let mut check = settings.clone();
+        match check.validate() {
+            Ok(()) => vehicle.0 = settings,
+            Err(e) => state.message = Some((format!("refused: {e}"), true)),
+        }
+    }
+}
+
+/// An axle's place and its bar and steer terms; returns whether any changed.
+fn axle_ui(ui: &mut egui::Ui, i: usize, axle: &mut AxleSettings) -> bool {
+    let mut changed = false;
+    egui::Grid::new(("axle", i)).num_columns(2).show(ui, |ui| {
+        changed |= num(ui, "position z", &mut axle.z, -20.0..=20.0, " m", 0.005);
+        changed |= num(ui, "half track", &mut axle.half_track, 0.05..=5.0, " m", 0.005);
+        changed |= num(ui, "mount height", &mut axle.mount_height, -3.0..=3.0, " m", 0.005);
+        changed |= num(
+            ui,
+            "anti-roll bar",
+            &mut axle.anti_roll_stiffness,
+            0.0..=wheelcollider_core::MAX_SPRING,
+            " N/m",
+            100.0,
+        );
+        changed |= num(ui, "roll steer", &mut axle.roll_steer, -1.0..=1.0, " °/°", 0.005);
+        changed |= num(
+            ui,
+            "compliance steer",
+            &mut axle.compliance_steer,
+            -2.0..=2.0,
+            " °/kN",
+            0.005,
+        );
+    });
+    changed
+}
+
+/// The Sim tab's controls: gizmo toggles, pause, one step, reset, time scale.
+fn sim_controls(
+    ui: &mut egui::Ui,
+    state: &mut crate::InspectorState,
+    gizmos: Option<&mut WheelGizmos>,
+    physics_time: &mut ResMut<Time<Physics>>,
+) {
+    if let Some(g) = gizmos {
+        ui.horizontal(|ui| {
+            for (name, flag) in gizmo_toggles(g) {
+                ui.checkbox(flag, name);
+            }
+        });
+    }
+    ui.horizontal(|ui| {
+        let paused = physics_time.is_paused();
+        if ui.button(if paused { "▶ resume" } else { "⏸ pause" }).clicked() {
+            if paused {
+                physics_time.unpause();
+            } else {
+                physics_time.pause();
+            }
+        }
+        if ui.add_enabled(paused, egui::Button::new("step")).clicked() {
+            physics_time.unpause();
+            state.pause_after_step = true;
+        }
+        if ui.button("reset car").clicked() {
+            state.requests.push(Request::Reset);
+        }
+    });
+    ui.horizontal(|ui| {
+        ui.label("time scale");
+        if ui
+            .add(egui::Slider::new(&mut state.time_scale, 0.05..=1.0).logarithmic(true))
+            .changed()
+        {
+            physics_time.set_relative_speed(state.time_scale);
+        }
+    });
 }

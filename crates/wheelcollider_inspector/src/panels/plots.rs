@@ -15,13 +15,13 @@ use crate::InspectorState;
 /// wheel's operating point, |transient slip| against |force| / load in that direction.
 fn tyre_plot(
     ui: &mut egui::Ui,
-    spec: &VehicleSettings,
+    settings: &VehicleSettings,
     live: &[(usize, WheelSettings, wheelcollider_core::StepOutput)],
     lateral: bool,
     id: &str,
 ) {
     Plot::new(id).height(150.0).legend(Legend::default()).show(ui, |p| {
-        for (a, axle) in spec.axles.iter().enumerate() {
+        for (a, axle) in settings.axles.iter().enumerate() {
             let mf = if lateral {
                 axle.wheel.lateral_tyre()
             } else {
@@ -63,10 +63,10 @@ fn tyre_plot(
 pub(super) fn plots(
     ui: &mut egui::Ui,
     state: &InspectorState,
-    spec: &VehicleSettings,
+    settings: &VehicleSettings,
     telemetry: &VehicleTelemetry,
     children: &ChassisWheels,
-    wheels: &Query<(&VehicleWheel, &mut WheelCollider, &WheelState)>,
+    wheels: &Query<(&VehicleWheel, &mut WheelCollider, &WheelOutput)>,
 ) {
     let mut live = vec![];
     for &w in children.wheels() {
@@ -88,11 +88,11 @@ pub(super) fn plots(
         ),
     ] {
         ui.label(title);
-        tyre_plot(ui, spec, &live, lateral, id);
+        tyre_plot(ui, settings, &live, lateral, id);
     }
     ui.label("Friction circle: sideways (x) and forward (y) force over load");
     Plot::new("circle").height(200.0).data_aspect(1.0).show(ui, |p| {
-        let mu = spec
+        let mu = settings
             .axles
             .iter()
             .map(|a| {
@@ -154,7 +154,7 @@ pub(super) fn plots(
         ui,
     );
     ui.label("Engine: full-throttle torque (N·m) against rpm; line: now");
-    let e = &spec.engine;
+    let e = &settings.engine;
     Plot::new("engine").height(150.0).show(ui, |p| {
         let pts: PlotPoints = (0..=120)
             .map(|i| {
@@ -184,7 +184,7 @@ pub(super) fn telemetry_ui(
     t: &VehicleTelemetry,
     runtime: &VehicleRuntime,
     children: &ChassisWheels,
-    wheels: &Query<(&VehicleWheel, &mut WheelCollider, &WheelState)>,
+    wheels: &Query<(&VehicleWheel, &mut WheelCollider, &WheelOutput)>,
 ) {
     let p = &t.powertrain;
     egui::Grid::new("telemetry")

@@ -100,7 +100,7 @@ pub(super) fn replay_ui(
                 rec.inputs.len(),
                 rec.hz,
                 rec.duration(),
-                rec.spec.name
+                rec.settings.name
             ));
         }
         (None, None) => {

@@ -60,28 +60,28 @@ pub(super) fn diff_ui(ui: &mut egui::Ui, id: &str, d: &mut DifferentialKind) -> 
     changed
 }
 
-/// Edits the vehicle spec (everything but the wheels); returns whether it changed.
-pub(super) fn vehicle_ui(ui: &mut egui::Ui, spec: &mut VehicleSettings) -> bool {
+/// Edits the vehicle settings (everything but the wheels); returns whether it changed.
+pub(super) fn vehicle_ui(ui: &mut egui::Ui, settings: &mut VehicleSettings) -> bool {
     let mut changed = false;
-    changed |= vehicle_chassis_ui(ui, spec);
-    changed |= vehicle_engine_ui(ui, spec);
-    changed |= vehicle_clutch_and_gearbox_ui(ui, spec);
-    changed |= vehicle_differentials_ui(ui, spec);
-    changed |= vehicle_brakes_ui(ui, spec);
-    changed |= vehicle_steering_ui(ui, spec);
-    changed |= vehicle_aerodynamics_ui(ui, spec);
-    changed |= vehicle_assists_ui(ui, spec);
+    changed |= vehicle_chassis_ui(ui, settings);
+    changed |= vehicle_engine_ui(ui, settings);
+    changed |= vehicle_clutch_and_gearbox_ui(ui, settings);
+    changed |= vehicle_differentials_ui(ui, settings);
+    changed |= vehicle_brakes_ui(ui, settings);
+    changed |= vehicle_steering_ui(ui, settings);
+    changed |= vehicle_aerodynamics_ui(ui, settings);
+    changed |= vehicle_assists_ui(ui, settings);
     changed
 }
 
 /// The "chassis" section of [`vehicle_ui`].
-pub(super) fn vehicle_chassis_ui(ui: &mut egui::Ui, spec: &mut VehicleSettings) -> bool {
+pub(super) fn vehicle_chassis_ui(ui: &mut egui::Ui, settings: &mut VehicleSettings) -> bool {
     section(ui, "vehicle", "chassis", false, |ui, changed| {
-        *changed |= num(ui, "mass", &mut spec.chassis.mass, 1.0..=100_000.0, " kg", 5.0);
+        *changed |= num(ui, "mass", &mut settings.chassis.mass, 1.0..=100_000.0, " kg", 5.0);
         *changed |= num(
             ui,
             "centre of mass height",
-            &mut spec.chassis.center_of_mass[1],
+            &mut settings.chassis.center_of_mass[1],
             -5.0..=5.0,
             " m",
             0.005,
@@ -89,7 +89,7 @@ pub(super) fn vehicle_chassis_ui(ui: &mut egui::Ui, spec: &mut VehicleSettings) 
         *changed |= num(
             ui,
             "centre of mass z",
-            &mut spec.chassis.center_of_mass[2],
+            &mut settings.chassis.center_of_mass[2],
             -10.0..=10.0,
             " m",
             0.005,
@@ -98,9 +98,9 @@ pub(super) fn vehicle_chassis_ui(ui: &mut egui::Ui, spec: &mut VehicleSettings) 
 }
 
 /// The "engine" section of [`vehicle_ui`].
-pub(super) fn vehicle_engine_ui(ui: &mut egui::Ui, spec: &mut VehicleSettings) -> bool {
+pub(super) fn vehicle_engine_ui(ui: &mut egui::Ui, settings: &mut VehicleSettings) -> bool {
     section(ui, "vehicle", "engine", false, |ui, changed| {
-        let e = &mut spec.engine;
+        let e = &mut settings.engine;
         *changed |= num(ui, "idle", &mut e.idle_rpm, 100.0..=20_000.0, " rpm", 10.0);
         *changed |= num(ui, "redline", &mut e.redline_rpm, 500.0..=30_000.0, " rpm", 10.0);
         *changed |= num(ui, "inertia", &mut e.inertia, 0.01..=10.0, " kg·m²", 0.005);
@@ -124,28 +124,28 @@ pub(super) fn vehicle_engine_ui(ui: &mut egui::Ui, spec: &mut VehicleSettings) -
 }
 
 /// The "clutch and gearbox" section of [`vehicle_ui`].
-pub(super) fn vehicle_clutch_and_gearbox_ui(ui: &mut egui::Ui, spec: &mut VehicleSettings) -> bool {
+pub(super) fn vehicle_clutch_and_gearbox_ui(ui: &mut egui::Ui, settings: &mut VehicleSettings) -> bool {
     section(ui, "vehicle", "clutch and gearbox", false, |ui, changed| {
         *changed |= num(
             ui,
             "clutch torque",
-            &mut spec.clutch.max_torque,
+            &mut settings.clutch.max_torque,
             0.0..=10_000.0,
             " N·m",
             5.0,
         );
         ui.label("automatic clutch");
-        *changed |= ui.checkbox(&mut spec.clutch.automatic, "").changed();
+        *changed |= ui.checkbox(&mut settings.clutch.automatic, "").changed();
         ui.end_row();
         *changed |= num(
             ui,
             "clutch engage",
-            &mut spec.clutch.engage_rpm,
+            &mut settings.clutch.engage_rpm,
             100.0..=20_000.0,
             " rpm",
             10.0,
         );
-        let g = &mut spec.gearbox;
+        let g = &mut settings.gearbox;
         for (i, r) in g.forward.iter_mut().enumerate() {
             *changed |= num(ui, &format!("gear {}", i + 1), r, 0.05..=20.0, "", 0.005);
         }
@@ -163,12 +163,12 @@ pub(super) fn vehicle_clutch_and_gearbox_ui(ui: &mut egui::Ui, spec: &mut Vehicl
 }
 
 /// The "differentials" section of [`vehicle_ui`].
-pub(super) fn vehicle_differentials_ui(ui: &mut egui::Ui, spec: &mut VehicleSettings) -> bool {
+pub(super) fn vehicle_differentials_ui(ui: &mut egui::Ui, settings: &mut VehicleSettings) -> bool {
     let mut changed = false;
     egui::CollapsingHeader::new("differentials")
         .default_open(crate::edge_probe::active(ui.ctx()))
         .show(ui, |ui| {
-            for (i, a) in spec.axles.iter_mut().enumerate() {
+            for (i, a) in settings.axles.iter_mut().enumerate() {
                 ui.horizontal(|ui| {
                     changed |= ui.checkbox(&mut a.driven, format!("axle {i} driven")).changed();
                     changed |= ui.checkbox(&mut a.steered, "steered").changed();
@@ -178,14 +178,14 @@ pub(super) fn vehicle_differentials_ui(ui: &mut egui::Ui, spec: &mut VehicleSett
                     changed |= diff_ui(ui, &format!("diff{i}"), &mut a.differential);
                 }
             }
-            if spec.axles.iter().filter(|a| a.driven).count() >= 2 {
+            if settings.axles.iter().filter(|a| a.driven).count() >= 2 {
                 ui.label("centre differential");
-                changed |= diff_ui(ui, "centre", &mut spec.centre_differential);
+                changed |= diff_ui(ui, "centre", &mut settings.centre_differential);
                 egui::Grid::new("centre").show(ui, |ui| {
                     changed |= num(
                         ui,
                         "front torque share",
-                        &mut spec.front_torque_share,
+                        &mut settings.front_torque_share,
                         0.0..=1.0,
                         "",
                         0.01,
@@ -197,9 +197,9 @@ pub(super) fn vehicle_differentials_ui(ui: &mut egui::Ui, spec: &mut VehicleSett
 }
 
 /// The "brakes" section of [`vehicle_ui`].
-pub(super) fn vehicle_brakes_ui(ui: &mut egui::Ui, spec: &mut VehicleSettings) -> bool {
+pub(super) fn vehicle_brakes_ui(ui: &mut egui::Ui, settings: &mut VehicleSettings) -> bool {
     section(ui, "vehicle", "brakes", false, |ui, changed| {
-        let b = &mut spec.brakes;
+        let b = &mut settings.brakes;
         *changed |= num(ui, "max torque", &mut b.max_torque, 0.0..=50_000.0, " N·m", 20.0);
         *changed |= num(ui, "front bias", &mut b.front_bias, 0.0..=1.0, "", 0.01);
         *changed |= num(ui, "handbrake", &mut b.handbrake_torque, 0.0..=20_000.0, " N·m", 10.0);
@@ -219,9 +219,9 @@ pub(super) fn vehicle_brakes_ui(ui: &mut egui::Ui, spec: &mut VehicleSettings) -
 }
 
 /// The "steering" section of [`vehicle_ui`].
-pub(super) fn vehicle_steering_ui(ui: &mut egui::Ui, spec: &mut VehicleSettings) -> bool {
+pub(super) fn vehicle_steering_ui(ui: &mut egui::Ui, settings: &mut VehicleSettings) -> bool {
     section(ui, "vehicle", "steering", false, |ui, changed| {
-        let s = &mut spec.steering;
+        let s = &mut settings.steering;
         *changed |= num(ui, "max angle", &mut s.max_angle, 0.0..=60.0, "°", 0.1);
         *changed |= num(ui, "Ackermann", &mut s.ackermann, 0.0..=1.0, "", 0.01);
         *changed |= num(ui, "lock to lock", &mut s.lock_to_lock_time, 0.0..=5.0, " s", 0.01);
@@ -232,9 +232,9 @@ pub(super) fn vehicle_steering_ui(ui: &mut egui::Ui, spec: &mut VehicleSettings)
 }
 
 /// The "aerodynamics" section of [`vehicle_ui`].
-pub(super) fn vehicle_aerodynamics_ui(ui: &mut egui::Ui, spec: &mut VehicleSettings) -> bool {
+pub(super) fn vehicle_aerodynamics_ui(ui: &mut egui::Ui, settings: &mut VehicleSettings) -> bool {
     section(ui, "vehicle", "aerodynamics", false, |ui, changed| {
-        let a = &mut spec.aero;
+        let a = &mut settings.aero;
         *changed |= num(ui, "air density", &mut a.air_density, 0.0..=2.0, " kg/m³", 0.005);
         *changed |= num(ui, "Cd", &mut a.drag_coefficient, 0.0..=3.0, "", 0.005);
         *changed |= num(ui, "frontal area", &mut a.frontal_area, 0.0..=20.0, " m²", 0.01);
@@ -266,9 +266,9 @@ fn toggle(ui: &mut egui::Ui, label: &str, value: &mut bool, hover: &str) -> bool
 }
 
 /// The "assists" section of [`vehicle_ui`]: anti-flip, air control, yaw stability.
-pub(super) fn vehicle_assists_ui(ui: &mut egui::Ui, spec: &mut VehicleSettings) -> bool {
+pub(super) fn vehicle_assists_ui(ui: &mut egui::Ui, settings: &mut VehicleSettings) -> bool {
     section(ui, "vehicle", "assists", false, |ui, changed| {
-        let f = &mut spec.assists.anti_flip;
+        let f = &mut settings.assists.anti_flip;
         *changed |= toggle(
             ui,
             "anti-flip",
@@ -279,7 +279,7 @@ pub(super) fn vehicle_assists_ui(ui: &mut egui::Ui, spec: &mut VehicleSettings) 
             *changed |= num(ui, "… max tilt", &mut f.max_angle, 0.0..=180.0, "°", 0.5);
             *changed |= num(ui, "… strength", &mut f.max_acceleration, 0.0..=1000.0, " rad/s²", 0.5);
         }
-        let c = &mut spec.assists.air_control;
+        let c = &mut settings.assists.air_control;
         *changed |= toggle(
             ui,
             "air control",
@@ -299,7 +299,7 @@ pub(super) fn vehicle_assists_ui(ui: &mut egui::Ui, spec: &mut VehicleSettings) 
                 0.5,
             );
         }
-        let y = &mut spec.assists.yaw_stability;
+        let y = &mut settings.assists.yaw_stability;
         *changed |= toggle(
             ui,
             "yaw stability (ESC)",

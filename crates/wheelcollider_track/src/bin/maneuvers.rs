@@ -187,10 +187,10 @@ fn main() -> ExitCode {
         }
     };
     // Every preset is read and validated before anything runs.
-    let mut specs = vec![];
+    let mut cars = vec![];
     for p in &args.presets {
         match load(p) {
-            Ok(s) => specs.push((stem(p), s)),
+            Ok(s) => cars.push((stem(p), s)),
             Err(e) => {
                 eprintln!("error: {e}");
                 return ExitCode::from(2);
@@ -200,9 +200,9 @@ fn main() -> ExitCode {
     let mut runs: Vec<(String, ManeuverReport)> = vec![];
     for &m in &args.maneuvers {
         let mut row = vec![];
-        for (name, spec) in &specs {
+        for (name, settings) in &cars {
             let started = std::time::Instant::now();
-            match run_maneuver(spec, m, &args.options) {
+            match run_maneuver(settings, m, &args.options) {
                 Ok(r) => {
                     eprintln!("{name}: {m} done in {:.1} s", started.elapsed().as_secs_f32());
                     row.push((name.clone(), r));
@@ -368,12 +368,14 @@ fn plot(dir: &Path, m: Maneuver, row: &[(String, ManeuverReport)]) -> Result<(),
     {
         let root = BitMapBackend::with_buffer(&mut buffer, (w, h)).into_drawing_area();
         root.fill(&WHITE)?;
-        for (area, spec) in root.split_evenly((panels, 1)).iter().zip(&first.plots) {
+        for (area, settings) in root.split_evenly((panels, 1)).iter().zip(&first.plots) {
             // Ranges over every preset's data.
             let mut series: Vec<Series> = vec![];
             for (k, (preset, r)) in row.iter().enumerate() {
-                let Some((_, xs)) = r.channel(&spec.x) else { continue };
-                for (j, y) in spec.ys.iter().enumerate() {
+                let Some((_, xs)) = r.channel(&settings.x) else {
+                    continue;
+                };
+                for (j, y) in settings.ys.iter().enumerate() {
                     let Some((_, ys)) = r.channel(y) else { continue };
                     let pts: Vec<(f32, f32)> = xs
                         .iter()
@@ -382,7 +384,7 @@ fn plot(dir: &Path, m: Maneuver, row: &[(String, ManeuverReport)]) -> Result<(),
                         .map(|(&x, &y)| (x, y))
                         .collect();
                     let hue = [0.58, 0.02, 0.33, 0.8][k % 4];
-                    let light = 0.35 + 0.35 * j as f64 / spec.ys.len().max(1) as f64;
+                    let light = 0.35 + 0.35 * j as f64 / settings.ys.len().max(1) as f64;
                     let label = if row.len() > 1 {
                         format!("{preset} {y}")
                     } else {
@@ -404,22 +406,22 @@ fn plot(dir: &Path, m: Maneuver, row: &[(String, ManeuverReport)]) -> Result<(),
                 continue;
             }
             let pad = ((y1 - y0) * 0.08).max(1e-3);
-            let x_unit = first.channel(&spec.x).map_or("", |c| c.0);
+            let x_unit = first.channel(&settings.x).map_or("", |c| c.0);
             let mut chart = ChartBuilder::on(area)
-                .caption(format!("{} — {}", m, spec.title), ("sans-serif", 18))
+                .caption(format!("{} — {}", m, settings.title), ("sans-serif", 18))
                 .margin(8)
                 .x_label_area_size(30)
                 .y_label_area_size(60)
                 .build_cartesian_2d(x0..x1.max(x0 + 1e-3), (y0 - pad)..(y1 + pad))?;
             chart
                 .configure_mesh()
-                .x_desc(format!("{} ({x_unit})", spec.x))
+                .x_desc(format!("{} ({x_unit})", settings.x))
                 .light_line_style(RGBColor(236, 236, 236))
                 .bold_line_style(RGBColor(200, 200, 200))
                 .label_style(("sans-serif", 13))
                 .draw()?;
             for (label, color, pts) in series {
-                let scatter = spec.x != "time";
+                let scatter = settings.x != "time";
                 let style = color.stroke_width(if scatter { 1 } else { 2 });
                 chart
                     .draw_series(LineSeries::new(pts, style))?

@@ -1,7 +1,7 @@
 use super::prelude::*;
 
-pub(crate) fn acceleration(spec: &VehicleSettings, o: &ManeuverOptions, out: &mut Out) -> Sim {
-    let mut sim = Sim::new(spec, o, Ground::Flat(WheelSurface::ASPHALT));
+pub(crate) fn acceleration(settings: &VehicleSettings, o: &ManeuverOptions, out: &mut Out) -> Sim {
+    let mut sim = Sim::new(settings, o, Ground::Flat(WheelSurface::ASPHALT));
     sim.hold(DriverInput::default(), 1.0);
     let t0 = sim.t;
     let z0 = sim.k.position.z;
@@ -52,7 +52,7 @@ pub(crate) fn acceleration(spec: &VehicleSettings, o: &ManeuverOptions, out: &mu
             }
         }
     }
-    let (pred, _) = spec.predicted_top_speed();
+    let (pred, _) = settings.predicted_top_speed();
     out.metric("zero_to_100_kmh", t100.unwrap_or(f32::NAN), "s", None);
     if !o.quick {
         out.metric("quarter_mile_time", quarter.unwrap_or(f32::NAN), "s", None);
@@ -60,7 +60,7 @@ pub(crate) fn acceleration(spec: &VehicleSettings, o: &ManeuverOptions, out: &mu
         out.metric("top_speed", top, "km/h", Some(pred * 3.6));
         out.metric("time_to_top_speed", sim.t - t0, "s", None);
     }
-    if spec.brakes.traction_control {
+    if settings.brakes.traction_control {
         let (lo, mean_ratio) = launch.ratios();
         out.metric("launch_traction_min", lo, "1", None);
         out.metric("launch_traction_mean", mean_ratio, "1", None);
@@ -103,14 +103,14 @@ impl Launch {
         if self.done {
             return;
         }
-        let spec = &sim.spec;
-        let (mut force, mut mass) = (0.0, spec.chassis.mass);
+        let settings = &sim.settings;
+        let (mut force, mut mass) = (0.0, settings.chassis.mass);
         for (i, _) in sim.wheels.iter().enumerate() {
             let o = sim.wheel(i).output;
-            if spec.axles[i / 2].driven {
+            if settings.axles[i / 2].driven {
                 force += o.max_friction_force;
             } else {
-                let w = &spec.axles[i / 2].wheel;
+                let w = &settings.axles[i / 2].wheel;
                 force -= o.rolling_resistance_force;
                 mass += w.inertia() / (w.radius() * w.radius());
             }

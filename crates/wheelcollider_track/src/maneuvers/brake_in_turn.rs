@@ -9,11 +9,11 @@ const LATERAL_G: f32 = 0.5;
 /// the path-following driver keeps steering for the circle. Run twice: with ABS, and
 /// with ABS off (the wheels lock). Distance along the path to a stop and the largest
 /// radius error during the stop, for each.
-pub(crate) fn brake_in_turn(spec: &VehicleSettings, o: &ManeuverOptions, out: &mut Out) -> Sim {
-    let mut locked = spec.clone();
+pub(crate) fn brake_in_turn(settings: &VehicleSettings, o: &ManeuverOptions, out: &mut Out) -> Sim {
+    let mut locked = settings.clone();
     locked.brakes.abs = false;
     let (_, d_locked, e_locked) = run(&locked, o);
-    let mut with_abs = spec.clone();
+    let mut with_abs = settings.clone();
     with_abs.brakes.abs = true;
     let (sim, d_abs, e_abs) = run(&with_abs, o);
     let v0 = (LATERAL_G * G * RADIUS).sqrt();
@@ -31,11 +31,11 @@ pub(crate) fn brake_in_turn(spec: &VehicleSettings, o: &ManeuverOptions, out: &m
 
 /// One run: settle on the circle, brake. Returns the sim, the distance travelled from
 /// the brake application to a stop (m) and the largest |radius − R| on the way (m).
-fn run(spec: &VehicleSettings, o: &ManeuverOptions) -> (Sim, f32, f32) {
-    let mut spec = spec.clone();
+fn run(settings: &VehicleSettings, o: &ManeuverOptions) -> (Sim, f32, f32) {
+    let mut settings = settings.clone();
     // A held brake at a stop would select reverse: not part of this test.
-    spec.gearbox.auto_reverse = false;
-    let mut sim = Sim::new(&spec, o, Ground::Flat(WheelSurface::ASPHALT));
+    settings.gearbox.auto_reverse = false;
+    let mut sim = Sim::new(&settings, o, Ground::Flat(WheelSurface::ASPHALT));
     sim.hold(DriverInput::default(), 1.0);
     let centre = sim.k.position + Vec3::new(-RADIUS, 0.0, 0.0);
     let v0 = (LATERAL_G * G * RADIUS).sqrt();

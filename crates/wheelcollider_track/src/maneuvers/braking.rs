@@ -1,10 +1,10 @@
 use super::prelude::*;
 
-pub(crate) fn braking(spec: &VehicleSettings, o: &ManeuverOptions, out: &mut Out) -> Sim {
-    let mut spec = spec.clone();
+pub(crate) fn braking(settings: &VehicleSettings, o: &ManeuverOptions, out: &mut Out) -> Sim {
+    let mut settings = settings.clone();
     // A held brake at a stop would select reverse: not part of this test.
-    spec.gearbox.auto_reverse = false;
-    let mut sim = Sim::new(&spec, o, Ground::Flat(WheelSurface::ASPHALT));
+    settings.gearbox.auto_reverse = false;
+    let mut sim = Sim::new(&settings, o, Ground::Flat(WheelSurface::ASPHALT));
     sim.hold(DriverInput::default(), 1.0);
     let v0 = 100.0 / 3.6;
     sim.launch(v0);
@@ -25,8 +25,8 @@ pub(crate) fn braking(spec: &VehicleSettings, o: &ManeuverOptions, out: &mut Out
     }
     let d = (sim.k.position - p0).with_y(0.0).length();
     let t = stopped.unwrap_or(f32::NAN);
-    let mu = spec.axles[0].wheel.longitudinal_tyre().peak_value();
-    out.metric("stop_distance", d, "m", Some(spec.expected_stop_distance(1.0, v0)));
+    let mu = settings.axles[0].wheel.longitudinal_tyre().peak_value();
+    out.metric("stop_distance", d, "m", Some(settings.expected_stop_distance(1.0, v0)));
     out.metric("stop_time", t, "s", None);
     out.metric("mean_deceleration", v0 / t / G, "g", None);
     out.metric("peak_mu_bound", v0 * v0 / (2.0 * mu * G), "m", None);

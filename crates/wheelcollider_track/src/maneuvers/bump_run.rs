@@ -1,8 +1,8 @@
 use super::prelude::*;
 
-pub(crate) fn bump_run(spec: &VehicleSettings, o: &ManeuverOptions, out: &mut Out) -> Sim {
+pub(crate) fn bump_run(settings: &VehicleSettings, o: &ManeuverOptions, out: &mut Out) -> Sim {
     let v = 60.0 / 3.6;
-    let mut sim = Sim::new(spec, o, Ground::Flat(WheelSurface::GRAVEL));
+    let mut sim = Sim::new(settings, o, Ground::Flat(WheelSurface::GRAVEL));
     sim.hold(DriverInput::default(), 1.0);
     sim.launch(v);
     // One second to settle into the speed, then measure.
@@ -18,7 +18,7 @@ pub(crate) fn bump_run(spec: &VehicleSettings, o: &ManeuverOptions, out: &mut Ou
     let vertical = col(6);
     let (mut lifted, mut total, mut max_rate) = (0usize, 0usize, 0.0f32);
     for (i, w) in sim.rec.wheels.iter().enumerate() {
-        let travel = spec.axles[i / 2].wheel.suspension_length();
+        let travel = settings.axles[i / 2].wheel.suspension_length();
         for (&g, &c) in w[7][start..].iter().zip(&w[0][start..]) {
             total += 1;
             lifted += (g < 0.5) as usize;

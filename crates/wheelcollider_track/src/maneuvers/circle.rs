@@ -1,18 +1,18 @@
 use super::prelude::*;
 
-pub(crate) fn circle(spec: &VehicleSettings, o: &ManeuverOptions, out: &mut Out) -> Sim {
+pub(crate) fn circle(settings: &VehicleSettings, o: &ManeuverOptions, out: &mut Out) -> Sim {
     // A path-following driver holds a 40 m circle (turning left) and raises the speed
     // slowly: quickly through the linear range, then 0.05 m/s per second near the limit.
     // It aims at a point on the circle one look-ahead ahead (pure pursuit), and an
     // integral of the radius error pulls that circle in or out, so it holds R exactly.
     let radius = 40.0;
-    let mut sim = Sim::new(spec, o, Ground::Flat(WheelSurface::ASPHALT));
+    let mut sim = Sim::new(settings, o, Ground::Flat(WheelSurface::ASPHALT));
     sim.hold(DriverInput::default(), 1.0);
     let centre = sim.k.position + Vec3::new(-radius, 0.0, 0.0);
     let mut target: f32 = 6.0;
     sim.launch(target);
-    let kinematic = (spec.wheelbase_for(0) / radius).atan().to_degrees();
-    let mu = spec.axles[0].wheel.lateral_tyre().peak_value();
+    let kinematic = (settings.wheelbase_for(0) / radius).atan().to_degrees();
+    let mu = settings.axles[0].wheel.lateral_tyre().peak_value();
     let (mut best, mut integral) = (0.0f32, 0.0f32);
     let mut window: Vec<f32> = vec![];
     let mut points = vec![];

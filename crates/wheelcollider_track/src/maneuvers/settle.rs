@@ -4,17 +4,17 @@
 
 use super::prelude::*;
 
-pub(crate) fn settle(spec: &VehicleSettings, o: &ManeuverOptions, out: &mut Out) -> Sim {
-    let mut sim = Sim::new(spec, o, Ground::Flat(WheelSurface::ASPHALT));
+pub(crate) fn settle(settings: &VehicleSettings, o: &ManeuverOptions, out: &mut Out) -> Sim {
+    let mut sim = Sim::new(settings, o, Ground::Flat(WheelSurface::ASPHALT));
     let still = DriverInput::default();
     sim.hold(still, 2.0);
     let h0 = sim.k.position.y;
     sim.hold(still, 1.0);
     let creep = (sim.k.position.y - h0) * 1000.0;
-    let loads = spec.static_axle_loads();
-    for i in 0..spec.wheel_count() {
+    let loads = settings.static_axle_loads();
+    for i in 0..settings.wheel_count() {
         let a = i / 2;
-        let k = spec.axles[a].wheel.suspension_spring();
+        let k = settings.axles[a].wheel.suspension_spring();
         let expected = loads.map(|l| l[a] / 2.0 / k * 1000.0);
         out.metric(
             format!("sag_{}", sim.labels[i]),
@@ -27,21 +27,21 @@ pub(crate) fn settle(spec: &VehicleSettings, o: &ManeuverOptions, out: &mut Out)
     // Push the body down and watch each axle ring down. The push is sized so the first
     // swing is about half the sag (v = ½·g/ω): the wheels stay on the ground and off the
     // bump stops, where the suspension is linear.
-    let rest: Vec<f32> = (0..spec.wheel_count())
+    let rest: Vec<f32> = (0..settings.wheel_count())
         .map(|i| sim.wheel(i).output.compression)
         .collect();
     let start = sim.rec.time.len();
     let omega_max = loads.map_or(0.0, |l| {
         (0..2)
-            .map(|a| (spec.axles[a].wheel.suspension_spring() * 2.0 * G / l[a].max(1.0)).sqrt())
+            .map(|a| (settings.axles[a].wheel.suspension_spring() * 2.0 * G / l[a].max(1.0)).sqrt())
             .fold(0.0, f32::max)
     });
     let push = if omega_max > 0.0 { 0.5 * G / omega_max } else { 0.3 };
     sim.app.world_mut().get_mut::<LinearVelocity>(sim.car).unwrap().0.y -= push;
     sim.hold(still, 3.0);
     let time = sim.rec.time[start..].to_vec();
-    for (a, axle) in spec.axles.iter().enumerate() {
-        let name = if spec.axles.len() == 2 {
+    for (a, axle) in settings.axles.iter().enumerate() {
+        let name = if settings.axles.len() == 2 {
             ["front", "rear"][a].to_string()
         } else {
             format!("axle{a}")

@@ -22,8 +22,8 @@ const RAMP_RATE: f32 = 0.9;
 /// still answer the steering: 1.07 s into the steer it must have moved 1.83 m sideways.
 /// A car that spins on the first lobe may show small ratios once it slides backwards:
 /// the heading change at the end tells (more than 90°: it spun).
-pub(crate) fn sine_with_dwell(spec: &VehicleSettings, o: &ManeuverOptions, out: &mut Out) -> Sim {
-    let mut sim = Sim::new(spec, o, Ground::Flat(WheelSurface::ASPHALT));
+pub(crate) fn sine_with_dwell(settings: &VehicleSettings, o: &ManeuverOptions, out: &mut Out) -> Sim {
+    let mut sim = Sim::new(settings, o, Ground::Flat(WheelSurface::ASPHALT));
     sim.hold(DriverInput::default(), 1.0);
     sim.launch(SPEED);
     for _ in 0..sim.steps(2.0) {

@@ -1,9 +1,9 @@
 use super::prelude::*;
 
-pub(crate) fn slalom(spec: &VehicleSettings, o: &ManeuverOptions, out: &mut Out) -> Sim {
+pub(crate) fn slalom(settings: &VehicleSettings, o: &ManeuverOptions, out: &mut Out) -> Sim {
     let v = 60.0 / 3.6;
     let (spacing, amplitude, cones) = (18.0, 1.0, if o.quick { 4.0 } else { 8.0 });
-    let mut sim = Sim::new(spec, o, Ground::Flat(WheelSurface::ASPHALT));
+    let mut sim = Sim::new(settings, o, Ground::Flat(WheelSurface::ASPHALT));
     sim.hold(DriverInput::default(), 1.0);
     sim.launch(v);
     let z0 = sim.k.position.z - 10.0;

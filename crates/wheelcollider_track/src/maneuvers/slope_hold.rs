@@ -1,16 +1,16 @@
 use super::prelude::*;
 
-pub(crate) fn slope_hold(spec: &VehicleSettings, o: &ManeuverOptions, out: &mut Out) -> Sim {
+pub(crate) fn slope_hold(settings: &VehicleSettings, o: &ManeuverOptions, out: &mut Out) -> Sim {
     // The pulled handbrake also keeps auto-reverse from engaging.
     let hold = DriverInput {
         brake: 1.0,
         handbrake: 1.0,
         ..Default::default()
     };
-    let mu = spec.axles[0].wheel.longitudinal_tyre().peak_value();
+    let mu = settings.axles[0].wheel.longitudinal_tyre().peak_value();
     let mut last = None;
     for deg in [10.0f32, 20.0] {
-        let mut sim = Sim::new(spec, o, Ground::Slope(deg));
+        let mut sim = Sim::new(settings, o, Ground::Slope(deg));
         sim.hold(hold, 2.0);
         let p0 = sim.k.position;
         let mut drift = vec![0.0; sim.rec.time.len()];
@@ -26,8 +26,8 @@ pub(crate) fn slope_hold(spec: &VehicleSettings, o: &ManeuverOptions, out: &mut 
             holds.then_some(0.0),
         );
         // Holding needs the brakes to resist m·g·sin θ at the tyres.
-        let need = spec.chassis.mass * G * deg.to_radians().sin() * spec.drive_radius();
-        let have = spec.brakes.max_torque + spec.brakes.handbrake_torque;
+        let need = settings.chassis.mass * G * deg.to_radians().sin() * settings.drive_radius();
+        let have = settings.brakes.max_torque + settings.brakes.handbrake_torque;
         out.metric(format!("brake_margin_{deg:.0}deg"), have / need, "1", None);
         last = Some((sim, drift));
     }

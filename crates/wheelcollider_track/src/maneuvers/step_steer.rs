@@ -1,15 +1,15 @@
 use super::prelude::*;
 
-pub(crate) fn step_steer(spec: &VehicleSettings, o: &ManeuverOptions, out: &mut Out) -> Sim {
+pub(crate) fn step_steer(settings: &VehicleSettings, o: &ManeuverOptions, out: &mut Out) -> Sim {
     let v = 80.0 / 3.6;
     let target_ay = 4.0;
-    let mut sim = Sim::new(spec, o, Ground::Flat(WheelSurface::ASPHALT));
+    let mut sim = Sim::new(settings, o, Ground::Flat(WheelSurface::ASPHALT));
     sim.hold(DriverInput::default(), 1.0);
     sim.launch(v);
     for _ in 0..sim.steps(2.0) {
         sim.cruise_in_lane(v);
     }
-    let delta = (spec.wheelbase_for(0) * target_ay / (v * v)).atan().to_degrees();
+    let delta = (settings.wheelbase_for(0) * target_ay / (v * v)).atan().to_degrees();
     let steer = sim.steer_for(delta);
     let start = sim.rec.time.len();
     let t0 = sim.t;

@@ -41,9 +41,7 @@ impl GridEntry {
 /// every query in a step where few chassis share many moving colliders (see
 /// [`WheelCasts::rebuild_grid`]).
 ///
-/// Measured on the scenarios bench (1 000 cars, flat box, ray wheels): the box query
-/// per chassis cost about 0.05 µs per wheel-step in the trees (see
-/// `docs/performance.md`).
+/// What it saves over the trees' box query: `docs/performance.md`.
 #[derive(Default)]
 pub(crate) struct MovingGrid {
     /// Whether the grid holds this step's colliders (else the trees answer).

@@ -19,10 +19,7 @@
 //! ([`WheelCasts::moving_in`]), answered by a grid of the moving colliders' boxes
 //! ([`MovingGrid`]) where there are enough chassis to pay for it.
 //!
-//! Measured on the scenarios bench (1 000 cars, flat box, ray wheels): 0.82 → 0.80 µs per
-//! wheel-step against the `SpatialQuery` calls; with the per-chassis screening
-//! 0.72 → 0.64 µs; with its grid 0.577 → 0.546 µs; ray wheels on the trimesh with the
-//! segment search 0.98 → 0.75 µs (see `docs/performance.md`).
+//! What each of these saves, with the bench runs that show it: `docs/performance.md`.
 
 use avian3d::collider_tree::{ColliderTree, ColliderTreeProxy, ColliderTrees, ProxyId};
 use avian3d::parry;
@@ -129,8 +126,8 @@ fn cast_ray(
 /// so the tree's nodes whose boxes overlap the segment's box are little more than the
 /// path down to the triangles under it, and a box-overlap test is a few comparisons.
 /// Any triangle the segment crosses has a box (and ancestors' boxes) that overlaps the
-/// segment's box, so no hit is missed. Measured on the scenarios bench (ray wheels on a
-/// 296 m trimesh of 2 m cells): see `docs/performance.md`.
+/// segment's box, so no hit is missed (guarded by the unit tests in `sweep/tests.rs`
+/// against avian's `cast_ray`).
 fn trimesh_ray(
     mesh: &parry::shape::TriMesh,
     position: Vec3,
@@ -386,8 +383,8 @@ impl WheelCasts<'_, '_> {
     /// [`MovingGrid`]) when `chassis` screenings will use it enough to pay for it;
     /// otherwise leaves it empty, and the screenings ask the trees.
     ///
-    /// Measured on the scenarios bench: a rebuild costs about 45 ns per moving collider
-    /// and saves about 150 ns per chassis' screening, so the grid is built when there are
+    /// A rebuild costs less than a third of what it saves each chassis' screening (the
+    /// bench figures are in `docs/performance.md`), so the grid is built when there are
     /// at least a third as many chassis as moving colliders.
     pub fn rebuild_grid(&self, grid: &mut MovingGrid, chassis: usize) {
         let trees = &*self.trees;
@@ -420,8 +417,7 @@ impl WheelCasts<'_, '_> {
     /// One box query per chassis: when it finds nothing, the chassis' wheels cast
     /// against the static tree alone (the other trees cannot hold their hit: a cast only
     /// reports colliders whose box its path crosses, and the paths lie inside `aabb`).
-    /// Measured: four ray traversals of a tree of 1 000 cars per chassis become one box
-    /// query (see `docs/performance.md`).
+    /// Four ray traversals of the moving trees per chassis become one box query.
     pub fn moving_in(&self, aabb: ColliderAabb, chassis: Entity) -> bool {
         let aabb = obvhs::aabb::Aabb::from(aabb);
         let trees = &*self.trees;

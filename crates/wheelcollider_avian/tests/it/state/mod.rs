@@ -1,0 +1,7 @@
+//! What a game reads and saves: events, determinism, replay, rollback, reflection.
+
+mod determinism;
+mod events;
+mod reflection;
+mod replay;
+mod rollback;

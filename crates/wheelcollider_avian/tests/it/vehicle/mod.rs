@@ -1,0 +1,5 @@
+//! The vehicle layer.
+
+mod assists;
+mod closed_forms;
+mod presets;

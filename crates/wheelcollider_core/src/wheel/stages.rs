@@ -1,0 +1,511 @@
+//! The stages of [`super::step`], in the order it runs them, each with its typed
+//! hand-off to the next (the table in `wheel/mod.rs`). Every stage works in f64 and
+//! writes its own outputs; nothing is computed twice.
+
+use super::{
+    Contact, STICK_BAUMGARTE, STICK_ROLL_LENGTH, STICK_SPEED, StepInput, StepOutput, StepState, Suspension,
+    UNVERIFIED_SLIP_STEP, compression_of, out32,
+};
+use crate::limits::{MAX_VALUE, RAD_PER_S_TO_RPM};
+use crate::relaxation::SlipLag;
+use crate::settings::WheelSettings;
+use crate::spin::solve_spin;
+use crate::suspension::BUMP_STOP_BAUMGARTE;
+use crate::tyre::{TyreAtLoad, TyreForces, combined};
+
+/// What drives the wheel, sanitised (N·m, kg·m², N).
+pub(super) struct Torques {
+    pub drive: f64,
+    /// ≥ 0.
+    pub brake: f64,
+    /// The drivetrain's inertia behind the wheel, ≥ 0.
+    pub inertia: f64,
+    /// The drivetrain's friction torque, ≥ 0.
+    pub friction: f64,
+    /// An explicit anti-roll force (N).
+    pub anti_roll: f64,
+    /// Whether a non-finite input or state was replaced.
+    pub rejected: bool,
+}
+
+/// The suspension stage's hand-off: what the ground gives the tyre.
+pub(super) struct Loaded {
+    pub grounded: bool,
+    /// Compression (m).
+    pub compression: f64,
+    /// The contact's speeds over the ground (m/s).
+    pub vx: f64,
+    pub vy: f64,
+    /// The surface's grip, ≥ 0.
+    pub grip: f64,
+    /// The static camber plus the ground's (deg).
+    pub camber: f64,
+    /// The chassis' effective masses at the contact (kg), ≥ 0.
+    pub forward_mass: f64,
+    pub sideways_mass: f64,
+    /// The surface's rolling-resistance coefficient, in 0..=10.
+    pub surface_rolling_resistance: f64,
+    /// The tyre's load (N): the suspension's, without the bump stop's impulse.
+    pub load: f64,
+}
+
+/// The spin stage's hand-off: the new spin and the tyre at it.
+pub(super) struct Rolled {
+    /// Spin (rad/s).
+    pub omega: f64,
+    /// The transient slips at the new spin.
+    pub kappa: f64,
+    pub sigma: f64,
+    /// The combined-slip tyre forces at (κ, σ).
+    pub forces: TyreForces,
+    /// The lateral force with the low-speed damping, within friction (N).
+    pub fy: f64,
+    /// The lateral curve's peak slip at this load.
+    pub peak_y: f64,
+    /// 1 / the slips' denominators (s/m).
+    pub inv_den: [f64; 2],
+    /// Rolling resistance (N·m) and all the torques that only resist the spin (N·m).
+    pub rolling_torque: f64,
+    pub coulomb: f64,
+    /// The friction ellipse's semi-axes at this load and grip (N).
+    pub max_force: [f64; 2],
+}
+
+#[inline]
+fn finite_or_zero(v: f32, rejected: &mut bool) -> f64 {
+    if v.is_finite() {
+        v.clamp(-MAX_VALUE, MAX_VALUE) as f64
+    } else {
+        *rejected = true;
+        0.0
+    }
+}
+
+/// Stage 1: the carried state and the inputs, a non-finite value replaced by 0 (and
+/// flagged); the contact and its suspension, or `None` when either is not finite.
+pub(super) fn read_input(state: &mut StepState, input: &StepInput) -> (Torques, Option<(Contact, Suspension)>) {
+    let mut rejected = false;
+    if !state.angular_velocity.is_finite() {
+        state.angular_velocity = 0.0;
+        rejected = true;
+    }
+    if !state.compression.is_finite() {
+        state.compression = 0.0;
+        rejected = true;
+    }
+    if !state.angle.is_finite() {
+        state.angle = 0.0;
+        rejected = true;
+    }
+    if !state.slip.iter().chain(&state.patch).all(|v| v.is_finite()) {
+        (state.slip, state.patch) = ([0.0; 2], [0.0; 2]);
+        rejected = true;
+    }
+    let drives = &input.input;
+    let mut torques = Torques {
+        drive: finite_or_zero(drives.drive_torque, &mut rejected),
+        brake: finite_or_zero(drives.brake_torque, &mut rejected).max(0.0),
+        inertia: finite_or_zero(drives.drivetrain_inertia, &mut rejected).max(0.0),
+        friction: finite_or_zero(drives.drivetrain_friction_torque, &mut rejected).max(0.0),
+        anti_roll: finite_or_zero(drives.anti_roll_force, &mut rejected),
+        rejected,
+    };
+    let ground = match input.contact {
+        Some(c) if c.is_finite() && input.suspension.is_finite() => Some((c, input.suspension)),
+        Some(_) => {
+            torques.rejected = true;
+            None
+        }
+        None => None,
+    };
+    (torques, ground)
+}
+
+/// The standalone (explicit) suspension of one wheel from its contact alone (see
+/// `docs/wheel-model.md` 2a): (spring, damper, bump stop, load, tyre load), N. `mass`
+/// and `approach` are [`Suspension::Explicit`]'s.
+fn explicit_suspension(
+    settings: &WheelSettings,
+    (compression, speed): (f64, f64),
+    (mass, approach): (f32, f32),
+    anti_roll: f64,
+    dt: f64,
+) -> (f64, f64, f64, f64, f64) {
+    let length = settings.suspension_length() as f64;
+    let spring = compression * settings.suspension_spring() as f64;
+    let damping = if speed > 0.0 {
+        settings.suspension_bump()
+    } else {
+        settings.suspension_rebound()
+    };
+    let damper = speed * damping as f64;
+    // Bump stop, speculative: act in the step that would carry the compression past full
+    // travel, not the step after.
+    let overshoot = compression - length;
+    let allowed_speed = if overshoot > 0.0 {
+        -BUMP_STOP_BAUMGARTE * overshoot / dt
+    } else {
+        -overshoot / dt
+    };
+    let stop_speed = if mass > 0.0 {
+        (approach as f64).clamp(-(MAX_VALUE as f64), MAX_VALUE as f64)
+    } else {
+        speed
+    };
+    let bump_stop = if stop_speed > allowed_speed {
+        // Unknown mass: assume the corner carries what the spring holds at full
+        // compression, k·length/g; springs are sized not to bottom out at rest.
+        let m = match mass {
+            m if m > 0.0 => m as f64,
+            _ => (settings.suspension_spring() as f64 * length / 9.81).max(1.0),
+        };
+        // A velocity-level contact, stable at any dt: together with the spring and damper,
+        // bring the compression speed down to what reaches full travel at the end of this
+        // step (past it: push out a fraction of the overshoot).
+        let needed = m * (stop_speed - allowed_speed) / dt;
+        (needed - spring - damper).max(0.0)
+    } else {
+        0.0
+    };
+    let load = (spring + damper + bump_stop + anti_roll).clamp(0.0, MAX_VALUE as f64);
+    // The tyre grips with the suspension's load, not with the bump stop's impulse: that
+    // force exists to stop the travel within a step and can be many times the weight
+    // (`suspension` tests: a drop onto bumps).
+    (spring, damper, bump_stop, load, (load - bump_stop).max(0.0))
+}
+
+/// Stage 2: the compression, the suspension's forces and the tyre's load, and what the
+/// contact gives the tyre (speeds, grip, camber, masses). In the air: no load.
+pub(super) fn suspension(
+    settings: &WheelSettings,
+    state: &StepState,
+    ground: Option<(Contact, Suspension)>,
+    torques: &Torques,
+    dt: f64,
+    out: &mut StepOutput,
+) -> Loaded {
+    let length = settings.suspension_length() as f64;
+    let mut loaded = Loaded {
+        grounded: false,
+        compression: 0.0,
+        vx: 0.0,
+        vy: 0.0,
+        grip: 0.0,
+        camber: settings.camber_angle() as f64,
+        forward_mass: 0.0,
+        sideways_mass: 0.0,
+        surface_rolling_resistance: 0.0,
+        load: 0.0,
+    };
+    let mut load = 0.0;
+    if let Some((c, suspension)) = ground {
+        out.grounded = true;
+        let travel = match suspension {
+            Suspension::Solved { travel, .. } => travel,
+            Suspension::Explicit { .. } => compression_of(settings, &c),
+        };
+        out.bump = out32(travel.bump);
+        let compression = travel.compression;
+        let speed = (compression - state.compression as f64) / dt;
+        let (spring, damper, bump_stop, total, tyre) = match suspension {
+            Suspension::Solved { force: s, .. } => (
+                s.spring as f64,
+                s.damper as f64,
+                s.bump_stop as f64,
+                s.total as f64,
+                s.tyre_load as f64,
+            ),
+            Suspension::Explicit { mass, approach_speed } => explicit_suspension(
+                settings,
+                (compression, speed),
+                (mass, approach_speed),
+                torques.anti_roll,
+                dt,
+            ),
+        };
+        (load, loaded.load) = (total, tyre);
+        out.compression_speed = out32(speed);
+        out.spring_force = out32(spring);
+        out.damper_force = out32(damper);
+        out.bump_stop_force = out32(bump_stop);
+        loaded.grounded = true;
+        loaded.compression = compression;
+        loaded.vx = c.forward_velocity as f64;
+        loaded.vy = c.sideways_velocity as f64;
+        loaded.grip = (c.grip as f64).clamp(0.0, MAX_VALUE as f64);
+        loaded.camber += c.ground_camber as f64;
+        loaded.forward_mass = (c.forward_mass as f64).clamp(0.0, MAX_VALUE as f64);
+        loaded.sideways_mass = (c.sideways_mass as f64).clamp(0.0, MAX_VALUE as f64);
+        loaded.surface_rolling_resistance = (c.surface_rolling_resistance as f64).clamp(0.0, 10.0);
+    }
+    out.compression = out32(loaded.compression);
+    out.ground_speed = out32(loaded.vx);
+    out.current_suspension_length = (length - loaded.compression).clamp(0.0, length) as f32;
+    out.compression_rate = out32(loaded.compression / length);
+    out.load = load as f32;
+    out.camber = out32(loaded.camber);
+    loaded
+}
+
+/// Stage 3's hand-off: the tyre at this load, and the slips' lag.
+pub(super) struct Slips<'a> {
+    /// The curves with the load's stiffness factor and peaks.
+    pub tyre: TyreAtLoad<'a>,
+    /// The grip: the surface's, the camber's and the load's (load sensitivity).
+    pub grip: f64,
+    /// The lag of the longitudinal and the lateral slip.
+    pub lag: [SlipLag; 2],
+    /// The transient lateral slip of this step (the camber's equivalent slip included).
+    pub sigma: f64,
+    /// The friction ellipse's semi-axes at this load and grip (N).
+    pub max_force: [f64; 2],
+}
+
+/// Stage 3: the tyre at this load and grip, the slips with their relaxation lag (the
+/// lateral one final, the longitudinal one a function of the spin the next stage
+/// solves), and the curve's peaks into `out`.
+pub(super) fn slips<'a>(
+    settings: &'a WheelSettings,
+    state: &StepState,
+    loaded: &Loaded,
+    dt: f64,
+    out: &mut StepOutput,
+) -> Slips<'a> {
+    let (vx, vy, load) = (loaded.vx, loaded.vy, loaded.load);
+    // Camber is a few degrees: its sine and cosine in f32 are exact to the model's
+    // precision (and skipped for a wheel square to the road).
+    let (camber_sin, camber_cos) = if loaded.camber == 0.0 {
+        (0.0, 1.0)
+    } else {
+        let (s, c) = (loaded.camber.to_radians() as f32).sin_cos();
+        (s as f64, c as f64)
+    };
+    // Grip is highest with the tyre square to the road, and falls with load (load
+    // sensitivity); the slip stiffness follows its own load law through B.
+    let grip = loaded.grip * camber_cos.max(0.0) * settings.load_grip_factor(load);
+    let (lon, lat) = (settings.longitudinal_tyre(), settings.lateral_tyre());
+    let tyre = TyreAtLoad::new(lon, lat, settings.load_stiffness_factor(load) as f32);
+    let (lon_stiffness, lat_stiffness) = (
+        lon.stiffness() as f64 * tyre.b_scale as f64,
+        lat.stiffness() as f64 * tyre.b_scale as f64,
+    );
+    // Camber thrust enters as an equivalent lateral slip so that it shares the friction
+    // ellipse: `camber_thrust · sin γ · load` in the linear range.
+    let camber_slip = if lat_stiffness > 0.0 {
+        settings.camber_thrust() as f64 * camber_sin / lat_stiffness
+    } else {
+        0.0
+    };
+    let scale = grip * load;
+    let lag_x = SlipLag::new(
+        settings.longitudinal_relaxation_length(),
+        vx,
+        lon_stiffness * scale,
+        loaded.forward_mass,
+        dt,
+    );
+    let lag_y = SlipLag::new(
+        settings.lateral_relaxation_length(),
+        vx,
+        lat_stiffness * scale,
+        loaded.sideways_mass,
+        dt,
+    );
+    let sigma_0 = if loaded.grounded { state.slip[1] as f64 } else { 0.0 };
+    let sigma = lag_y.follow(sigma_0, vy * lag_y.inv_den + camber_slip);
+    out.max_friction_force = out32(lon.peak_value() as f64 * scale);
+    out.peak_slip = out32(tyre.peak_x);
+    out.lateral_peak_slip = out32(tyre.peak_y);
+    Slips {
+        tyre,
+        grip,
+        lag: [lag_x, lag_y],
+        sigma,
+        max_force: [lon.d() as f64 * scale, lat.d() as f64 * scale],
+    }
+}
+
+/// Stage 4: the spin solved implicitly with the tyre's force (see [`crate::spin`]), the
+/// tyre's forces at the new spin, the lateral force's low-speed damping; the transient
+/// slips are kept in `state`.
+pub(super) fn spin(
+    settings: &WheelSettings,
+    state: &mut StepState,
+    loaded: &Loaded,
+    slips: &Slips,
+    torques: &Torques,
+    dt: f64,
+) -> Rolled {
+    let radius = settings.radius() as f64;
+    let (vx, vy, load) = (loaded.vx, loaded.vy, loaded.load);
+    let (tyre, grip, sigma) = (&slips.tyre, slips.grip, slips.sigma);
+    let [lag_x, lag_y] = &slips.lag;
+    let kappa_0 = if loaded.grounded { state.slip[0] as f64 } else { 0.0 };
+    let kappa_at = |w: f64| lag_x.follow(kappa_0, (w * radius - vx) * lag_x.inv_den);
+    let dkappa_dw = lag_x.weight * radius * lag_x.inv_den;
+    let inertia = settings.inertia() as f64 + torques.inertia;
+    let rolling_torque = (settings.rolling_resistance() as f64 + loaded.surface_rolling_resistance) * load * radius;
+    let coulomb = torques.brake + torques.friction + rolling_torque;
+    let max_force = slips.max_force;
+    // The solver's last evaluation is usually at its answer: keep it for the forces. A
+    // Newton step of at most UNVERIFIED_SLIP_STEP of the peak slip is taken unverified
+    // (see `spin`): the forces are then that evaluation carried along its slope.
+    let last = core::cell::Cell::new((f64::NAN, TyreForces::default()));
+    let accept = UNVERIFIED_SLIP_STEP * tyre.peak_x / dkappa_dw.abs();
+    let omega = solve_spin(
+        inertia / dt,
+        state.angular_velocity as f64,
+        torques.drive,
+        coulomb,
+        radius,
+        max_force[0],
+        accept,
+        |w| {
+            let t = combined(tyre, load, grip, kappa_at(w), sigma);
+            last.set((w, t));
+            (t.fx, t.dfx_dkappa * dkappa_dw)
+        },
+    )
+    .clamp(-super::MAX_ANGULAR_VELOCITY as f64, super::MAX_ANGULAR_VELOCITY as f64);
+    let kappa = kappa_at(omega);
+    let forces = match last.get() {
+        (w, t) if w == omega => t,
+        (w, t) if (omega - w).abs() <= accept => t.carried_to(tyre, kappa_at(w), kappa, sigma),
+        _ => combined(tyre, load, grip, kappa, sigma),
+    };
+    // Low-speed damping of the lateral deflection (see `SlipLag::new`), within friction.
+    let fy = (forces.fy - lag_y.damping * vy).clamp(-max_force[1], max_force[1]);
+    state.slip = if loaded.grounded {
+        [out32(kappa), out32(sigma)]
+    } else {
+        [0.0; 2]
+    };
+    Rolled {
+        omega,
+        kappa,
+        sigma,
+        forces,
+        fy,
+        peak_y: tyre.peak_y,
+        inv_den: [lag_x.inv_den, lag_y.inv_den],
+        rolling_torque,
+        coulomb,
+        max_force,
+    }
+}
+
+/// Stage 5: static friction below [`STICK_SPEED`], blended into the slip model's forces:
+/// (forward force, sideways force, how much the patch sticks). Keeps the patch's anchor
+/// in `state`.
+pub(super) fn static_friction(
+    settings: &WheelSettings,
+    state: &mut StepState,
+    loaded: &Loaded,
+    rolled: &Rolled,
+    torques: &Torques,
+    dt: f64,
+) -> (f64, f64, f64) {
+    let (vx, vy, omega) = (loaded.vx, loaded.vy, rolled.omega);
+    let (mut fx, mut fy) = (rolled.forces.fx, rolled.fy);
+    let ground_speed = (vx * vx + vy * vy).sqrt();
+    let stick = if loaded.grounded && loaded.sideways_mass > 0.0 && loaded.forward_mass > 0.0 {
+        (1.0 - ground_speed / STICK_SPEED as f64).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    if stick <= 0.0 {
+        state.patch = [0.0, 0.0];
+        return (fx, fy, stick);
+    }
+    let radius = settings.radius() as f64;
+    // The patch holds to the ground like a velocity-level contact with a Baumgarte
+    // anchor: cancel the patch velocity in this step and pull back a fraction of its
+    // displacement. Along forward only while the wheel is locked (a rolling wheel's
+    // patch does not slide); there the brake's torque bounds the force.
+    let locked = omega == 0.0;
+    // A rolling tyre's patch renews itself: the sideways anchor is forgotten over
+    // STICK_ROLL_LENGTH of rolled distance, so a wheel with toe rolling at a crawl does
+    // not wind up an ever-growing force against its partner.
+    let keep = (-(omega * radius).abs() * dt / STICK_ROLL_LENGTH).exp();
+    let mut patch = [
+        if locked { state.patch[0] as f64 + vx * dt } else { 0.0 },
+        state.patch[1] as f64 * keep + vy * dt,
+    ];
+    let (drive, coulomb) = (torques.drive, rolled.coulomb);
+    let mut fx_s = if locked {
+        let f = -loaded.forward_mass * (vx + STICK_BAUMGARTE * patch[0] / dt) / dt;
+        f.clamp((drive - coulomb) / radius, (drive + coulomb) / radius)
+    } else {
+        0.0
+    };
+    let mut fy_s = -loaded.sideways_mass * (vy + STICK_BAUMGARTE * patch[1] / dt) / dt;
+    // Within the friction ellipse: |(fx / Dx, fy / Dy)| ≤ grip · load.
+    let [max_fx, max_fy] = rolled.max_force;
+    let ellipse = (fx_s / max_fx.max(1e-9)).hypot(fy_s / max_fy.max(1e-9));
+    if ellipse > 1.0 {
+        // Sliding: the force saturates at μ·load and the anchor lets go.
+        fx_s /= ellipse;
+        fy_s /= ellipse;
+        patch = [0.0, 0.0];
+    }
+    if locked {
+        fx = stick * fx_s + (1.0 - stick) * fx;
+    }
+    fy = stick * fy_s + (1.0 - stick) * fy;
+    state.patch = [out32(patch[0]), out32(patch[1])];
+    (fx, fy, stick)
+}
+
+/// Stage 6: the outputs (slips, forces, aligning torque, spin) and the state the next
+/// step reads (spin, angle, compression).
+pub(super) fn write_output(
+    settings: &WheelSettings,
+    state: &mut StepState,
+    loaded: &Loaded,
+    rolled: &Rolled,
+    (fx, fy, stick): (f64, f64, f64),
+    dt: f64,
+    out: &mut StepOutput,
+) {
+    let radius = settings.radius() as f64;
+    let (omega, kappa, sigma, forces) = (rolled.omega, rolled.kappa, rolled.sigma, rolled.forces);
+    // Self-aligning torque: the lateral force acts a pneumatic trail behind the contact
+    // centre; the trail shrinks linearly to 0 at the lateral peak slip.
+    let trail = settings.pneumatic_trail() as f64 * (1.0 - (sigma / rolled.peak_y).abs()).max(0.0);
+    out.aligning_torque = out32(trail * fy);
+    // In the air there is no ground to slip on: both read 0.
+    if loaded.grounded {
+        out.forward_slip = out32((omega * radius - loaded.vx) * rolled.inv_den[0]);
+        out.sideways_slip = out32(loaded.vy * rolled.inv_den[1]);
+    }
+    out.transient_forward_slip = out32(kappa);
+    out.transient_sideways_slip = out32(sigma);
+    out.slip_magnitude = out32(((kappa * kappa + sigma * sigma) as f32).sqrt() as f64);
+    out.normalized_slip = out32(forces.normalized);
+    out.friction = if loaded.load > 0.0 {
+        out32((forces.fx * forces.fx + forces.fy * forces.fy).sqrt() / loaded.load)
+    } else {
+        0.0
+    };
+    out.forward_force = out32(fx);
+    out.sideways_force = out32(fy);
+    out.static_friction = stick as f32;
+    out.rolling_resistance_force = if omega != 0.0 {
+        out32(rolled.rolling_torque / radius)
+    } else {
+        0.0
+    };
+    state.angular_velocity = omega as f32;
+    // Wrap into [0, 2π) with a floor instead of `rem_euclid` (libm's `fmod`, slow): the
+    // same result for the angles one step can reach.
+    let angle = state.angle as f64 + omega * dt;
+    let tau = core::f64::consts::TAU;
+    state.angle = (angle - (angle / tau).floor() * tau) as f32;
+    if !(0.0..core::f32::consts::TAU).contains(&state.angle) {
+        state.angle = 0.0;
+    }
+    state.compression = out32(loaded.compression);
+    out.angular_velocity = state.angular_velocity;
+    out.rpm = state.angular_velocity * RAD_PER_S_TO_RPM;
+    out.angle = state.angle;
+}

@@ -1,0 +1,26 @@
+//! The shipped presets, for every crate's tests: one list, so that "every shipped
+//! preset" in a test means every one. Plain `std`: the plugin's, the inspector's and
+//! the track's tests include this file with `#[path]`.
+#![allow(dead_code)]
+
+/// Every shipped preset, by file name (`assets/presets/<name>.ron`). The core's test
+/// `vehicle::the_preset_list_is_every_shipped_file` checks that the folder holds exactly
+/// these.
+pub const PRESETS: [&str; 4] = ["road", "rally", "kart", "gt86"];
+
+/// The folder of the shipped presets (every crate of the workspace is two folders under
+/// its root).
+pub fn presets_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/presets")
+}
+
+/// The path of the shipped preset `name`.
+pub fn preset_path(name: &str) -> std::path::PathBuf {
+    presets_dir().join(format!("{name}.ron"))
+}
+
+/// A shipped preset's text.
+pub fn preset_text(name: &str) -> String {
+    let path = preset_path(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}

@@ -1,0 +1,32 @@
+//! The core's tests, one binary, a module per part (no physics engine: each checks a
+//! closed form, an independent computation or a property):
+//!
+//! | module | what it proves |
+//! | --- | --- |
+//! | [`settings`] | every setter clamps and refuses non-finite values; presets round-trip |
+//! | [`tyre`] | the magic formula against an independent computation; peak slip; combined slip |
+//! | [`tyre_dynamics`] | relaxation length and self-aligning torque in time |
+//! | [`suspension`] | sag, natural frequency, damping ratio, bump stop |
+//! | [`spin`] | wheel spin under drive and brake: steady slip, locking, energy, step size |
+//! | [`static_friction`] | a braked corner holds on a slope; past μ it slides |
+//! | [`properties`] | no finite input gives a non-finite output (proptest) |
+//! | [`vehicle`] | the vehicle description, the shipped presets, powertrain pieces |
+//! | [`drivetrain`] | reflected inertia, limited-slip differentials, engine braking |
+//! | [`assists`] | ESC, anti-flip and air control's closed forms |
+//! | [`preset_fuzz`] | malformed presets: never a panic, an error that says where |
+//!
+//! [`common`] holds an independent magic formula, quarter-car rigs and the shipped
+//! presets' list.
+
+mod assists;
+mod common;
+mod drivetrain;
+mod preset_fuzz;
+mod properties;
+mod settings;
+mod spin;
+mod static_friction;
+mod suspension;
+mod tyre;
+mod tyre_dynamics;
+mod vehicle;

@@ -1,0 +1,156 @@
+//! The vehicle description and powertrain pieces without a physics engine.
+use crate::common::{PRESETS, preset};
+use wheelcollider_core::vehicle::*;
+
+#[test]
+fn every_preset_round_trips_every_field() {
+    for name in PRESETS {
+        let settings = preset(name);
+        let text = settings.to_ron();
+        let back = VehicleSettings::from_ron(&text).unwrap();
+        assert_eq!(settings, back, "{name}");
+    }
+}
+
+#[test]
+fn throttle_for_inverts_the_engine_torque() {
+    let settings = preset("road");
+    let e = &settings.engine;
+    for rpm in [800.0, 2000.0, 4400.0, 6400.0] {
+        for throttle in [0.0, 0.1, 0.5, 0.9, 1.0] {
+            let t = e.torque(rpm, throttle);
+            let back = e.throttle_for(rpm, t);
+            assert!((back - throttle).abs() < 1e-3, "{rpm} rpm, {throttle}: {back}");
+        }
+    }
+    // Engine braking at the redline with the throttle shut is the stated torque.
+    assert!((e.torque(e.redline_rpm, 0.0) + e.braking_torque).abs() < 1e-3);
+}
+
+#[test]
+fn a_non_finite_number_anywhere_is_refused_by_name() {
+    let base = preset("road");
+    type Breaker = Box<dyn Fn(&mut VehicleSettings)>;
+    let cases: Vec<(&str, Breaker)> = vec![
+        ("chassis.mass", Box::new(|s| s.chassis.mass = f32::NAN)),
+        (
+            "axles[1].half_track",
+            Box::new(|s| s.axles[1].half_track = f32::INFINITY),
+        ),
+        (
+            "engine.torque_curve[2][1] (N·m)",
+            Box::new(|s| s.engine.torque_curve[2][1] = f32::NAN),
+        ),
+        (
+            "gearbox.forward[3]",
+            Box::new(|s| s.gearbox.forward[3] = f32::NEG_INFINITY),
+        ),
+        ("brakes.front_bias", Box::new(|s| s.brakes.front_bias = f32::NAN)),
+        ("steering.max_angle", Box::new(|s| s.steering.max_angle = f32::NAN)),
+        ("aero.frontal_area", Box::new(|s| s.aero.frontal_area = f32::NAN)),
+        ("front_torque_share", Box::new(|s| s.front_torque_share = f32::NAN)),
+    ];
+    for (field, break_it) in cases {
+        let mut s = base.clone();
+        break_it(&mut s);
+        let e = s.validate().unwrap_err();
+        assert_eq!(e.field, field);
+    }
+    // Out of range but finite: clamped, not refused.
+    let mut s = base.clone();
+    s.brakes.front_bias = 7.0;
+    s.gearbox.efficiency = 0.0;
+    s.steering.max_angle = -10.0;
+    s.validate().unwrap();
+    assert_eq!(
+        (s.brakes.front_bias, s.gearbox.efficiency, s.steering.max_angle),
+        (1.0, 0.5, 0.0)
+    );
+    // Structural errors.
+    let mut s = base.clone();
+    s.engine.torque_curve.swap(0, 1);
+    assert_eq!(s.validate().unwrap_err().field, "engine.torque_curve");
+    let mut s = base;
+    s.axles.clear();
+    assert_eq!(s.validate().unwrap_err().field, "axles");
+}
+
+#[test]
+fn step_vehicle_survives_hostile_input() {
+    let settings = preset("rally");
+    let mut state = VehicleState::new(&settings);
+    let wheel = WheelFeedback {
+        inertia: 1.3,
+        radius: 0.32,
+        peak_slip: 0.2,
+        ..Default::default()
+    };
+    let mut out = [WheelInput::default(); 4];
+    for v in [f32::NAN, f32::INFINITY, -1e30, 0.0, 1e30] {
+        let mut input = DriverInput {
+            throttle: v,
+            brake: v,
+            steer: v,
+            handbrake: v,
+            clutch: v,
+            gear_up: true,
+            gear_down: false,
+        };
+        let wheels = [WheelFeedback {
+            angular_velocity: v,
+            tyre_torque: v,
+            compression: v,
+            ..wheel
+        }; 4];
+        for dt in [1.0 / 60.0, 0.0, f32::NAN, 5.0] {
+            let r = step_vehicle(
+                &settings,
+                &mut state,
+                &mut input,
+                ChassisMotion::straight(v),
+                &wheels,
+                &mut out,
+                dt,
+            );
+            assert!(r.engine_rpm.is_finite() && r.engine_torque.is_finite());
+            for c in &out {
+                assert!(c.drive_torque.is_finite() && c.brake_torque.is_finite() && c.steer_angle.is_finite());
+                assert!(c.anti_roll_force.is_finite() && c.brake_torque >= 0.0);
+            }
+        }
+        assert!(!input.gear_up, "the shift request is consumed");
+    }
+    // Fewer wheels than the settings has: the missing ones count as airborne, no panic.
+    let mut input = DriverInput::default();
+    step_vehicle(
+        &settings,
+        &mut state,
+        &mut input,
+        ChassisMotion::straight(0.0),
+        &[wheel; 2],
+        &mut out[..2],
+        1.0 / 60.0,
+    );
+}
+
+#[test]
+fn the_preset_list_is_every_shipped_file() {
+    let mut files: Vec<String> = std::fs::read_dir(crate::common::presets_dir())
+        .unwrap()
+        .filter_map(|e| {
+            e.ok()?
+                .file_name()
+                .into_string()
+                .ok()?
+                .strip_suffix(".ron")
+                .map(String::from)
+        })
+        .collect();
+    files.sort();
+    let mut listed = PRESETS.map(String::from).to_vec();
+    listed.sort();
+    assert_eq!(
+        files, listed,
+        "tests/it/common's PRESETS must name every file in assets/presets"
+    );
+}
