@@ -31,7 +31,7 @@
 //! to the answer, so spin and force still balance the step's torques exactly (how many
 //! evaluations it saves: `docs/performance.md`).
 //!
-//! Why `solve_spin` is long (about 100 lines): the bracketed Newton iteration and its
+//! Why `solve_spin` is long: the bracketed Newton iteration and its
 //! bisection safeguard share their bracket and residuals; one function keeps the
 //! invariant (the root stays inside the bracket) visible in one place.
 

@@ -42,6 +42,8 @@ pub struct EdgeProbe {
     pub fields: Vec<Field>,
     /// What was typed last: the field and the value.
     pub typed: Option<(Field, f32)>,
+    /// The value that field showed before it was typed over.
+    pub typed_over: Option<f32>,
 }
 
 /// The egui memory key the probe lives under.
@@ -89,6 +91,7 @@ pub(crate) fn visit(ctx: &egui::Context, label: &str, range: &std::ops::RangeInc
     p.fields.push(field.clone());
     match p.target {
         Some((i, edge)) if i == index => {
+            p.typed_over = Some(*value);
             *value = match edge {
                 Edge::Min => field.min,
                 Edge::Max => field.max,

@@ -7,11 +7,7 @@ use wheelcollider_track::*;
 /// The shipped presets' list, one for every crate's tests.
 #[path = "../../wheelcollider_core/tests/it/common/presets.rs"]
 mod presets;
-use presets::{PRESETS, preset_text};
-
-fn preset(name: &str) -> VehicleSettings {
-    VehicleSettings::from_ron(&preset_text(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
-}
+use presets::{PRESETS, preset};
 
 fn run(name: &str, m: Maneuver, hz: f64, quick: bool) -> ManeuverReport {
     run_maneuver(&preset(name), m, &ManeuverOptions { hz, quick }).expect("runs")

@@ -25,18 +25,18 @@ pub struct GearChanged {
 /// did).
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
 #[reflect(Component)]
-pub struct GearMemory(pub i32);
+pub struct GearState(pub i32);
 
 /// [`GearChanged`] once per finished shift, after the vehicle step.
 pub(crate) fn gear_events(
     mut commands: Commands,
-    mut vehicles: Query<(Entity, &VehicleTelemetry, Option<&mut GearMemory>), With<WheelEventsEnabled>>,
+    mut vehicles: Query<(Entity, &VehicleTelemetry, Option<&mut GearState>), With<WheelEventsEnabled>>,
 ) {
     for (entity, telemetry, memory) in &mut vehicles {
         let gear = telemetry.powertrain.gear;
         match memory {
             None => {
-                commands.entity(entity).insert(GearMemory(gear));
+                commands.entity(entity).insert(GearState(gear));
             }
             Some(mut last) if last.0 != gear => {
                 let event = GearChanged {

@@ -42,7 +42,7 @@ mod spawn;
 mod systems;
 
 use bevy::prelude::*;
-pub use events::{GearChanged, GearMemory};
+pub use events::{GearChanged, GearState};
 pub use plugin::{VehiclePlugin, VehicleSystems};
 #[cfg(feature = "serialize")]
 pub use preset::{VehicleFromPreset, VehiclePreset, VehiclePresetLoadError, VehiclePresetLoader};

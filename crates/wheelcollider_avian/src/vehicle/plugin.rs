@@ -37,7 +37,7 @@ impl Plugin for VehiclePlugin {
             .register_type::<VehicleWheel>()
             .register_type::<VehicleTelemetry>()
             .register_type::<VehicleRuntime>()
-            .register_type::<events::GearMemory>()
+            .register_type::<events::GearState>()
             .add_message::<events::GearChanged>()
             .add_observer(reset::reset_vehicle)
             .configure_sets(

@@ -230,6 +230,20 @@ pub(crate) fn sense_wheel(
     sensed
 }
 
+/// This wheel's share of the effective mass along `u` (kg) at the arm `r` from the
+/// chassis' centre of mass: the chassis' at the contact, reduced by a dynamic ground
+/// body's at the hit, divided among the grounded wheels; 0 if not a finite positive
+/// number. What static friction (below `STICK_SPEED`) and a relaxation length's
+/// stability bound and low-speed damping (any speed, when the wheel has one) read.
+fn effective_mass(frame: &ChassisFrame, r: Vec3, (hit, other): (&CastHit, Option<GroundBody>), u: Vec3) -> f32 {
+    let ground = match other.and_then(|g| g.inverse.map(|i| (i, hit.point - g.center))) {
+        Some(((im, ii), rg)) => inverse_effective_mass(im, &ii, rg, u),
+        None => 0.0,
+    };
+    let k = inverse_effective_mass(frame.inverse_mass, &frame.inverse_inertia, r, u) + ground;
+    if k > 0.0 { 1.0 / k / frame.share } else { 0.0 }
+}
+
 /// Camber from the ground (deg): the angle from the `normal` to the mount's `up` about
 /// the steered forward `forward0`, positive when the top leans to −sideways. atan2 with
 /// the core's fast atan in the usual case (the normal within 90° of the mount's up).
@@ -318,21 +332,16 @@ fn ground_contact(
         .surfaces
         .and_then(|q| q.get(hit.entity).ok().or_else(|| hit.body.and_then(|b| q.get(b).ok())))
         .map(|s| s.sanitized());
-    // The effective masses for static friction (below STICK_SPEED) and for a relaxation
-    // length's stability bound and low-speed damping (any speed, when the wheel has
-    // one): the chassis' at the contact, reduced by a dynamic ground's, a strict share
-    // over the grounded wheels.
     let r = position - com;
-    let ground_inverse_along = |u: Vec3| match other.and_then(|g| g.inverse.map(|i| (i, hit.point - g.center))) {
-        Some(((im, ii), rg)) => inverse_effective_mass(im, &ii, rg, u),
-        None => 0.0,
-    };
-    let masses = velocity.length_squared() < STICK_SPEED * STICK_SPEED
+    let needed = velocity.length_squared() < STICK_SPEED * STICK_SPEED
         || settings.lateral_relaxation_length() > 0.0
         || settings.longitudinal_relaxation_length() > 0.0;
     let stick_mass = |u: Vec3| {
-        let k = inverse_effective_mass(frame.inverse_mass, &frame.inverse_inertia, r, u) + ground_inverse_along(u);
-        if masses && k > 0.0 { 1.0 / k / frame.share } else { 0.0 }
+        if needed {
+            effective_mass(frame, r, (&hit, other), u)
+        } else {
+            0.0
+        }
     };
     let contact = Contact {
         hit_distance: hit.distance,

@@ -153,13 +153,13 @@ pub fn skid_intensity(slip: f32, load: f32) -> f32 {
     }
 }
 
-/// Per-chassis memory of the [`Landed`] event (chassis with events enabled; managed by
+/// Per-chassis state of the [`Landed`] event (chassis with events enabled; managed by
 /// the plugin): how long it has been airborne (s) and whether a wheel touched last
 /// step. A rollback library restores it with the rest so that a re-simulated landing
 /// fires as the first one did.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
 #[reflect(Component, Default)]
-pub struct LandingMemory {
+pub struct LandingState {
     /// Time since the last wheel left the ground (s).
     pub airborne_time: f32,
     /// A wheel touched the ground last step.
@@ -284,7 +284,7 @@ pub(crate) fn landing_events(
             Entity,
             &ChassisWheels,
             &avian3d::prelude::LinearVelocity,
-            Option<&mut LandingMemory>,
+            Option<&mut LandingState>,
         ),
         With<WheelEventsEnabled>,
     >,
@@ -299,7 +299,7 @@ pub(crate) fn landing_events(
             .next();
         let grounded = first_hit.is_some();
         let Some(mut memory) = memory else {
-            commands.entity(entity).insert(LandingMemory {
+            commands.entity(entity).insert(LandingState {
                 airborne_time: 0.0,
                 grounded,
             });

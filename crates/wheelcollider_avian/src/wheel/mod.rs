@@ -42,8 +42,8 @@ mod visuals;
 
 pub use components::*;
 pub use events::{
-    ContactPatch, Landed, LandingMemory, SkidEnded, SkidStarted, SurfaceChanged, WheelContactEnded,
-    WheelContactStarted, WheelEffects, WheelEventsEnabled,
+    ContactPatch, Landed, LandingState, SkidEnded, SkidStarted, SurfaceChanged, WheelContactEnded, WheelContactStarted,
+    WheelEffects, WheelEventsEnabled,
 };
 pub use plugin::{WheelPlugin, WheelSystems, WheelVisualSystems};
 pub use surface::WheelSurface;

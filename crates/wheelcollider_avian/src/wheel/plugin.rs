@@ -58,7 +58,7 @@ impl Plugin for WheelPlugin {
             .register_type::<ChassisState>()
             .register_type::<WheelEventsEnabled>()
             .register_type::<WheelEffects>()
-            .register_type::<super::events::LandingMemory>()
+            .register_type::<super::events::LandingState>()
             .add_message::<WheelContactStarted>()
             .add_message::<WheelContactEnded>()
             .add_message::<SkidStarted>()

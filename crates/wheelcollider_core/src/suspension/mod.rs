@@ -90,7 +90,7 @@
 //! The damper uses bump damping while the wheel compresses at the start of the step
 //! (`u > 0`), rebound otherwise.
 //!
-//! Why `solve` is long (about 100 lines): one implicit solve with its active set, read
+//! Why `solve` is long: one implicit solve with its active set, read
 //! top to bottom (rows, matrix, factorisation, release of pulling rows, forces); its loops
 //! share the small dense matrix in place.
 

@@ -8,7 +8,7 @@
 //! Frames: the chassis' local frame is Bevy's: −Z forward, +X right, +Y up. Axles are
 //! listed front to back.
 //!
-//! Why `validate` is long (about 100 lines): it is the list of every field's range, one
+//! Why `validate` is long: it is the list of every field's range, one
 //! line each, in the order of the file format; a reader checks a field's range here.
 
 use super::{

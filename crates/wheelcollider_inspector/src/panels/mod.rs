@@ -208,11 +208,12 @@ fn tune_tab(
         }
         ui.weak("Per-wheel edits last until the axle's settings change.");
     } else {
+        let scale = chassis_scale(&settings);
         for (i, axle) in settings.axles.iter_mut().enumerate() {
             egui::CollapsingHeader::new(format!("axle {i} wheels (left; right mirrored)"))
                 .default_open(i == 0 || probing)
                 .show(ui, |ui| {
-                    changed |= axle_ui(ui, i, axle);
+                    changed |= axle_ui(ui, (i, scale), axle);
                     changed |= wheel_settings_ui(ui, &format!("axle{i}"), &mut axle.wheel);
                 });
         }
@@ -228,13 +229,17 @@ fn tune_tab(
     }
 }
 
-/// An axle's place and its bar and steer terms; returns whether any changed.
-fn axle_ui(ui: &mut egui::Ui, i: usize, axle: &mut AxleSettings) -> bool {
+/// Axle `i`'s place and its bar and steer terms; returns whether any changed. Its
+/// position ranges scale with the chassis (`scale`, [`chassis_scale`]): along it within
+/// one chassis length of the middle, the half track up to one, the mount within half
+/// of one up or down.
+fn axle_ui(ui: &mut egui::Ui, (i, scale): (usize, f32), axle: &mut AxleSettings) -> bool {
     let mut changed = false;
     egui::Grid::new(("axle", i)).num_columns(2).show(ui, |ui| {
-        changed |= num(ui, "position z", &mut axle.z, -20.0..=20.0, " m", 0.005);
-        changed |= num(ui, "half track", &mut axle.half_track, 0.05..=5.0, " m", 0.005);
-        changed |= num(ui, "mount height", &mut axle.mount_height, -3.0..=3.0, " m", 0.005);
+        changed |= num(ui, "position z", &mut axle.z, -scale..=scale, " m", 0.005);
+        changed |= num(ui, "half track", &mut axle.half_track, 0.05..=scale, " m", 0.005);
+        let half = 0.5 * scale;
+        changed |= num(ui, "mount height", &mut axle.mount_height, -half..=half, " m", 0.005);
         changed |= num(
             ui,
             "anti-roll bar",

@@ -181,15 +181,17 @@ pub(super) fn wheel_settings_alignment_ui(ui: &mut egui::Ui, id: &str, w: &mut W
 }
 
 /// One curve's B, C, D, E as four drag values under a heading; the coefficients when
-/// one was edited. C and E span the whole range the formula allows (C up to 3.13 with
-/// E = 1); a combination outside it is refused by the setter and its reason shown.
+/// one was edited. C's range is what the formula allows with the curve's E
+/// ([`MagicFormula::max_c`]: up to 2, or 3.13 with E = 1), so a C at the top of its
+/// range is one the setter takes; an E lowered under a C above 2 is refused by the
+/// setter and its reason shown.
 fn curve_ui(ui: &mut egui::Ui, heading: &str, mf: &MagicFormula) -> Option<[f32; 4]> {
     let (mut b, mut c, mut d, mut e) = (mf.b(), mf.c(), mf.d(), mf.e());
     ui.strong(heading);
     ui.label(format!("peak {:.3} at slip {:.3}", mf.peak_value(), mf.peak_slip()));
     ui.end_row();
     let mut any = num(ui, "  B (stiffness)", &mut b, 0.0..=50.0, "", 0.05);
-    any |= num(ui, "  C (shape)", &mut c, 0.0..=MagicFormula::MAX_C_AT_E_1, "", 0.01);
+    any |= num(ui, "  C (shape)", &mut c, 0.0..=MagicFormula::max_c(e), "", 0.01);
     any |= num(ui, "  D (peak μ)", &mut d, 0.0..=5.0, "", 0.01);
     any |= num(ui, "  E (curvature)", &mut e, -10.0..=1.0, "", 0.01);
     any.then_some([b, c, d, e])
@@ -197,7 +199,8 @@ fn curve_ui(ui: &mut egui::Ui, heading: &str, mf: &MagicFormula) -> Option<[f32;
 
 /// The "tyre" section of [`wheel_settings_ui`]: one curve for both directions (as in
 /// WheelCollider2) or a longitudinal and a lateral one, the load law, relaxation
-/// lengths and pneumatic trail. A refused curve shows why.
+/// lengths and pneumatic trail. A refused curve shows why. Long: one widget after
+/// another, in the order egui draws them.
 pub(super) fn wheel_settings_tyre_ui(ui: &mut egui::Ui, id: &str, w: &mut WheelSettings) -> bool {
     section(ui, id, "tyre", true, |ui, changed| {
         let flag = egui::Id::new((id, "separate lateral curve"));

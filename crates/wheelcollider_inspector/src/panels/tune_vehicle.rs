@@ -74,15 +74,24 @@ pub(super) fn vehicle_ui(ui: &mut egui::Ui, settings: &mut VehicleSettings) -> b
     changed
 }
 
-/// The "chassis" section of [`vehicle_ui`].
+/// The length (m) the ranges of the chassis' positions scale with: the chassis box's
+/// longest side, at least 0.5 m. A kart's centre of mass may go as far off its middle,
+/// relative to its size, as a car's.
+pub(super) fn chassis_scale(settings: &VehicleSettings) -> f32 {
+    settings.chassis.size.iter().copied().fold(0.5, f32::max)
+}
+
+/// The "chassis" section of [`vehicle_ui`]. The centre of mass moves within half the
+/// chassis' [`chassis_scale`] of its middle, up and down and along.
 pub(super) fn vehicle_chassis_ui(ui: &mut egui::Ui, settings: &mut VehicleSettings) -> bool {
+    let half = 0.5 * chassis_scale(settings);
     section(ui, "vehicle", "chassis", false, |ui, changed| {
         *changed |= num(ui, "mass", &mut settings.chassis.mass, 1.0..=100_000.0, " kg", 5.0);
         *changed |= num(
             ui,
             "centre of mass height",
             &mut settings.chassis.center_of_mass[1],
-            -5.0..=5.0,
+            -half..=half,
             " m",
             0.005,
         );
@@ -90,7 +99,7 @@ pub(super) fn vehicle_chassis_ui(ui: &mut egui::Ui, settings: &mut VehicleSettin
             ui,
             "centre of mass z",
             &mut settings.chassis.center_of_mass[2],
-            -10.0..=10.0,
+            -half..=half,
             " m",
             0.005,
         );

@@ -1,5 +1,5 @@
 //! Settle: sag per wheel against m·g/k, creep, then each axle's natural frequency and
-//! bump / rebound damping from a push. (`settle` is about 100 lines: the three phases in
+//! bump / rebound damping from a push. (`settle` is long: the three phases in
 //! order, sharing the recorded series.)
 
 use super::prelude::*;

@@ -169,6 +169,11 @@ fn trimesh_ray(
 /// corrected by `refine` (see `refine_distance` in the systems) before the closest is
 /// chosen. A sphere's or a cylinder's cast against a triangle is solved in closed form
 /// (`triangle_cast`), which gives parry's answer.
+///
+/// Eight arguments and about 100 lines: parry's cast takes both shapes with their poses,
+/// the direction and its options, and the body walks the three kinds of ground
+/// (a mesh's or heightfield's triangles, a box in closed form, any other shape) with the
+/// one `judge` closure they share.
 #[allow(clippy::too_many_arguments)]
 fn cast_shape_on(
     collider: &dyn parry::shape::Shape,

@@ -177,7 +177,9 @@ pub fn preset_with(name: &str, sweep: SweepType) -> VehicleSettings {
     settings
 }
 
-pub use presets::{PRESETS, preset_text};
+// `common` is also compiled into the allocation test, which uses less of it.
+#[allow(unused_imports)]
+pub use presets::{PRESETS, preset, preset_text};
 
 /// The shipped presets' list, one for every crate's tests.
 #[path = "../../../../wheelcollider_core/tests/it/common/presets.rs"]
@@ -185,11 +187,6 @@ mod presets;
 
 /// The step rates (Hz) a scene is proved at: a game's slowest fixed step to a sim's.
 pub const RATES: [f64; 4] = [30.0, 60.0, 120.0, 240.0];
-
-/// A shipped preset from `assets/presets/`.
-pub fn preset(name: &str) -> VehicleSettings {
-    VehicleSettings::from_ron(&preset_text(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
-}
 
 /// Every shipped preset with `sweep` wheels and no auto-reverse ([`preset_with`]).
 pub fn every_preset_with(sweep: SweepType) -> impl Iterator<Item = (&'static str, VehicleSettings)> {

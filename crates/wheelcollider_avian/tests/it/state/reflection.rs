@@ -8,8 +8,8 @@ use bevy::reflect::GetTypeRegistration;
 use common::*;
 use wheelcollider_avian::prelude::*;
 use wheelcollider_avian::replay::{DriveRecorder, DriveReplay};
-use wheelcollider_avian::vehicle::{GearMemory, VehicleRuntime};
-use wheelcollider_avian::wheel::LandingMemory;
+use wheelcollider_avian::vehicle::{GearState, VehicleRuntime};
+use wheelcollider_avian::wheel::LandingState;
 
 fn registered<T: GetTypeRegistration>(app: &App) -> Result<(), String> {
     let registry = app.world().resource::<AppTypeRegistry>().read();
@@ -38,13 +38,13 @@ fn every_public_component_is_registered_for_reflection() {
         registered::<ChassisState>(&app),
         registered::<WheelEventsEnabled>(&app),
         registered::<WheelEffects>(&app),
-        registered::<LandingMemory>(&app),
+        registered::<LandingState>(&app),
         registered::<Vehicle>(&app),
         registered::<VehicleInput>(&app),
         registered::<VehicleWheel>(&app),
         registered::<VehicleTelemetry>(&app),
         registered::<VehicleRuntime>(&app),
-        registered::<GearMemory>(&app),
+        registered::<GearState>(&app),
         registered::<VehicleFromPreset>(&app),
         registered::<DriveRecorder>(&app),
         registered::<DriveReplay>(&app),

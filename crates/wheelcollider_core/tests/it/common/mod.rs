@@ -92,13 +92,8 @@ impl QuarterCar {
     }
 }
 
-pub use presets::{PRESETS, preset_text, presets_dir};
+pub use presets::{PRESETS, preset, preset_text, presets_dir};
 
 /// The shipped presets' list, shared by every crate's tests (`#[path]`-included).
 #[path = "presets.rs"]
 mod presets;
-
-/// A shipped preset, parsed and validated.
-pub fn preset(name: &str) -> vehicle::VehicleSettings {
-    vehicle::VehicleSettings::from_ron(&preset_text(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
-}

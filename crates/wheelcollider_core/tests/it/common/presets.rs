@@ -24,3 +24,8 @@ pub fn preset_text(name: &str) -> String {
     let path = preset_path(name);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
+
+/// A shipped preset, parsed and validated.
+pub fn preset(name: &str) -> wheelcollider_core::vehicle::VehicleSettings {
+    wheelcollider_core::vehicle::VehicleSettings::from_ron(&preset_text(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
