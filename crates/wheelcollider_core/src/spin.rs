@@ -41,7 +41,9 @@
 /// `|force(w).0| ≤ max_force` must hold. All torques in N·m, `j_over_dt` in
 /// kg·m²/s, `radius` in m. A Newton step of the fast path of at most `accept` (rad/s)
 /// is returned without evaluating `force` at its end (the caller linearises its last
-/// evaluation to the answer); pass 0 to verify every step.
+/// evaluation to the answer); pass 0 to verify every step. Eight arguments: the terms
+/// of the equation above and the solver's two tolerances, each a plain number a caller
+/// computes differently (the wheel step, the spin tests).
 #[allow(clippy::too_many_arguments)]
 pub fn solve_spin(
     j_over_dt: f64,

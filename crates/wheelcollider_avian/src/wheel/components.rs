@@ -73,7 +73,7 @@ pub struct WheelState {
     /// transient slips.
     pub step: StepState,
     /// Suspension length + radius of the last step (m); 0 before the first step. A
-    /// change of either moves the compression without motion ([`super::edits`]).
+    /// change of either moves the compression without motion (`wheel/edits.rs`).
     pub(crate) geometry: f32,
     /// The spring's relaxed compression (m), moved when the spring is stiffened or the
     /// travel changes at run time and relaxing back to 0 (see

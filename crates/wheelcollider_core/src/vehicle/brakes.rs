@@ -180,7 +180,6 @@ pub(crate) fn axle_brake_torques(
 /// (`(ΣJ_wheels + reflected) · a / r`, `a = Σ budget / mass`). The trim
 /// `state.traction_factor` falls (4 /s per unit of excess) while a driven wheel's slip
 /// still passes 1.5× its budget's slip and recovers at 0.5 /s, never below 0.2.
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn traction_limit(
     settings: &VehicleSettings,
     state: &mut VehicleState,

@@ -291,6 +291,39 @@ pub fn assert_sane(app: &App, car: Entity) {
     }
 }
 
+/// A square terrain centred on the origin with `h.len() - 1` cells of `cell` m a side:
+/// `h[i][j]` is the height at z = −side/2 + i·cell, x = −side/2 + j·cell (rows along Z,
+/// parry's heightfield layout). A heightfield, or with `mesh` the same surface as a
+/// triangle mesh (two triangles a cell, creased on the same diagonal).
+pub fn grid_terrain(h: Vec<Vec<f32>>, cell: f32, mesh: bool) -> Collider {
+    let cells = h.len() - 1;
+    let side = cells as f32 * cell;
+    if !mesh {
+        return Collider::heightfield(h, Vec3::new(side, 1.0, side));
+    }
+    let n = cells + 1;
+    let mut vertices = Vec::new();
+    for (i, row) in h.iter().enumerate() {
+        for (j, y) in row.iter().enumerate() {
+            vertices.push(Vec3::new(
+                -side / 2.0 + j as f32 * cell,
+                *y,
+                -side / 2.0 + i as f32 * cell,
+            ));
+        }
+    }
+    let mut indices = Vec::new();
+    for i in 0..cells {
+        for j in 0..cells {
+            let a = (i * n + j) as u32;
+            let b = a + n as u32;
+            indices.push([a, b, a + 1]);
+            indices.push([a + 1, b, b + 1]);
+        }
+    }
+    Collider::trimesh(vertices, indices)
+}
+
 /// A race-track kerb across Z at the origin: 5 cm high, ramps of 0.3 m each side of a
 /// 0.4 m top (1 m deep), 6 m long along X.
 pub fn race_kerb() -> Collider {

@@ -114,35 +114,10 @@ fn vertex_height(i: usize, j: usize, amplitude: f32) -> f32 {
 /// A bumpy square of `cells` cells of `cell` m, as a heightfield or the same surface as
 /// a triangle mesh.
 fn bumpy(cells: usize, cell: f32, amplitude: f32, mesh: bool) -> Collider {
-    let side = cells as f32 * cell;
-    let h: Vec<Vec<f32>> = (0..=cells)
+    let h = (0..=cells)
         .map(|i| (0..=cells).map(|j| vertex_height(i, j, amplitude)).collect())
         .collect();
-    if !mesh {
-        return Collider::heightfield(h, Vec3::new(side, 1.0, side));
-    }
-    // The heightfield's layout: rows along Z (i), columns along X (j).
-    let n = cells + 1;
-    let mut vertices = Vec::new();
-    for (i, row) in h.iter().enumerate() {
-        for (j, y) in row.iter().enumerate() {
-            vertices.push(Vec3::new(
-                -side / 2.0 + j as f32 * cell,
-                *y,
-                -side / 2.0 + i as f32 * cell,
-            ));
-        }
-    }
-    let mut indices = Vec::new();
-    for i in 0..cells {
-        for j in 0..cells {
-            let a = (i * n + j) as u32;
-            let b = a + n as u32;
-            indices.push([a, b, a + 1]);
-            indices.push([a + 1, b, b + 1]);
-        }
-    }
-    Collider::trimesh(vertices, indices)
+    grid_terrain(h, cell, mesh)
 }
 
 /// The road preset at 0.6 throttle with a slow sine steer for 20 s over ±15 cm bumps on

@@ -13,48 +13,22 @@ fn bumps(x: f32, z: f32) -> f32 {
     0.05 * (0.5 * x).sin() * (0.4 * z).cos()
 }
 
-/// A 60 m heightfield or trimesh of ±5 cm bumps, or the flat box.
+/// A 60 m heightfield or trimesh of ±5 cm bumps (the same surface, `bumps`), or the
+/// flat box.
 fn spawn_terrain(app: &mut App, kind: usize) {
+    if kind == 0 {
+        spawn_ground(app, Quat::IDENTITY);
+        return;
+    }
     let (side, cells) = (60.0f32, 30usize);
-    let step = side / cells as f32;
-    let h: Vec<Vec<f32>> = (0..=cells)
-        .map(|i| {
-            (0..=cells)
-                .map(|j| bumps(-side / 2.0 + i as f32 * step, -side / 2.0 + j as f32 * step))
-                .collect()
-        })
+    let cell = side / cells as f32;
+    let at = |k: usize| -side / 2.0 + k as f32 * cell;
+    // Rows along Z, columns along X (`grid_terrain`'s layout).
+    let h = (0..=cells)
+        .map(|i| (0..=cells).map(|j| bumps(at(j), at(i))).collect())
         .collect();
-    let collider = match kind {
-        0 => {
-            spawn_ground(app, Quat::IDENTITY);
-            return;
-        }
-        1 => Collider::heightfield(h, Vec3::new(side, 1.0, side)),
-        _ => {
-            let n = cells + 1;
-            let mut vertices = Vec::new();
-            for (i, row) in h.iter().enumerate() {
-                for (j, y) in row.iter().enumerate() {
-                    vertices.push(Vec3::new(
-                        -side / 2.0 + i as f32 * step,
-                        *y,
-                        -side / 2.0 + j as f32 * step,
-                    ));
-                }
-            }
-            let mut indices = Vec::new();
-            for i in 0..cells {
-                for j in 0..cells {
-                    let a = (i * n + j) as u32;
-                    let b = a + n as u32;
-                    indices.push([a, a + 1, b]);
-                    indices.push([b, a + 1, b + 1]);
-                }
-            }
-            Collider::trimesh(vertices, indices)
-        }
-    };
-    app.world_mut().spawn((RigidBody::Static, collider));
+    app.world_mut()
+        .spawn((RigidBody::Static, grid_terrain(h, cell, kind == 2)));
 }
 
 /// Dropped from 3 m onto each ground with each sweep: the wheels' bump stops keep the
