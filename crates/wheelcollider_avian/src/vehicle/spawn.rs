@@ -16,15 +16,12 @@ use crate::wheel::{AntiRollBar, WheelCollider, WheelOf};
 /// own: the wheels carry the car, and the body's collider is there for what the car hits.
 /// With avian's default, unbounded margin, a chassis passing a few centimetres over a
 /// kerb at speed is struck by a "ghost" contact (the kerb's face taken as an infinite
-/// plane): over a 5 cm kerb at 60 km/h a kart was stopped dead at 30 Hz, and thrown
-/// 0.46 m up at 60 Hz with its body 8 cm off the ground. The swept cast keeps a fast car
-/// from passing through a thin wall, which a bounded margin alone would allow (the road
-/// car through a 5 cm wall at 200 km/h at 30 Hz). The sweep follows the body's rotation
-/// (avian's non-linear mode): a linear sweep of a chassis turning with a curved road (a
-/// loop, a banked bowl) met the road ahead of it every step, and avian then held the body
-/// back at the time of impact while keeping its velocity, which added or removed energy
-/// (a road car left a 30 m loop at 58 m/s where 38 m/s was the most it could have). See
-/// `docs/reliability.md`.
+/// plane; `wheel::kerbs` guards it). The swept cast keeps a fast car from passing
+/// through a thin wall, which a bounded margin alone would allow. The sweep follows the
+/// body's rotation (avian's non-linear mode): a linear sweep of a chassis turning with
+/// a curved road (a loop, a banked bowl) meets the road ahead of it every step, and
+/// avian then holds the body back while keeping its velocity, which adds or removes
+/// energy (`wheel::loops` guards it). The measurements: `docs/reliability.md`.
 pub fn spawn_vehicle(
     commands: &mut Commands,
     settings: &VehicleSettings,

@@ -15,10 +15,10 @@ pub(crate) fn apply_forces(
     chassis: Query<(Entity, &ChassisWheels, &ChassisState)>,
     mut bodies: ParamSet<(Query<(Forces, &ChassisState)>, Query<Forces>)>,
 ) {
-    for (mut forces, bookkeeping) in &mut bodies.p0() {
-        if bookkeeping.grounded_wheels > 0 {
-            forces.apply_force(bookkeeping.force);
-            forces.apply_torque(bookkeeping.torque);
+    for (mut forces, chassis_state) in &mut bodies.p0() {
+        if chassis_state.grounded_wheels > 0 {
+            forces.apply_force(chassis_state.force);
+            forces.apply_torque(chassis_state.torque);
         }
     }
     let mut others = bodies.p1();

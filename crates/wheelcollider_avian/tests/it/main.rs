@@ -12,9 +12,8 @@
 //! per-step allocation test has a counting global allocator, so it is its own binary
 //! (`tests/allocations.rs`).
 //!
-//! Run one feature with `cargo test -p wheelcollider_avian --test it wheel::`; the
-//! exhaustive sweeps (every preset × sweep × rate) are `#[ignore]`d and run with
-//! `-- --ignored` (see the README).
+//! Run one feature with `cargo test -p wheelcollider_avian --test it wheel::`. Every
+//! test here runs in `cargo test`, the preset × sweep × rate sweeps included.
 
 mod common;
 mod state;

@@ -171,26 +171,16 @@ fn a_reflection_snapshot_replays_bit_for_bit_and_needs_the_wheel_state() {
     assert_ne!(a, b, "a replay without the wheels' state should differ");
 }
 
+/// Every shipped preset, saved by `Clone`, replays bit for bit.
 #[test]
 fn restoring_the_listed_state_replays_bit_for_bit() {
     for name in PRESETS {
-        let mut app = app(60.0);
-        flat(&mut app, None);
-        let car = spawn_preset_car(&mut app, &preset(name), Transform::from_xyz(0.0, 0.6, 0.0));
-        app.world_mut().entity_mut(car).insert(WheelEventsEnabled);
-        run(&mut app, steps(1.0, 60.0));
-        let start = position(&app, car);
-        let saved = snapshot(app.world(), car, true);
-        let (a, pa) = hundred_steps(&mut app, car);
-        restore(app.world_mut(), &saved);
-        let (b, pb) = hundred_steps(&mut app, car);
+        let ((a, pa), (b, pb), start) =
+            save_drive_restore_drive(name, |w, car| snapshot(w, car, true), |w, s| restore(w, s));
         println!("measured: {name}: first run {a:016x} at {pa}, replay {b:016x} at {pb}");
         // It drives (the kart, lightest on its throttle, about 0.9 m; the cars 4-6 m).
-        assert!(
-            (pa - start).length() > 0.5,
-            "{name}: it drove {} m",
-            (pa - start).length()
-        );
+        let driven = (pa - start).length();
+        assert!(driven > 0.5, "{name}: it drove {driven} m");
         assert_eq!(a, b, "{name}: the replay differs");
         assert_eq!(pa.to_array().map(f32::to_bits), pb.to_array().map(f32::to_bits));
     }
