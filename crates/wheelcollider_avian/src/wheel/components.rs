@@ -120,7 +120,8 @@ pub struct WheelOutput {
     pub force: Vec3,
     /// Steer + toe actually used (deg).
     pub yaw: f32,
-    /// Values of the step before, for smooth visuals: (suspension length, angle, yaw).
+    /// The pose one step earlier, which the visuals interpolate from: (suspension
+    /// length m, spin angle rad, yaw deg).
     pub(crate) previous_pose: (f32, f32, f32),
 }
 

@@ -195,7 +195,7 @@ pub enum Suspension {
         /// step; 0 means unknown: the bump stop then assumes `spring · length / g`, the
         /// mass the spring holds at full compression.
         mass: f32,
-        /// How fast the mount approaches the ground along the suspension axis, measured
+        /// How fast the mount approaches the ground along the suspension axis, read
         /// from the bodies' velocities (m/s, positive compressing). With a `mass`, the
         /// bump stop reads this instead of the finite-difference compression speed,
         /// which lags a landing by a step.
