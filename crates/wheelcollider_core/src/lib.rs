@@ -48,7 +48,10 @@ pub use limits::{
 };
 pub use settings::{CurveDef, SuspensionForceDirection, SweepType, WheelSettings, WheelSettingsDef};
 pub use suspension::{SuspensionForce, SuspensionRow, hanging_bar_rate};
-pub use tyre::{CurveTable, MIN_DENOMINATOR, MagicFormula, RELAXED_MIN_DENOMINATOR, atan as fast_atan, sin_cos_0_pi};
+pub use tyre::{
+    CurveTable, MIN_DENOMINATOR, MagicFormula, RELAXED_LATERAL_MIN_DENOMINATOR, RELAXED_MIN_DENOMINATOR,
+    atan as fast_atan, sin_cos_0_pi,
+};
 pub use wheel::{
     Contact, DT_RANGE, MAX_ANGULAR_VELOCITY, STICK_SPEED, StepInput, StepOutput, StepState, Suspension, Travel,
     WheelInput, compression_of, step,

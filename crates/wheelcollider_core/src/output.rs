@@ -43,14 +43,16 @@ pub struct StepOutput {
     /// ([`MIN_DENOMINATOR`](crate::tyre::MIN_DENOMINATOR)), or 2 m/s with a longitudinal
     /// relaxation length ([`RELAXED_MIN_DENOMINATOR`](crate::tyre::RELAXED_MIN_DENOMINATOR)).
     pub forward_slip: f32,
-    /// Lateral slip σ = vy / max(|vx|, floor) (0 in the air), the floor as for `forward_slip` with
-    /// the lateral relaxation length.
+    /// Lateral slip σ = vy / max(|vx|, floor) (0 in the air), the floor 10 m/s, or 0.5 m/s
+    /// with a lateral relaxation length
+    /// ([`RELAXED_LATERAL_MIN_DENOMINATOR`](crate::tyre::RELAXED_LATERAL_MIN_DENOMINATOR)).
     pub sideways_slip: f32,
     /// The longitudinal slip the tyre's force follows: `forward_slip` after the
     /// relaxation lag (equal to it without a relaxation length).
     pub transient_forward_slip: f32,
     /// The lateral slip the tyre's force follows: `sideways_slip` plus the camber's
-    /// equivalent slip, after the relaxation lag.
+    /// equivalent slip, after the relaxation lag (its carried part held within twice the
+    /// peak slip, see `docs/wheel-model.md` 3c).
     pub transient_sideways_slip: f32,
     /// Combined slip magnitude |(κ, σ)| of the transient slips.
     pub slip_magnitude: f32,

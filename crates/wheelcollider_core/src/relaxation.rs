@@ -2,8 +2,6 @@
 //! on a slip, its stability bound and its low-speed damping (`docs/wheel-model.md`,
 //! 3c). Used by [`crate::step`].
 
-use crate::tyre::slip_floor;
-
 /// The lag a relaxation length puts on one slip (see `docs/wheel-model.md`, 3b):
 /// `s' = s + w · (s_kinematic − s)` with `w = 1 − exp(−den · dt / L)`, the exact
 /// first-order response over a step of `den · dt` metres, so it is the same at every
@@ -18,13 +16,25 @@ pub(crate) struct SlipLag {
     pub damping: f64,
 }
 
+/// The least fraction of the relaxation length a tyre at or past its peak keeps.
+pub(crate) const MIN_SLOPE_RATIO: f64 = 0.05;
+
 /// The damping ratio the low-speed damping tops the relaxation's own up to.
 const LOW_SPEED_DAMPING_RATIO: f64 = 0.7;
 
 impl SlipLag {
-    /// `length` the relaxation length (m), `vx` the forward speed (m/s), `stiffness` the
+    /// `length` the relaxation length (m), `den` the slip's denominator
+    /// (`max(|vx|, floor)`, m/s, > 0), `stiffness` the
     /// slip stiffness at this load (N per unit slip), `mass` the chassis' effective
-    /// mass at the contact in this direction (kg, 0 if unknown).
+    /// mass at the contact in this direction (kg, 0 if unknown), `slope` the curve's
+    /// slope at the present slip over its slope at zero slip (in
+    /// [`MIN_SLOPE_RATIO`]`..=1`, see `TyreAtLoad::slope_ratios`).
+    ///
+    /// The length used is `length · slope`: the carcass' stiffness `K / L` stays, and
+    /// the lag shortens as the tyre nears its peak, to a twentieth of it at and past
+    /// the peak, so a sliding tyre's slip follows the slide within a few centimetres
+    /// (docs/wheel-model.md 3c; `tests/it/tyre_dynamics.rs`,
+    /// `a_slow_slide_does_not_wind_up`).
     ///
     /// The lag is also what keeps the explicit chassis update stable: at low speed a
     /// velocity `v` moves the force by about `K · dt · v / L` per step, so a length
@@ -40,8 +50,7 @@ impl SlipLag {
     /// car), and is at most `m / (2·dt)`, which keeps it stable. Real tyres' structural
     /// damping does this; MF-Tyre adds low-speed damping for the same reason (Pacejka,
     /// ch. 8).
-    pub fn new(length: f32, vx: f64, stiffness: f64, mass: f64, dt: f64) -> Self {
-        let den = vx.abs().max(slip_floor(length) as f64);
+    pub fn new(length: f32, den: f64, stiffness: f64, mass: f64, dt: f64, slope: f64) -> Self {
         let length = length as f64;
         if length <= 0.0 {
             return Self {
@@ -58,6 +67,7 @@ impl SlipLag {
         } else {
             (length, 0.0)
         };
+        let length = length * slope.clamp(MIN_SLOPE_RATIO, 1.0);
         Self {
             weight: -(-den * dt / length).exp_m1(),
             inv_den: 1.0 / den,

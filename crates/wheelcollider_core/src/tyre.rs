@@ -34,22 +34,32 @@ use crate::limits::{MAX_VALUE, SettingsError, check};
 /// viscous damper on the contact patch instead of an infinitely stiff one.
 pub const MIN_DENOMINATOR: f32 = 10.0;
 
-/// The slip denominator's floor (m/s) in a direction with a relaxation length: the lag
+/// The longitudinal slip denominator's floor (m/s) with a relaxation length: the lag
 /// bounds how fast the slip can build (by `dt / L` per metre per second of slip
 /// velocity, whatever the floor), so the floor no longer keeps the chassis update
-/// stable and comes down to walking pace. Below it, the slip's lag still decays at
+/// stable and comes down towards walking pace. Below it, the slip's lag still decays at
 /// `RELAXED_MIN_DENOMINATOR / L` per second, which damps the tyre's deflection at a
-/// crawl.
+/// crawl. It stays at 2 m/s (the lateral one comes down to
+/// [`RELAXED_LATERAL_MIN_DENOMINATOR`]) because a locked or limited-slip axle couples
+/// its wheels through the last step's torque: with real longitudinal slips below 2 m/s
+/// a locked axle scrubbing through a turn at a crawl rings (`docs/wheel-model.md` 3c).
 pub const RELAXED_MIN_DENOMINATOR: f32 = 2.0;
 
+/// The lateral slip denominator's floor (m/s) with a relaxation length: the lateral
+/// slip is the real `tan α` down to this speed (`docs/wheel-model.md` 3c;
+/// `tests/it/tyre_dynamics.rs`, `low_speed_lateral_force_follows_the_curve`). Below it
+/// static friction takes over ([`STICK_SPEED`](crate::STICK_SPEED), the same speed).
+pub const RELAXED_LATERAL_MIN_DENOMINATOR: f32 = 0.5;
+
 /// The slip denominator's floor (m/s) for a direction with this relaxation length (m):
-/// [`MIN_DENOMINATOR`] without one, [`RELAXED_MIN_DENOMINATOR`] with one.
+/// [`MIN_DENOMINATOR`] without one, [`RELAXED_MIN_DENOMINATOR`] (longitudinal) or
+/// [`RELAXED_LATERAL_MIN_DENOMINATOR`] with one.
 #[inline]
-pub(crate) fn slip_floor(relaxation_length: f32) -> f32 {
-    if relaxation_length > 0.0 {
-        RELAXED_MIN_DENOMINATOR
-    } else {
-        MIN_DENOMINATOR
+pub(crate) fn slip_floor(relaxation_length: f32, lateral: bool) -> f32 {
+    match (relaxation_length > 0.0, lateral) {
+        (false, _) => MIN_DENOMINATOR,
+        (true, false) => RELAXED_MIN_DENOMINATOR,
+        (true, true) => RELAXED_LATERAL_MIN_DENOMINATOR,
     }
 }
 
@@ -272,7 +282,7 @@ impl MagicFormula {
 
     /// The longitudinal budget under a lateral slip, for ABS and traction control. With
     /// the combined slip of [`WheelSettings`](crate::WheelSettings) (normalised slip,
-    /// Pacejka §4.3.2) the tyre's total force peaks on the unit circle of
+    /// Pacejka §4.2.2) the tyre's total force peaks on the unit circle of
     /// `(κ/κ*, σ/σ*)`; with the lateral slip at `lateral` times its own peak slip, the
     /// point of that circle at `κ/κ* = √(1 − lateral²)` gives the most longitudinal
     /// force that costs no lateral force: `√(1 − lateral²)` of this (longitudinal)
@@ -476,15 +486,22 @@ impl TyreForces {
     }
 }
 
-/// A wheel's two curves at its present load: what [`combined`] evaluates.
+/// A wheel's two curves at its present load, surface and camber: what [`combined`]
+/// evaluates.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct TyreAtLoad<'a> {
     /// The longitudinal curve.
     pub longitudinal: &'a MagicFormula,
     /// The lateral curve.
     pub lateral: &'a MagicFormula,
-    /// Factor on both curves' B from the load (1 = the curves as set).
+    /// Factor on the longitudinal curve's B (1 = the curve as set): the load's
+    /// stiffness law over the surface's grip (see `docs/wheel-model.md` 3e).
     pub b_scale: f32,
+    /// The same for the lateral curve, also over [`lateral_peak`](Self::lateral_peak).
+    pub b_scale_y: f32,
+    /// Factor on the lateral curve's D from camber (1 = none; see
+    /// `WheelSettings::camber_peak_gain`).
+    pub lateral_peak: f64,
     /// The longitudinal curve's peak slip at this load, κ* (> 0).
     pub peak_x: f64,
     /// The lateral curve's peak slip at this load, σ* (> 0).
@@ -492,33 +509,63 @@ pub(crate) struct TyreAtLoad<'a> {
     /// `1/κ*` and `1/σ*`.
     inv_peak_x: f64,
     inv_peak_y: f64,
-    /// Both directions use the same curve.
+    /// Both directions use the same curve at the same scale.
     same: bool,
 }
 
 impl<'a> TyreAtLoad<'a> {
-    /// The two curves with their B scaled by `b_scale`. A curve without a peak
-    /// (B, C or D zero) borrows the other's peak slip for the normalisation (1 if
-    /// neither has one): any common value gives the friction circle.
-    pub fn new(longitudinal: &'a MagicFormula, lateral: &'a MagicFormula, b_scale: f32) -> Self {
-        let (px, py) = (longitudinal.peak_slip() as f64, lateral.peak_slip() as f64);
+    /// The two curves with their B scaled by `b_scale`, and the lateral one's D by
+    /// `lateral_peak` with its B divided by it (so its slope at zero slip is kept). A
+    /// curve without a peak (B, C or D zero) borrows the other's peak slip for the
+    /// normalisation (1 if neither has one): any common value gives the friction
+    /// circle.
+    pub fn new(longitudinal: &'a MagicFormula, lateral: &'a MagicFormula, b_scale: f32, lateral_peak: f64) -> Self {
+        let b_scale = b_scale.max(1e-6);
+        let b_scale_y = (b_scale as f64 / lateral_peak.max(1e-6)) as f32;
+        let (px, py) = (
+            longitudinal.peak_slip() as f64 / b_scale as f64,
+            lateral.peak_slip() as f64 / b_scale_y as f64,
+        );
         let (px, py) = match (px > 0.0, py > 0.0) {
             (true, true) => (px, py),
             (true, false) => (px, px),
             (false, true) => (py, py),
             (false, false) => (1.0, 1.0),
         };
-        let k = 1.0 / b_scale.max(1e-6) as f64;
         Self {
             longitudinal,
             lateral,
             b_scale,
-            peak_x: px * k,
-            peak_y: py * k,
-            inv_peak_x: 1.0 / (px * k),
-            inv_peak_y: 1.0 / (py * k),
-            same: std::ptr::eq(longitudinal, lateral) || longitudinal == lateral,
+            b_scale_y,
+            lateral_peak,
+            peak_x: px,
+            peak_y: py,
+            inv_peak_x: 1.0 / px,
+            inv_peak_y: 1.0 / py,
+            same: (std::ptr::eq(longitudinal, lateral) || longitudinal == lateral) && lateral_peak == 1.0,
         }
+    }
+
+    /// Each curve's slope at the combined slip `(κ, σ)` over its slope at zero slip,
+    /// `[MFx'(ρ·κ*) / MFx'(0), MFy'(ρ·σ*) / MFy'(0)]`, at least `floor`: 1 in the
+    /// linear range, falling to the floor at the peak and past it. The relaxation
+    /// length scales with it (Pacejka, ch. 7: the relaxation length is the slip
+    /// stiffness over the carcass' stiffness, and in the non-linear model the slope of
+    /// the force characteristic at the present slip takes the stiffness' place).
+    pub(crate) fn slope_ratios(&self, kappa: f64, sigma: f64, floor: f64) -> [f64; 2] {
+        let rho = self.normalized(kappa, sigma).2;
+        let ratio = |curve: &MagicFormula, peak: f64, b: f32| {
+            let k0 = curve.stiffness() as f64 * b as f64;
+            if k0 > 0.0 {
+                (curve.eval_scaled(rho * peak, b).1 / k0).clamp(floor, 1.0)
+            } else {
+                1.0
+            }
+        };
+        [
+            ratio(self.longitudinal, self.peak_x, self.b_scale),
+            ratio(self.lateral, self.peak_y, self.b_scale_y),
+        ]
     }
 
     /// The normalised slips `(κ/κ*, σ/σ*)` and their magnitude ρ. The square root in f32:
@@ -532,13 +579,16 @@ impl<'a> TyreAtLoad<'a> {
 }
 
 /// Combined slip by normalised slip (Pacejka, *Tire and Vehicle Dynamics*, 3rd ed.,
-/// §4.3.2, the "similarity" method): with `κn = κ/κ*`, `σn = σ/σ*` (each slip over its
+/// §4.2.2, the "similarity" method): with `κn = κ/κ*`, `σn = σ/σ*` (each slip over its
 /// curve's peak slip) and `ρ = |(κn, σn)|`,
 ///
 /// ```text
 /// Fx =  load · grip · MFx(ρ·κ*) · κn / ρ
 /// Fy = −load · grip · MFy(ρ·σ*) · σn / ρ
 /// ```
+///
+/// (`MFy` with the camber's peak factor on its D and its B divided by it, see
+/// [`TyreAtLoad::new`].)
 ///
 /// Each direction reaches its own peak at ρ = 1, so the force stays inside the friction
 /// ellipse with half-axes Dx and Dy. With one curve for both directions this is the
@@ -555,9 +605,10 @@ pub(crate) fn combined(tyre: &TyreAtLoad, load: f64, grip: f64, kappa: f64, sigm
             ..Default::default()
         };
     }
-    let (lon, lat, b) = (tyre.longitudinal, tyre.lateral, tyre.b_scale as f64);
+    let (lon, lat) = (tyre.longitudinal, tyre.lateral);
     if rho < 1e-9 {
-        let (kx, ky) = (scale * lon.stiffness() as f64 * b, scale * lat.stiffness() as f64 * b);
+        let kx = scale * lon.stiffness() as f64 * tyre.b_scale as f64;
+        let ky = scale * lat.stiffness() as f64 * tyre.b_scale_y as f64 * tyre.lateral_peak;
         return TyreForces {
             normalized: rho,
             fx: kx * kappa,
@@ -572,7 +623,7 @@ pub(crate) fn combined(tyre: &TyreAtLoad, load: f64, grip: f64, kappa: f64, sigm
     let my = if tyre.same {
         mx
     } else {
-        lat.eval_scaled(rho * tyre.peak_y, tyre.b_scale).0
+        tyre.lateral_peak * lat.eval_scaled(rho * tyre.peak_y, tyre.b_scale_y).0
     };
     TyreForces {
         normalized: rho,

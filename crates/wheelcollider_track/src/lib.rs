@@ -2,7 +2,8 @@
 //!
 //! A headless test track: the standard manoeuvres vehicle engineers run (settle,
 //! acceleration, braking, steady-state circle, step steer, slalom, slope hold, bump run,
-//! brake in turn, sine with dwell),
+//! brake in turn, sine with dwell) and two in the tyre's low-speed regime (handbrake
+//! turn, donut),
 //! turning a [`VehicleSettings`] into numbers and time series.
 //!
 //! Each run builds its own headless app (no window, exact fixed steps), spawns the car
@@ -91,11 +92,17 @@ pub enum Maneuver {
     /// ratios 1.0 s and 1.75 s after the steer (limits 35 % and 20 %) and the lateral
     /// displacement at 1.07 s (at least 1.83 m): the test of a stability control.
     SineWithDwell,
+    /// Full lock and the handbrake for a second from 40 km/h, then coasting out: the
+    /// heading change, the time the rotation takes and the exit speed.
+    HandbrakeTurn,
+    /// Full lock at 3 m/s: the driven radius against the kinematic one, and how steady
+    /// each wheel's lateral force is (RMS about its trend, % of the load).
+    Donut,
 }
 
 impl Maneuver {
     /// Every manoeuvre, in the order `all` runs them.
-    pub const ALL: [Maneuver; 10] = [
+    pub const ALL: [Maneuver; 12] = [
         Maneuver::Settle,
         Maneuver::Acceleration,
         Maneuver::Braking,
@@ -106,6 +113,8 @@ impl Maneuver {
         Maneuver::BumpRun,
         Maneuver::BrakeInTurn,
         Maneuver::SineWithDwell,
+        Maneuver::HandbrakeTurn,
+        Maneuver::Donut,
     ];
 
     /// The command-line name (`step-steer`…).
@@ -121,6 +130,8 @@ impl Maneuver {
             Maneuver::BumpRun => "bump-run",
             Maneuver::BrakeInTurn => "brake-in-turn",
             Maneuver::SineWithDwell => "sine-with-dwell",
+            Maneuver::HandbrakeTurn => "handbrake-turn",
+            Maneuver::Donut => "donut",
         }
     }
 }
@@ -199,6 +210,8 @@ pub fn run_maneuver(
         Maneuver::BumpRun => maneuvers::bump_run::bump_run(&settings, options, &mut out),
         Maneuver::BrakeInTurn => maneuvers::brake_in_turn::brake_in_turn(&settings, options, &mut out),
         Maneuver::SineWithDwell => maneuvers::sine_with_dwell::sine_with_dwell(&settings, options, &mut out),
+        Maneuver::HandbrakeTurn => maneuvers::handbrake_turn::handbrake_turn(&settings, options, &mut out),
+        Maneuver::Donut => maneuvers::donut::donut(&settings, options, &mut out),
     };
     let (time, mut channels) = sim.rec.finish(&sim.labels);
     channels.extend(out.extra);

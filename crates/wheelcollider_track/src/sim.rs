@@ -290,18 +290,16 @@ impl Sim {
         self.app.world().get::<WheelOutput>(self.wheels[i]).unwrap().clone()
     }
 
-    /// Sets the car moving forward at `v` (m/s) with its wheels rolling.
+    /// Sets the car moving forward at `v` (m/s) with its wheels rolling and their tyres
+    /// relaxed.
     pub(crate) fn launch(&mut self, v: f32) {
         let forward = self.k.forward;
         self.app.world_mut().get_mut::<LinearVelocity>(self.car).unwrap().0 = forward * v;
         for &w in &self.wheels {
             let r = self.app.world().get::<WheelCollider>(w).unwrap().radius();
-            self.app
-                .world_mut()
-                .get_mut::<WheelState>(w)
-                .unwrap()
-                .step
-                .angular_velocity = v / r;
+            let mut state = self.app.world_mut().get_mut::<WheelState>(w).unwrap();
+            state.step.angular_velocity = v / r;
+            (state.step.slip, state.step.patch) = ([0.0; 2], [0.0; 2]);
         }
         self.last_velocity = forward * v;
         self.read();

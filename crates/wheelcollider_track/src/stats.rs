@@ -73,3 +73,18 @@ pub(crate) fn half_cycle_damping(x1: f32, x2: f32) -> f32 {
     let delta = (x1.abs() / x2.abs().max(1e-9)).ln();
     delta / (std::f32::consts::PI.powi(2) + delta * delta).sqrt()
 }
+
+/// The RMS of `v` about its least-squares straight line (over the sample index): what
+/// is left of a signal once its drift is taken out.
+pub(crate) fn rms_about_line(v: &[f32]) -> f32 {
+    let n = v.len();
+    if n < 2 {
+        return 0.0;
+    }
+    let points: Vec<(f32, f32)> = v.iter().enumerate().map(|(i, &y)| (i as f32, y)).collect();
+    let Some((slope, intercept)) = fit_line(&points) else {
+        return rms(v);
+    };
+    let residual: Vec<f32> = points.iter().map(|&(x, y)| y - slope * x - intercept).collect();
+    rms(&residual)
+}

@@ -206,6 +206,23 @@ fn a_stiffer_front_anti_roll_bar_moves_the_balance_to_understeer() {
     assert!(gb < ga, "lateral limit {ga} → {gb}");
 }
 
+/// Camber that grips: the road car on the 40 m circle reaches a higher lateral limit
+/// with −2.5° of front camber than with 0°, and a lower one with +2.5° (the outside
+/// front wheel, rolled away from the force, leans into it the more negative its static
+/// camber; `docs/wheel-model.md` 3f).
+#[test]
+fn negative_front_camber_raises_the_circle_limit() {
+    let o = ManeuverOptions { hz: 60.0, quick: false };
+    let limit = |camber: f32| {
+        let mut s = preset("road");
+        s.axles[0].wheel.set_camber_angle(camber).unwrap();
+        run_maneuver(&s, Maneuver::Circle, &o).unwrap().value("max_lateral_acc")
+    };
+    let (negative, square, positive) = (limit(-2.5), limit(0.0), limit(2.5));
+    println!("measured: front camber −2.5° / 0° / +2.5°: lateral limit {negative:.4} / {square:.4} / {positive:.4} g");
+    assert!(negative > square && square > positive);
+}
+
 #[test]
 fn step_steer_slalom_and_bumps_stay_in_sane_bands() {
     for name in PRESETS {

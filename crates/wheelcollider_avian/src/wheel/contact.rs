@@ -351,6 +351,7 @@ fn ground_contact(
         hit_x: hit.point.x,
         hit_z: hit.point.z,
         grip: surface.map_or(1.0, |s| s.grip),
+        stiffness: surface.map_or(1.0, |s| s.stiffness),
         surface_rolling_resistance: surface.map_or(0.0, |s| s.rolling_resistance),
         surface_bump: surface.map_or(0.0, |s| s.bump(hit.point.x, hit.point.z)),
         forward_mass: stick_mass(forward),

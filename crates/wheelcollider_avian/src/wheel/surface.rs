@@ -1,6 +1,13 @@
 //! Ground surfaces: a [`WheelSurface`] on a collider (or its rigid body) scales the
-//! tyre's grip, adds rolling resistance and its own Perlin roughness. Without one,
-//! ground is asphalt.
+//! tyre's grip (the curve's peak) and its stiffness (the curve's slope), adds rolling
+//! resistance and its own Perlin roughness. Without one, ground is asphalt.
+//!
+//! The grip scales the peak friction and leaves the tyre's slip and cornering
+//! stiffness as they are (Pacejka's `λμ` scales D, not the slope), so the peak slip
+//! falls with the grip: on ice a car answers the wheel as sharply as on asphalt and
+//! lets go ten times sooner. A loose surface also softens the tyre (`stiffness` below
+//! 1): gravel's peak comes later and flatter. The values below are estimates for a
+//! road tyre; see `docs/wheel-model.md` 3e.
 
 use bevy::prelude::*;
 use wheelcollider_core::bumps::perlin_bump;
@@ -12,8 +19,12 @@ use wheelcollider_core::bumps::perlin_bump;
 #[reflect(Component)]
 #[cfg_attr(feature = "serialize", serde(default, deny_unknown_fields))]
 pub struct WheelSurface {
-    /// Friction multiplier on the tyre curve (1 = asphalt), ≥ 0.
+    /// Multiplier on the tyre curve's peak friction (1 = asphalt), 0 ..= 100. The
+    /// slope at zero slip does not change with it (see the [module docs](self)).
     pub grip: f32,
+    /// Multiplier on the tyre's slip and cornering stiffness (1 = asphalt),
+    /// 0.01 ..= 10: the peak slip moves by `stiffness / grip`.
+    pub stiffness: f32,
     /// Rolling-resistance coefficient added to the tyre's own, ≥ 0.
     pub rolling_resistance: f32,
     /// Height of the surface's Perlin roughness, peak to peak (m), ≥ 0.
@@ -32,27 +43,34 @@ impl WheelSurface {
     /// Dry asphalt: the tyre's own curve.
     pub const ASPHALT: Self = Self {
         grip: 1.0,
+        stiffness: 1.0,
         rolling_resistance: 0.0,
         bump_amplitude: 0.0,
         bump_period: 1.0,
     };
-    /// Loose gravel: 70 % grip, extra rolling resistance, 3 cm of roughness.
+    /// Loose gravel: 70 % grip, half the stiffness (the peak at 1.4 × asphalt's
+    /// slip), extra rolling resistance, 3 cm of roughness.
     pub const GRAVEL: Self = Self {
         grip: 0.7,
+        stiffness: 0.5,
         rolling_resistance: 0.02,
         bump_amplitude: 0.03,
         bump_period: 0.8,
     };
-    /// Grass: 55 % grip, high rolling resistance, 4 cm of long waves.
+    /// Grass: 55 % grip, half the stiffness, high rolling resistance, 4 cm of long
+    /// waves.
     pub const GRASS: Self = Self {
         grip: 0.55,
+        stiffness: 0.5,
         rolling_resistance: 0.05,
         bump_amplitude: 0.04,
         bump_period: 0.3,
     };
-    /// Ice: 10 % grip.
+    /// Ice: 10 % grip, the tyre's own stiffness (the peak at a tenth of asphalt's
+    /// slip).
     pub const ICE: Self = Self {
         grip: 0.1,
+        stiffness: 1.0,
         rolling_resistance: 0.0,
         bump_amplitude: 0.0,
         bump_period: 1.0,
@@ -64,6 +82,7 @@ impl WheelSurface {
         let a = Self::ASPHALT;
         Self {
             grip: f(self.grip, a.grip, 0.0, 100.0),
+            stiffness: f(self.stiffness, a.stiffness, 0.01, 10.0),
             rolling_resistance: f(self.rolling_resistance, 0.0, 0.0, 10.0),
             bump_amplitude: f(self.bump_amplitude, 0.0, 0.0, 1.0),
             bump_period: f(self.bump_period, 1.0, 1e-3, 100.0),

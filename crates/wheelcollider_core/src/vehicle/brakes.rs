@@ -43,7 +43,7 @@ pub struct BrakeSettings {
     /// Handbrake torque per wheel on the axles marked `handbrake` (N·m), ≥ 0.
     pub handbrake_torque: f32,
     /// Anti-lock brakes: keep each braked wheel just short of its peak slip (above
-    /// 2 m/s). Off by default.
+    /// [`ABS_MIN_SPEED`], 1 m/s). Off by default.
     pub abs: bool,
     /// Traction control: hold the drive torque at what the driven tyres can react
     /// (their longitudinal budget under their present lateral slip) so that they stay

@@ -90,6 +90,11 @@ pub struct Contact {
     /// Surface friction multiplier (1 = the tyre's own curve; gravel ≈ 0.7, ice ≈ 0.1),
     /// clamped ≥ 0.
     pub grip: f32,
+    /// Surface factor on the tyre's slip and cornering stiffness (1 = the tyre's own),
+    /// clamped to 0.01 ..= 10. The grip scales the curve's peak and this its slope, so
+    /// the peak slip moves by `stiffness / grip` (gravel's late peak: below 1; ice keeps
+    /// the tyre's stiffness). See `docs/wheel-model.md` 3e.
+    pub stiffness: f32,
     /// This wheel's share of the chassis mass seen at the contact along forward (kg):
     /// the effective mass `1 / (1/m + (r×u)·I⁻¹·(r×u))` divided by the number of grounded
     /// wheels. With `sideways_mass`, it turns on static friction at low speed (see
@@ -115,6 +120,7 @@ impl Default for Contact {
             hit_x: 0.0,
             hit_z: 0.0,
             grip: 1.0,
+            stiffness: 1.0,
             forward_mass: 0.0,
             sideways_mass: 0.0,
             surface_rolling_resistance: 0.0,
@@ -133,6 +139,7 @@ impl Contact {
             self.hit_x,
             self.hit_z,
             self.grip,
+            self.stiffness,
             self.forward_mass,
             self.sideways_mass,
             self.surface_rolling_resistance,

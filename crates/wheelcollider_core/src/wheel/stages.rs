@@ -7,11 +7,11 @@ use super::{
     UNVERIFIED_SLIP_STEP, compression_of, out32,
 };
 use crate::limits::{MAX_VALUE, RAD_PER_S_TO_RPM};
-use crate::relaxation::SlipLag;
+use crate::relaxation::{MIN_SLOPE_RATIO, SlipLag};
 use crate::settings::WheelSettings;
 use crate::spin::solve_spin;
 use crate::suspension::BUMP_STOP_BAUMGARTE;
-use crate::tyre::{TyreAtLoad, TyreForces, combined};
+use crate::tyre::{TyreAtLoad, TyreForces, combined, slip_floor};
 
 /// What drives the wheel, sanitised (N·m, kg·m², N).
 pub(super) struct Torques {
@@ -38,6 +38,8 @@ pub(super) struct Loaded {
     pub vy: f64,
     /// The surface's grip, ≥ 0.
     pub grip: f64,
+    /// The surface's factor on the tyre's slip stiffness, in 0.01..=10.
+    pub stiffness: f64,
     /// The static camber plus the ground's (deg).
     pub camber: f64,
     /// The chassis' effective masses at the contact (kg), ≥ 0.
@@ -60,8 +62,6 @@ pub(super) struct Rolled {
     pub forces: TyreForces,
     /// The lateral force with the low-speed damping, within friction (N).
     pub fy: f64,
-    /// The lateral curve's peak slip at this load.
-    pub peak_y: f64,
     /// 1 / the slips' denominators (s/m).
     pub inv_den: [f64; 2],
     /// Rolling resistance (N·m) and all the torques that only resist the spin (N·m).
@@ -191,6 +191,7 @@ pub(super) fn suspension(
         vx: 0.0,
         vy: 0.0,
         grip: 0.0,
+        stiffness: 1.0,
         camber: settings.camber_angle() as f64,
         forward_mass: 0.0,
         sideways_mass: 0.0,
@@ -233,6 +234,7 @@ pub(super) fn suspension(
         loaded.vx = c.forward_velocity as f64;
         loaded.vy = c.sideways_velocity as f64;
         loaded.grip = (c.grip as f64).clamp(0.0, MAX_VALUE as f64);
+        loaded.stiffness = (c.stiffness as f64).clamp(MIN_SURFACE_STIFFNESS, 10.0);
         loaded.camber += c.ground_camber as f64;
         loaded.forward_mass = (c.forward_mass as f64).clamp(0.0, MAX_VALUE as f64);
         loaded.sideways_mass = (c.sideways_mass as f64).clamp(0.0, MAX_VALUE as f64);
@@ -249,21 +251,36 @@ pub(super) fn suspension(
 
 /// Stage 3's hand-off: the tyre at this load, and the slips' lag.
 pub(super) struct Slips<'a> {
-    /// The curves with the load's stiffness factor and peaks.
+    /// The curves with the load's stiffness factor, the surface's and the camber's
+    /// peaks.
     pub tyre: TyreAtLoad<'a>,
-    /// The grip: the surface's, the camber's and the load's (load sensitivity).
+    /// The grip: the surface's, the camber's cosine and the load's (load sensitivity).
     pub grip: f64,
     /// The lag of the longitudinal and the lateral slip.
     pub lag: [SlipLag; 2],
-    /// The transient lateral slip of this step (the camber's equivalent slip included).
+    /// The lateral slip the tyre acts at this step (the camber's equivalent slip
+    /// included), and the bounded transient slip kept for the next step.
     pub sigma: f64,
+    pub sigma_state: f64,
     /// The friction ellipse's semi-axes at this load and grip (N).
     pub max_force: [f64; 2],
 }
 
-/// Stage 3: the tyre at this load and grip, the slips with their relaxation lag (the
-/// lateral one final, the longitudinal one a function of the spin the next stage
-/// solves), and the curve's peaks into `out`.
+/// The grip below which a surface's grip no longer raises the curves' B (the
+/// stiffness then falls with the grip, so that a grip of 0 is no force at all).
+const MIN_STIFF_GRIP: f64 = 0.01;
+
+/// The least surface stiffness factor ([`Contact::stiffness`]).
+const MIN_SURFACE_STIFFNESS: f64 = 0.01;
+
+/// How far the lateral transient slip may wind up, in multiples of its peak slip
+/// (`docs/wheel-model.md` 3c; `tests/it/tyre_dynamics.rs`,
+/// `a_slow_slide_does_not_wind_up`).
+pub(crate) const SLIP_BOUND: f64 = 2.0;
+
+/// Stage 3: the tyre at this load, grip and camber, the slips with their relaxation
+/// lag (the lateral one final, the longitudinal one a function of the spin the next
+/// stage solves), and the curve's peaks into `out`.
 pub(super) fn slips<'a>(
     settings: &'a WheelSettings,
     state: &StepState,
@@ -280,15 +297,14 @@ pub(super) fn slips<'a>(
         let (s, c) = (loaded.camber.to_radians() as f32).sin_cos();
         (s as f64, c as f64)
     };
-    // Grip is highest with the tyre square to the road, and falls with load (load
-    // sensitivity); the slip stiffness follows its own load law through B.
+    // The surface scales the peak (D), not the slope: B rises as the grip falls, so
+    // the slip stiffness is the tyre's times the surface's own factor (3e). Load
+    // sensitivity falls on both, through the load's law.
+    let surface = loaded.grip.max(MIN_STIFF_GRIP);
     let grip = loaded.grip * camber_cos.max(0.0) * settings.load_grip_factor(load);
+    let b_scale = settings.load_stiffness_factor(load) * loaded.stiffness / surface;
     let (lon, lat) = (settings.longitudinal_tyre(), settings.lateral_tyre());
-    let tyre = TyreAtLoad::new(lon, lat, settings.load_stiffness_factor(load) as f32);
-    let (lon_stiffness, lat_stiffness) = (
-        lon.stiffness() as f64 * tyre.b_scale as f64,
-        lat.stiffness() as f64 * tyre.b_scale as f64,
-    );
+    let (lon_stiffness, lat_stiffness) = (lon.stiffness() as f64 * b_scale, lat.stiffness() as f64 * b_scale);
     // Camber thrust enters as an equivalent lateral slip so that it shares the friction
     // ellipse: `camber_thrust · sin γ · load` in the linear range.
     let camber_slip = if lat_stiffness > 0.0 {
@@ -297,22 +313,50 @@ pub(super) fn slips<'a>(
         0.0
     };
     let scale = grip * load;
+    let (kappa_0, sigma_0) = if loaded.grounded {
+        (state.slip[0] as f64, state.slip[1] as f64)
+    } else {
+        (0.0, 0.0)
+    };
+    let den_x = vx
+        .abs()
+        .max(slip_floor(settings.longitudinal_relaxation_length(), false) as f64);
+    let den_y = vx
+        .abs()
+        .max(slip_floor(settings.lateral_relaxation_length(), true) as f64);
+    let kinematic = vy / den_y + camber_slip;
+    // σ > 0 makes a force towards −sideways, where a wheel with γ > 0 leans (3f): the
+    // side of the slip the force acts at, the carried one with a relaxation length.
+    let side = if settings.lateral_relaxation_length() > 0.0 {
+        sigma_0
+    } else {
+        kinematic
+    };
+    let into = if side == 0.0 { 0.0 } else { loaded.camber.copysign(side) };
+    let tyre = TyreAtLoad::new(lon, lat, b_scale as f32, settings.camber_peak_factor(into));
+    let [slope_x, slope_y] = tyre.slope_ratios(kappa_0, sigma_0, MIN_SLOPE_RATIO);
     let lag_x = SlipLag::new(
         settings.longitudinal_relaxation_length(),
-        vx,
+        den_x,
         lon_stiffness * scale,
         loaded.forward_mass,
         dt,
+        slope_x,
     );
     let lag_y = SlipLag::new(
         settings.lateral_relaxation_length(),
-        vx,
+        den_y,
         lat_stiffness * scale,
         loaded.sideways_mass,
         dt,
+        slope_y,
     );
-    let sigma_0 = if loaded.grounded { state.slip[1] as f64 } else { 0.0 };
-    let sigma = lag_y.follow(sigma_0, vy * lag_y.inv_den + camber_slip);
+    let lagged = lag_y.follow(sigma_0, kinematic);
+    let (sigma, sigma_state) = if lag_y.weight < 1.0 {
+        bounded(lagged, kinematic, SLIP_BOUND * tyre.peak_y)
+    } else {
+        (lagged, lagged)
+    };
     out.max_friction_force = out32(lon.peak_value() as f64 * scale);
     out.peak_slip = out32(tyre.peak_x);
     out.lateral_peak_slip = out32(tyre.peak_y);
@@ -321,8 +365,28 @@ pub(super) fn slips<'a>(
         grip,
         lag: [lag_x, lag_y],
         sigma,
-        max_force: [lon.d() as f64 * scale, lat.d() as f64 * scale],
+        sigma_state,
+        max_force: [lon.d() as f64 * scale, lat.d() as f64 * scale * tyre.lateral_peak],
     }
+}
+
+/// A transient slip `lagged` bounded to `±bound` (the state kept), and the slip the
+/// tyre acts at: the bounded state, stretched by `|kinematic| / bound` while the
+/// kinematic slip lies beyond the bound on the same side, so that a steady slide still
+/// reads its kinematic slip. The deflection a slide winds up stays within the bound
+/// and unwinds over a fraction of a relaxation length when the slide turns (the
+/// relaxation length shortening towards full sliding, Pacejka ch. 7).
+fn bounded(lagged: f64, kinematic: f64, bound: f64) -> (f64, f64) {
+    if !(bound > 0.0) {
+        return (lagged, lagged);
+    }
+    let state = lagged.clamp(-bound, bound);
+    let stretch = if kinematic * state > 0.0 {
+        (kinematic.abs() / bound).max(1.0)
+    } else {
+        1.0
+    };
+    (state * stretch, state)
 }
 
 /// Stage 4: the spin solved implicitly with the tyre's force (see [`crate::spin`]), the
@@ -376,7 +440,7 @@ pub(super) fn spin(
     // Low-speed damping of the lateral deflection (see `SlipLag::new`), within friction.
     let fy = (forces.fy - lag_y.damping * vy).clamp(-max_force[1], max_force[1]);
     state.slip = if loaded.grounded {
-        [out32(kappa), out32(sigma)]
+        [out32(kappa), out32(slips.sigma_state)]
     } else {
         [0.0; 2]
     };
@@ -386,7 +450,6 @@ pub(super) fn spin(
         sigma,
         forces,
         fy,
-        peak_y: tyre.peak_y,
         inv_den: [lag_x.inv_den, lag_y.inv_den],
         rolling_torque,
         coulomb,
@@ -470,9 +533,11 @@ pub(super) fn write_output(
     let radius = settings.radius() as f64;
     let (omega, kappa, sigma, forces) = (rolled.omega, rolled.kappa, rolled.sigma, rolled.forces);
     // Self-aligning torque: the lateral force acts a pneumatic trail behind the contact
-    // centre; the trail shrinks linearly to 0 at the lateral peak slip.
-    let trail = settings.pneumatic_trail() as f64 * (1.0 - (sigma / rolled.peak_y).abs()).max(0.0);
-    out.aligning_torque = out32(trail * fy);
+    // centre (ahead of it in reverse); the trail shrinks linearly to 0 as the combined
+    // slip reaches the peak (3d; `tests/it/tyre_dynamics.rs`).
+    let trail = settings.pneumatic_trail() as f64 * (1.0 - forces.normalized).max(0.0);
+    let heading = (loaded.vx / STICK_SPEED as f64).clamp(-1.0, 1.0);
+    out.aligning_torque = out32(heading * trail * fy);
     // In the air there is no ground to slip on: both read 0.
     if loaded.grounded {
         out.forward_slip = out32((omega * radius - loaded.vx) * rolled.inv_den[0]);

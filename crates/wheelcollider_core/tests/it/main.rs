@@ -5,7 +5,8 @@
 //! | --- | --- |
 //! | [`settings`] | every setter clamps and refuses non-finite values; presets round-trip |
 //! | [`tyre`] | the magic formula against an independent computation; peak slip; combined slip |
-//! | [`tyre_dynamics`] | relaxation length and self-aligning torque in time |
+//! | [`tyre_dynamics`] | relaxation length and self-aligning torque in time; real slips at walking pace |
+//! | [`tyre_grip`] | surfaces scale the peak, camber's peak, the aligning torque's sign |
 //! | [`suspension`] | sag, natural frequency, damping ratio, bump stop |
 //! | [`spin`] | wheel spin under drive and brake: steady slip, locking, energy, step size |
 //! | [`static_friction`] | a braked corner holds on a slope; past μ it slides |
@@ -29,4 +30,5 @@ mod static_friction;
 mod suspension;
 mod tyre;
 mod tyre_dynamics;
+mod tyre_grip;
 mod vehicle;

@@ -59,6 +59,7 @@ fn input() -> impl Strategy<Value = StepInput> {
             hit_x: v[9],
             hit_z: v[10],
             grip: v[11],
+            stiffness: 1.0,
             forward_mass: v[13],
             sideways_mass: v[14],
             surface_rolling_resistance: v[16],

@@ -240,8 +240,8 @@ fn camber_reduces_grip_and_makes_thrust() {
     );
 }
 
-/// Load sensitivity: μ(Fz) = μ·(1 − s·(Fz/Fz0 − 1)), clamped to 0.5 ..= 1.5; off by
-/// default (the force then stays proportional to the load).
+/// Load sensitivity: μ(Fz) = μ·(Fz/Fz0)^(−s), clamped to 0.5 ..= 1.5; off by default
+/// (the force then stays proportional to the load).
 #[test]
 fn load_sensitivity_scales_the_friction_coefficient() {
     // A locked wheel sliding at 20 m/s; the spring sets the load (compression 0.1 m).
@@ -264,7 +264,14 @@ fn load_sensitivity_scales_the_friction_coefficient() {
             1.0 / 60.0,
         )
     };
-    for (spring, expected) in [(40_000.0, 1.0), (80_000.0, 0.75), (20_000.0, 1.125), (400_000.0, 0.5)] {
+    // 2^−0.25, 0.5^−0.25, 10^−0.25 (0.562), 40^−0.25 clamped to 0.5.
+    for (spring, expected) in [
+        (40_000.0, 1.0),
+        (80_000.0, 0.840_896_4),
+        (20_000.0, 1.189_207_1),
+        (400_000.0, 0.562_341_3),
+        (1_600_000.0, 0.5),
+    ] {
         let mut plain = WheelSettings::default();
         plain.set_suspension_spring(spring).unwrap();
         let mut sensitive = plain.clone();
@@ -285,7 +292,31 @@ fn load_sensitivity_scales_the_friction_coefficient() {
             (ratio - expected).abs() < 1e-4,
             "load {load} N: ratio {ratio}, expected {expected}"
         );
-        assert_eq!(sensitive.load_grip_factor(load as f64) as f32, expected);
+        assert!((sensitive.load_grip_factor(load as f64) as f32 - expected).abs() < 1e-6);
+    }
+}
+
+/// The peak force `μ(Fz)·Fz` never falls as the load rises: every sensitivity in its
+/// range (0 ..= 1, by 0.05), loads from 0 to 20 × the rated load. The linear law
+/// `1 − s·(Fz/Fz0 − 1)` fails this: with s = 0.5 its force falls 11 % from 1.5 to 2 ×
+/// the rated load.
+#[test]
+fn peak_force_never_falls_with_load() {
+    for i in 0..=20 {
+        let mut w = WheelSettings::default();
+        w.set_load_sensitivity(i as f32 * 0.05).unwrap();
+        w.set_nominal_load(4000.0).unwrap();
+        let mut last = 0.0f64;
+        for j in 0..=2000 {
+            let load = j as f64 * 40.0;
+            let force = w.load_grip_factor(load) * load;
+            assert!(
+                force >= last * (1.0 - 1e-12),
+                "sensitivity {}: {force} N at {load} N after {last} N",
+                w.load_sensitivity()
+            );
+            last = force;
+        }
     }
 }
 

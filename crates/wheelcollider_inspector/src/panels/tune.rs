@@ -177,6 +177,28 @@ pub(super) fn wheel_settings_alignment_ui(ui: &mut egui::Ui, id: &str, w: &mut W
             " /rad",
             0.01
         );
+        wheel_field!(
+            ui,
+            w,
+            *changed,
+            "camber peak gain",
+            camber_peak_gain,
+            set_camber_peak_gain,
+            0.0..=0.5,
+            " ×",
+            0.005
+        );
+        wheel_field!(
+            ui,
+            w,
+            *changed,
+            "camber peak angle",
+            camber_peak_angle,
+            set_camber_peak_angle,
+            0.5..=30.0,
+            "°",
+            0.1
+        );
     })
 }
 
@@ -362,6 +384,7 @@ pub(super) fn surface_ui(ui: &mut egui::Ui, name: &str, s: &mut WheelSurface) ->
         .show(ui, |ui| {
             egui::Grid::new(("surface", name)).num_columns(2).show(ui, |ui| {
                 changed |= num(ui, "grip", &mut s.grip, 0.0..=3.0, " ×", 0.01);
+                changed |= num(ui, "stiffness", &mut s.stiffness, 0.01..=3.0, " ×", 0.01);
                 changed |= num(
                     ui,
                     "rolling resistance",

@@ -7,6 +7,8 @@ pub(crate) mod brake_in_turn;
 pub(crate) mod braking;
 pub(crate) mod bump_run;
 pub(crate) mod circle;
+pub(crate) mod donut;
+pub(crate) mod handbrake_turn;
 pub(crate) mod settle;
 pub(crate) mod sine_with_dwell;
 pub(crate) mod slalom;

@@ -213,14 +213,17 @@ pub fn spawn_preset_car(app: &mut App, settings: &VehicleSettings, transform: Tr
     e
 }
 
-/// Sets a vehicle moving forward at `v` (m/s) with its wheels rolling at that speed.
+/// Sets a vehicle moving forward at `v` (m/s) with its wheels rolling at that speed and
+/// their tyres relaxed (no slip carried from before the jump in speed).
 pub fn launch(app: &mut App, car: Entity, v: f32) {
     let forward = rotation(app, car) * Vec3::NEG_Z;
     app.world_mut().get_mut::<LinearVelocity>(car).unwrap().0 = forward * v;
     let wheels = app.world().get::<ChassisWheels>(car).unwrap().wheels().to_vec();
     for w in wheels {
         let r = app.world().get::<WheelCollider>(w).unwrap().radius();
-        app.world_mut().get_mut::<WheelState>(w).unwrap().step.angular_velocity = v / r;
+        let mut state = app.world_mut().get_mut::<WheelState>(w).unwrap();
+        state.step.angular_velocity = v / r;
+        (state.step.slip, state.step.patch) = ([0.0; 2], [0.0; 2]);
     }
 }
 

@@ -3,6 +3,7 @@
 mod crashes;
 mod degenerate;
 mod game_world;
+mod mesh_floor;
 mod platforms;
 mod runtime_changes;
 mod stress;

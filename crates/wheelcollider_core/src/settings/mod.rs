@@ -19,6 +19,8 @@
 //! | [`longitudinal_tyre`](WheelSettings::longitudinal_tyre) (B, C, D, E) | – | 10, 1.65, 1.5, 0.97 | see [`MagicFormula`] |
 //! | [`lateral_tyre`](WheelSettings::lateral_tyre) (B, C, D, E) | – | the longitudinal curve | see [`MagicFormula`] |
 //! | [`camber_thrust`](WheelSettings::camber_thrust) | 1/rad | 0.5 | 0 ..= 5 |
+//! | [`camber_peak_gain`](WheelSettings::camber_peak_gain) | – | 0 (off) | 0 ..= 0.5 |
+//! | [`camber_peak_angle`](WheelSettings::camber_peak_angle) | deg | 4 | 0.5 ..= 30 |
 //! | [`rolling_resistance`](WheelSettings::rolling_resistance) | – | 0.015 | ≥ 0 |
 //! | [`load_sensitivity`](WheelSettings::load_sensitivity) | – | 0 | 0 ..= 1 |
 //! | [`nominal_load`](WheelSettings::nominal_load) | N | 4 000 | ≥ 1 |
@@ -41,6 +43,12 @@
 
 use crate::limits::{MAX_DAMPING, MAX_SPRING, MAX_VALUE, SettingsError, check};
 use crate::tyre::MagicFormula;
+
+mod def;
+pub use def::{CurveDef, WheelSettingsDef};
+
+/// The names errors give the lateral curve's coefficients.
+const LATERAL_NAMES: [&str; 4] = ["lateral_b", "lateral_c", "lateral_d", "lateral_e"];
 
 /// Along which direction the suspension pushes the chassis.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -110,6 +118,8 @@ pub struct WheelSettings {
     longitudinal_tyre: MagicFormula,
     lateral_tyre: MagicFormula,
     camber_thrust: f32,
+    camber_peak_gain: f32,
+    camber_peak_angle: f32,
     rolling_resistance: f32,
     load_sensitivity: f32,
     nominal_load: f32,
@@ -140,6 +150,8 @@ impl Default for WheelSettings {
             longitudinal_tyre: MagicFormula::default(),
             lateral_tyre: MagicFormula::default(),
             camber_thrust: 0.5,
+            camber_peak_gain: 0.0,
+            camber_peak_angle: 4.0,
             rolling_resistance: 0.015,
             load_sensitivity: 0.0,
             nominal_load: 4000.0,
@@ -296,17 +308,42 @@ impl WheelSettings {
         camber_thrust, set_camber_thrust, 0.0, 5.0
     );
     float_setting!(
+        /// Camber's gain on the lateral peak, 0 ..= 0.5 (0: off, the original's): the
+        /// peak lateral friction of a wheel leaning into its force by `γ` is
+        /// `D · (1 + g · x · (2 − x))` with `x = γ / γ*` (`γ*` the
+        /// [`camber_peak_angle`](Self::camber_peak_angle)), clamped to ≥ 0.25 of `D`:
+        /// `1 + g` at the optimum, back to 1 at twice it, and below 1 when the wheel
+        /// leans away (`1 − 3·g` at `−γ*`). The cornering stiffness is kept (the
+        /// curve's B moves against the peak), so only the limit and the peak slip
+        /// change. The law is the peak of the Magic Formula's lateral force with its
+        /// camber terms, `D_y = μ_y·F_z·(1 − p_Dy3·γ²)` plus the vertical shift
+        /// `S_Vy = F_z·p_Vy3·γ` (Pacejka, *Tire and Vehicle Dynamics*, 3rd ed., §4.3.2,
+        /// MF 5.2), written with its optimum and gain: `p_Dy3 = g / γ*²`,
+        /// `p_Vy3 = 2·g·μ_y / γ*`. Road tyres gain some 5–10 % at 3–5° (Milliken &
+        /// Milliken, *Race Car Vehicle Dynamics*, ch. 2). See `docs/wheel-model.md` 3f.
+        camber_peak_gain, set_camber_peak_gain, 0.0, 0.5
+    );
+    float_setting!(
+        /// The camber (deg) at which the lateral peak is highest, leaning into the
+        /// force, 0.5 ..= 30 (see [`camber_peak_gain`](Self::camber_peak_gain)).
+        camber_peak_angle, set_camber_peak_angle, 0.5, 30.0
+    );
+    float_setting!(
         /// Rolling resistance coefficient (force / load), ≥ 0.
         rolling_resistance, set_rolling_resistance, 0.0, MAX_VALUE
     );
     float_setting!(
-        /// Tyre load sensitivity, 0 ..= 1: how much the friction coefficient falls as the
-        /// load rises, `μ(Fz) = μ · (1 − s · (Fz / Fz0 − 1))` with `Fz0` the
+        /// Tyre load sensitivity, 0 ..= 1: how fast the friction coefficient falls as
+        /// the load rises, `μ(Fz) = μ · (Fz / Fz0)^(−s)` with `Fz0` the
         /// [`nominal_load`](Self::nominal_load), the factor clamped to 0.5 ..= 1.5 (see
-        /// [`load_grip_factor`](Self::load_grip_factor)). Real tyres have 0.1–0.3. It is
-        /// what makes a car's balance respond to its weight split and anti-roll bars:
-        /// with 0 (the original's behaviour) each tyre's force is proportional to its
-        /// load, and moving load across an axle leaves the axle's grip unchanged.
+        /// [`load_grip_factor`](Self::load_grip_factor)). Near `Fz0` it is the Magic
+        /// Formula's linear law `μ · (1 − s · (Fz / Fz0 − 1))` (its `p_Dy2`, `p_Dx2`:
+        /// the same slope there), but the peak force `μ(Fz)·Fz ∝ Fz^(1−s)` never falls
+        /// as the load rises, where the linear law's turns down past
+        /// `Fz0 · (1 + s) / (2·s)`. Real tyres have 0.1–0.3. It is what makes a car's
+        /// balance respond to its weight split and anti-roll bars: with 0 (the
+        /// original's behaviour) each tyre's force is proportional to its load, and
+        /// moving load across an axle leaves the axle's grip unchanged.
         load_sensitivity, set_load_sensitivity, 0.0, 1.0
     );
     float_setting!(
@@ -363,15 +400,31 @@ impl WheelSettings {
     );
 
     /// The factor load sensitivity applies to the friction coefficient at tyre load
-    /// `load` (N): `1 − s · (load / nominal_load − 1)`, clamped to 0.5 ..= 1.5; exactly 1
-    /// when [`load_sensitivity`](Self::load_sensitivity) is 0.
+    /// `load` (N): `(load / nominal_load)^(−s)`, clamped to 0.5 ..= 1.5; exactly 1 when
+    /// [`load_sensitivity`](Self::load_sensitivity) is 0. `factor · load` never falls
+    /// as the load rises (`tests/it/tyre.rs`, `peak_force_never_falls_with_load`).
     #[inline]
     pub fn load_grip_factor(&self, load: f64) -> f64 {
         if self.load_sensitivity == 0.0 {
             return 1.0;
         }
-        let s = self.load_sensitivity as f64;
-        (1.0 - s * (load / self.nominal_load as f64 - 1.0)).clamp(0.5, 1.5)
+        let r = load.max(0.0) / self.nominal_load as f64;
+        if r <= 0.0 {
+            return 1.5;
+        }
+        r.powf(-(self.load_sensitivity as f64)).clamp(0.5, 1.5)
+    }
+
+    /// The factor camber puts on the lateral curve's peak (see
+    /// [`camber_peak_gain`](Self::camber_peak_gain)) for a wheel leaning into its
+    /// lateral force by `into` degrees (negative: leaning away); 1 when the gain is 0.
+    #[inline]
+    pub fn camber_peak_factor(&self, into: f64) -> f64 {
+        if self.camber_peak_gain == 0.0 {
+            return 1.0;
+        }
+        let x = into / self.camber_peak_angle as f64;
+        (1.0 + self.camber_peak_gain as f64 * x * (2.0 - x)).max(0.25)
     }
 
     /// The factor the load applies to both curves' B, so that the slip stiffness
@@ -404,7 +457,7 @@ impl WheelSettings {
     pub fn locked_slip(&self, v: f32) -> f32 {
         v.abs()
             / v.abs()
-                .max(crate::tyre::slip_floor(self.longitudinal_relaxation_length))
+                .max(crate::tyre::slip_floor(self.longitudinal_relaxation_length, false))
     }
 
     /// The slope at zero slip of the lateral curve at `load` (N per unit slip):
@@ -428,261 +481,5 @@ impl WheelSettings {
     #[inline]
     pub fn peak_slip(&self) -> f32 {
         self.longitudinal_tyre.peak_slip()
-    }
-}
-
-/// The serialised form of [`WheelSettings`]: plain public fields, every one optional in
-/// a file (missing ones take the default). Converting it into `WheelSettings` validates
-/// every field through the setters.
-#[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(default, deny_unknown_fields))]
-pub struct WheelSettingsDef {
-    /// See [`WheelSettings::sweep_type`].
-    pub sweep_type: SweepType,
-    /// See [`WheelSettings::radius`] (m).
-    pub radius: f32,
-    /// See [`WheelSettings::inertia`] (kg·m²).
-    pub inertia: f32,
-    /// See [`WheelSettings::width`] (m).
-    pub width: f32,
-    /// See [`WheelSettings::cylinder_resolution`].
-    pub cylinder_resolution: u32,
-    /// See [`WheelSettings::suspension_spring`] (N/m).
-    pub suspension_spring: f32,
-    /// See [`WheelSettings::suspension_bump`] (N·s/m).
-    pub suspension_bump: f32,
-    /// See [`WheelSettings::suspension_rebound`] (N·s/m).
-    pub suspension_rebound: f32,
-    /// See [`WheelSettings::suspension_length`] (m).
-    pub suspension_length: f32,
-    /// See [`WheelSettings::suspension_force_direction`].
-    pub suspension_force_direction: SuspensionForceDirection,
-    /// See [`WheelSettings::max_ground_angle`] (deg).
-    pub max_ground_angle: f32,
-    /// See [`WheelSettings::camber_angle`] (deg).
-    pub camber_angle: f32,
-    /// See [`WheelSettings::toe_angle`] (deg).
-    pub toe_angle: f32,
-    /// Magic formula B of the longitudinal curve, and of the lateral one unless
-    /// `lateral_tyre` is given (WheelCollider2's single curve).
-    pub magic_formula_b: f32,
-    /// Magic formula C (see `magic_formula_b`).
-    pub magic_formula_c: f32,
-    /// Magic formula D, the peak friction coefficient (see `magic_formula_b`).
-    pub magic_formula_d: f32,
-    /// Magic formula E (see `magic_formula_b`).
-    pub magic_formula_e: f32,
-    /// The lateral curve, when it differs from the longitudinal one.
-    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
-    pub lateral_tyre: Option<CurveDef>,
-    /// See [`WheelSettings::camber_thrust`] (1/rad).
-    pub camber_thrust: f32,
-    /// See [`WheelSettings::rolling_resistance`].
-    pub rolling_resistance: f32,
-    /// See [`WheelSettings::load_sensitivity`].
-    pub load_sensitivity: f32,
-    /// See [`WheelSettings::nominal_load`] (N).
-    pub nominal_load: f32,
-    /// See [`WheelSettings::stiffness_peak_load`] (× nominal load).
-    pub stiffness_peak_load: f32,
-    /// See [`WheelSettings::longitudinal_relaxation_length`] (m).
-    pub longitudinal_relaxation_length: f32,
-    /// See [`WheelSettings::lateral_relaxation_length`] (m).
-    pub lateral_relaxation_length: f32,
-    /// See [`WheelSettings::pneumatic_trail`] (m).
-    pub pneumatic_trail: f32,
-    /// See [`WheelSettings::bump_amplitude`] (m).
-    pub bump_amplitude: f32,
-    /// See [`WheelSettings::bump_period`] (1/m).
-    pub bump_period: f32,
-}
-
-impl Default for WheelSettingsDef {
-    fn default() -> Self {
-        WheelSettings::default().into()
-    }
-}
-
-impl From<WheelSettings> for WheelSettingsDef {
-    fn from(s: WheelSettings) -> Self {
-        Self::from(&s)
-    }
-}
-
-impl From<&WheelSettings> for WheelSettingsDef {
-    fn from(s: &WheelSettings) -> Self {
-        Self {
-            sweep_type: s.sweep_type,
-            radius: s.radius,
-            inertia: s.inertia,
-            width: s.width,
-            cylinder_resolution: s.cylinder_resolution,
-            suspension_spring: s.suspension_spring,
-            suspension_bump: s.suspension_bump,
-            suspension_rebound: s.suspension_rebound,
-            suspension_length: s.suspension_length,
-            suspension_force_direction: s.suspension_force_direction,
-            max_ground_angle: s.max_ground_angle,
-            camber_angle: s.camber_angle,
-            toe_angle: s.toe_angle,
-            magic_formula_b: s.longitudinal_tyre.b(),
-            magic_formula_c: s.longitudinal_tyre.c(),
-            magic_formula_d: s.longitudinal_tyre.d(),
-            magic_formula_e: s.longitudinal_tyre.e(),
-            lateral_tyre: (s.lateral_tyre != s.longitudinal_tyre).then(|| CurveDef::from(&s.lateral_tyre)),
-            camber_thrust: s.camber_thrust,
-            rolling_resistance: s.rolling_resistance,
-            load_sensitivity: s.load_sensitivity,
-            nominal_load: s.nominal_load,
-            stiffness_peak_load: s.stiffness_peak_load,
-            longitudinal_relaxation_length: s.longitudinal_relaxation_length,
-            lateral_relaxation_length: s.lateral_relaxation_length,
-            pneumatic_trail: s.pneumatic_trail,
-            bump_amplitude: s.bump_amplitude,
-            bump_period: s.bump_period,
-        }
-    }
-}
-
-impl TryFrom<WheelSettingsDef> for WheelSettings {
-    type Error = SettingsError;
-
-    /// Validates every field through its setter: clamps out-of-range values, refuses
-    /// non-finite ones (naming the field).
-    fn try_from(d: WheelSettingsDef) -> Result<Self, SettingsError> {
-        let mut s = WheelSettings::default();
-        s.set_sweep_type(d.sweep_type);
-        s.set_radius(d.radius)?;
-        s.set_inertia(d.inertia)?;
-        s.set_width(d.width)?;
-        s.set_cylinder_resolution(d.cylinder_resolution);
-        s.set_suspension_spring(d.suspension_spring)?;
-        s.set_suspension_bump(d.suspension_bump)?;
-        s.set_suspension_rebound(d.suspension_rebound)?;
-        s.set_suspension_length(d.suspension_length)?;
-        s.set_suspension_force_direction(d.suspension_force_direction);
-        s.set_max_ground_angle(d.max_ground_angle)?;
-        s.set_camber_angle(d.camber_angle)?;
-        s.set_toe_angle(d.toe_angle)?;
-        s.set_tyre(
-            d.magic_formula_b,
-            d.magic_formula_c,
-            d.magic_formula_d,
-            d.magic_formula_e,
-        )?;
-        if let Some(l) = d.lateral_tyre {
-            s.set_lateral_tyre(l.b, l.c, l.d, l.e)?;
-        }
-        s.set_camber_thrust(d.camber_thrust)?;
-        s.set_rolling_resistance(d.rolling_resistance)?;
-        s.set_load_sensitivity(d.load_sensitivity)?;
-        s.set_nominal_load(d.nominal_load)?;
-        s.set_stiffness_peak_load(d.stiffness_peak_load)?;
-        s.set_longitudinal_relaxation_length(d.longitudinal_relaxation_length)?;
-        s.set_lateral_relaxation_length(d.lateral_relaxation_length)?;
-        s.set_pneumatic_trail(d.pneumatic_trail)?;
-        s.set_bump_amplitude(d.bump_amplitude)?;
-        s.set_bump_period(d.bump_period)?;
-        Ok(s)
-    }
-}
-
-impl WheelSettings {
-    /// Re-validates settings that were written around the setters (by reflection, say):
-    /// clamps every field, replaces each non-finite or refused one with its default and
-    /// recomputes the tyres' peaks. Returns the clean settings and the first error, if
-    /// any.
-    pub fn sanitized(&self) -> (WheelSettings, Option<SettingsError>) {
-        let mut def = WheelSettingsDef::from(self);
-        let defaults = WheelSettingsDef::default();
-        let mut first = None;
-        for _ in 0..32 {
-            match WheelSettings::try_from(def.clone()) {
-                Ok(s) => return (s, first),
-                Err(e) => {
-                    first.get_or_insert(e);
-                    def.reset_field(e.field(), &defaults);
-                }
-            }
-        }
-        (WheelSettings::default(), first)
-    }
-}
-
-impl WheelSettingsDef {
-    fn reset_field(&mut self, field: &str, d: &WheelSettingsDef) {
-        match field {
-            "radius" => self.radius = d.radius,
-            "inertia" => self.inertia = d.inertia,
-            "width" => self.width = d.width,
-            "suspension_spring" => self.suspension_spring = d.suspension_spring,
-            "suspension_bump" => self.suspension_bump = d.suspension_bump,
-            "suspension_rebound" => self.suspension_rebound = d.suspension_rebound,
-            "suspension_length" => self.suspension_length = d.suspension_length,
-            "max_ground_angle" => self.max_ground_angle = d.max_ground_angle,
-            "camber_angle" => self.camber_angle = d.camber_angle,
-            "toe_angle" => self.toe_angle = d.toe_angle,
-            "magic_formula_b" => self.magic_formula_b = d.magic_formula_b,
-            "magic_formula_c" => self.magic_formula_c = d.magic_formula_c,
-            "magic_formula_d" => self.magic_formula_d = d.magic_formula_d,
-            "magic_formula_e" => self.magic_formula_e = d.magic_formula_e,
-            "lateral_b" | "lateral_c" | "lateral_d" | "lateral_e" => self.lateral_tyre = None,
-            "stiffness_peak_load" => self.stiffness_peak_load = d.stiffness_peak_load,
-            "longitudinal_relaxation_length" => self.longitudinal_relaxation_length = d.longitudinal_relaxation_length,
-            "lateral_relaxation_length" => self.lateral_relaxation_length = d.lateral_relaxation_length,
-            "pneumatic_trail" => self.pneumatic_trail = d.pneumatic_trail,
-            "camber_thrust" => self.camber_thrust = d.camber_thrust,
-            "rolling_resistance" => self.rolling_resistance = d.rolling_resistance,
-            "load_sensitivity" => self.load_sensitivity = d.load_sensitivity,
-            "nominal_load" => self.nominal_load = d.nominal_load,
-            "bump_amplitude" => self.bump_amplitude = d.bump_amplitude,
-            "bump_period" => self.bump_period = d.bump_period,
-            _ => *self = d.clone(),
-        }
-    }
-}
-
-/// The names errors give the lateral curve's coefficients.
-const LATERAL_NAMES: [&str; 4] = ["lateral_b", "lateral_c", "lateral_d", "lateral_e"];
-
-/// One magic-formula curve in a file: `(b: 10.0, c: 1.3, d: 1.1, e: -0.5)`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
-pub struct CurveDef {
-    /// B, stiffness factor.
-    pub b: f32,
-    /// C, shape factor.
-    pub c: f32,
-    /// D, peak friction coefficient.
-    pub d: f32,
-    /// E, curvature factor.
-    pub e: f32,
-}
-
-impl From<&MagicFormula> for CurveDef {
-    fn from(m: &MagicFormula) -> Self {
-        Self {
-            b: m.b(),
-            c: m.c(),
-            d: m.d(),
-            e: m.e(),
-        }
-    }
-}
-
-#[cfg(feature = "serde")]
-impl serde::Serialize for WheelSettings {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        WheelSettingsDef::from(self).serialize(serializer)
-    }
-}
-
-#[cfg(feature = "serde")]
-impl<'de> serde::Deserialize<'de> for WheelSettings {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let def = WheelSettingsDef::deserialize(deserializer)?;
-        WheelSettings::try_from(def).map_err(serde::de::Error::custom)
     }
 }
