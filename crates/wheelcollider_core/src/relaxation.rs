@@ -67,11 +67,17 @@ impl SlipLag {
         } else {
             (length, 0.0)
         };
-        let length = length * slope.clamp(MIN_SLOPE_RATIO, 1.0);
+        // The deflection's damping belongs to the tyre in adhesion: a sliding patch is
+        // held by friction alone, so it fades with the curve's slope as the length does
+        // (`wheelcollider_track`'s `abs_in_a_turn_stops_shorter_and_holds_the_circle`:
+        // undiminished, it gave a locked front wheel 1.4 kN of lateral force outside
+        // the friction circle).
+        let slope = slope.clamp(MIN_SLOPE_RATIO, 1.0);
+        let length = length * slope;
         Self {
             weight: -(-den * dt / length).exp_m1(),
             inv_den: 1.0 / den,
-            damping,
+            damping: damping * slope,
         }
     }
 

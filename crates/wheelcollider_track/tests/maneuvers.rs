@@ -168,12 +168,17 @@ fn circle_lateral_limit_and_understeer() {
         // uncoupled from the axle: the engine's inertia on the solid axle changes how the
         // throttle the driver holds the speed with loads the rear tyres) is held to
         // "positive", not to a road car's band.
-        let lowest = match name {
-            "road" => 1.5,
-            "kart" => 0.2,
-            _ => 0.5,
+        // The rally car on its soft gravel tyres (7 × load per rad) with locking axles
+        // reads 4.3: every steer effect is twice a road tyre's in degrees. Its old 2.7
+        // came from the 10 m/s slip floor, which inflated the steer at the fit's
+        // low-speed end (intercept 4.87° against the kinematic 3.61°; with real slips
+        // 3.89°) and so flattened the slope.
+        let (lowest, highest) = match name {
+            "road" => (1.5, 3.0),
+            "kart" => (0.2, 3.0),
+            _ => (0.5, 5.0),
         };
-        within(&r, "understeer_gradient", lowest, 3.0);
+        within(&r, "understeer_gradient", lowest, highest);
         if name == "road" {
             // An open differential turns freely: the steer at zero lateral acceleration
             // is the kinematic atan(L / R). (A locked or limited-slip axle pushes.)
@@ -189,9 +194,15 @@ fn circle_lateral_limit_and_understeer() {
 fn a_stiffer_front_anti_roll_bar_moves_the_balance_to_understeer() {
     // Without roll steer and compliance steer: a stiffer bar also cuts the body roll and
     // so the rear axle's roll understeer, which here would hide the load transfer.
+    // Nor camber's peak: a stiffer bar cuts the roll and so the camber the outside
+    // wheels lose leaning away from the force (with it on, the limit rose 0.943 →
+    // 0.945 g while the understeer still rose).
     let mut base = preset("road");
     base.axles[1].roll_steer = 0.0;
     base.axles[0].compliance_steer = 0.0;
+    for a in &mut base.axles {
+        a.wheel.set_camber_peak_gain(0.0).unwrap();
+    }
     let mut stiff = base.clone();
     stiff.axles[0].anti_roll_stiffness = 45_000.0;
     let o = ManeuverOptions { hz: 60.0, quick: false };

@@ -20,7 +20,8 @@ use wheelcollider_core::bumps::perlin_bump;
 #[cfg_attr(feature = "serialize", serde(default, deny_unknown_fields))]
 pub struct WheelSurface {
     /// Multiplier on the tyre curve's peak friction (1 = asphalt), 0 ..= 100. The
-    /// slope at zero slip does not change with it (see the [module docs](self)).
+    /// slope at zero slip does not change with it (Pacejka's `λμ` scales D, not the slope:
+    /// on ice a car answers the wheel as sharply as on asphalt and lets go sooner).
     pub grip: f32,
     /// Multiplier on the tyre's slip and cornering stiffness (1 = asphalt),
     /// 0.01 ..= 10: the peak slip moves by `stiffness / grip`.

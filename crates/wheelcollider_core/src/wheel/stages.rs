@@ -332,7 +332,11 @@ pub(super) fn slips<'a>(
     } else {
         kinematic
     };
-    let into = if side == 0.0 { 0.0 } else { loaded.camber.copysign(side) };
+    let into = if side == 0.0 {
+        0.0
+    } else {
+        loaded.camber * side.signum()
+    };
     let tyre = TyreAtLoad::new(lon, lat, b_scale as f32, settings.camber_peak_factor(into));
     let [slope_x, slope_y] = tyre.slope_ratios(kappa_0, sigma_0, MIN_SLOPE_RATIO);
     let lag_x = SlipLag::new(
@@ -377,7 +381,7 @@ pub(super) fn slips<'a>(
 /// and unwinds over a fraction of a relaxation length when the slide turns (the
 /// relaxation length shortening towards full sliding, Pacejka ch. 7).
 fn bounded(lagged: f64, kinematic: f64, bound: f64) -> (f64, f64) {
-    if !(bound > 0.0) {
+    if bound.is_nan() || bound <= 0.0 {
         return (lagged, lagged);
     }
     let state = lagged.clamp(-bound, bound);

@@ -92,7 +92,7 @@ fn camber_leaning_into_the_force_raises_the_peak() {
     s.set_camber_peak_angle(4.0).unwrap();
     let (peak_0, slope_0) = peak_and_slope(&s, Contact::default(), 1.0);
     // γ > 0 leans the top towards −sideways; σ > 0 pushes towards −sideways: into.
-    for camber in [2.0f32, 4.0, 8.0] {
+    for camber in [2.0f32, 4.0, 8.0, -3.0] {
         let c = Contact {
             ground_camber: camber,
             ..Default::default()
