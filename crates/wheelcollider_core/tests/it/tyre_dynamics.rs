@@ -237,10 +237,10 @@ fn low_speed_lateral_force_follows_the_curve() {
 
 /// A slow slide does not wind up: the road preset's lateral curve (peak σ* 0.14),
 /// sliding at 63° (1 m/s forward, 2 m/s sideways) for 3 s, then the sideways speed
-/// turns to −0.3 m/s: the lateral force turns with it within 0.4 s (measured 0.30 s,
-/// `L·ln((0.3 + 2σ*)/0.3)`: the transient slip is held within twice its peak).
-/// Unbounded, the slip wound up to the kinematic 2.0 and the force kept pushing the
-/// old way for 0.92 s.
+/// turns to −0.3 m/s: the carried slip stays within twice its peak, and the lateral
+/// force turns with the slide within 0.4 s (measured 0.10 s; with the bound alone,
+/// the lag not shortened towards the peak, 0.32 s; with neither, the slip winds up to
+/// the kinematic 2.0, which fails here, and the force pushes the old way for 0.9 s).
 #[test]
 fn a_slow_slide_does_not_wind_up() {
     let mut s = WheelSettings::default();
