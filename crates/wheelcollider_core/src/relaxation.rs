@@ -2,11 +2,13 @@
 //! on a slip, its stability bound and its low-speed damping (`docs/wheel-model.md`,
 //! 3c). Used by [`crate::step`].
 
-/// The lag a relaxation length puts on one slip (see `docs/wheel-model.md`, 3b):
+/// The lag a relaxation length puts on one slip (see `docs/wheel-model.md`, 3c):
 /// `s' = s + w · (s_kinematic − s)` with `w = 1 − exp(−den · dt / L)`, the exact
 /// first-order response over a step of `den · dt` metres, so it is the same at every
-/// step rate and holds still at standstill. No relaxation length: `w = 1` (the force
-/// follows the slip at once, with the original's 10 m/s floor).
+/// step rate. `den` never falls below the slip's floor, so at a standstill the slip
+/// still relaxes, at `floor / L` per second (it is the contact patch's deflection:
+/// `L·ds/dt = v − den·s`). No relaxation length: `w = 1` (the force follows the slip
+/// at once, with the original's 10 m/s floor).
 pub(crate) struct SlipLag {
     /// The weight of the kinematic slip in this step's slip, in (0, 1].
     pub weight: f64,

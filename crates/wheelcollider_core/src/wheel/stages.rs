@@ -338,7 +338,13 @@ pub(super) fn slips<'a>(
         loaded.camber * side.signum()
     };
     let tyre = TyreAtLoad::new(lon, lat, b_scale as f32, settings.camber_peak_factor(into));
-    let [slope_x, slope_y] = tyre.slope_ratios(kappa_0, sigma_0, MIN_SLOPE_RATIO);
+    // The curve's slope only shortens a relaxation length: without one, not needed.
+    let relaxed = settings.longitudinal_relaxation_length() > 0.0 || settings.lateral_relaxation_length() > 0.0;
+    let [slope_x, slope_y] = if relaxed {
+        tyre.slope_ratios(kappa_0, sigma_0, MIN_SLOPE_RATIO)
+    } else {
+        [1.0; 2]
+    };
     let lag_x = SlipLag::new(
         settings.longitudinal_relaxation_length(),
         den_x,

@@ -11,7 +11,7 @@ fn finite() -> impl Strategy<Value = f32> {
 }
 
 fn settings() -> impl Strategy<Value = WheelSettings> {
-    (prop::collection::vec(finite(), 27), any::<u8>()).prop_map(|(v, sweep)| {
+    (prop::collection::vec(finite(), 29), any::<u8>()).prop_map(|(v, sweep)| {
         let mut s = WheelSettings::default();
         s.set_sweep_type([SweepType::Ray, SweepType::Sphere, SweepType::Cylinder][sweep as usize % 3]);
         s.set_radius(v[0]).unwrap();
@@ -37,12 +37,14 @@ fn settings() -> impl Strategy<Value = WheelSettings> {
         s.set_bump_period(v[16]).unwrap();
         s.set_load_sensitivity(v[17]).unwrap();
         s.set_nominal_load(v[18]).unwrap();
+        s.set_camber_peak_gain(v[27]).unwrap();
+        s.set_camber_peak_angle(v[28]).unwrap();
         s
     })
 }
 
 fn input() -> impl Strategy<Value = StepInput> {
-    (prop::collection::vec(finite(), 18), any::<bool>()).prop_map(|(v, grounded)| StepInput {
+    (prop::collection::vec(finite(), 19), any::<bool>()).prop_map(|(v, grounded)| StepInput {
         input: WheelInput {
             drive_torque: v[0],
             brake_torque: v[1],
@@ -59,7 +61,7 @@ fn input() -> impl Strategy<Value = StepInput> {
             hit_x: v[9],
             hit_z: v[10],
             grip: v[11],
-            stiffness: 1.0,
+            stiffness: v[18],
             forward_mass: v[13],
             sideways_mass: v[14],
             surface_rolling_resistance: v[16],

@@ -113,6 +113,20 @@ const FLOATS: &[(&str, Setter, Getter, f32, f32)] = &[
         5.0,
     ),
     (
+        "camber_peak_gain",
+        WheelSettings::set_camber_peak_gain,
+        WheelSettings::camber_peak_gain,
+        0.0,
+        0.5,
+    ),
+    (
+        "camber_peak_angle",
+        WheelSettings::set_camber_peak_angle,
+        WheelSettings::camber_peak_angle,
+        0.5,
+        30.0,
+    ),
+    (
         "rolling_resistance",
         WheelSettings::set_rolling_resistance,
         WheelSettings::rolling_resistance,
