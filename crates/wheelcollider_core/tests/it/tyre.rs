@@ -333,22 +333,7 @@ fn separate_curves_combine_on_the_ellipse() {
         settings.lateral_tyre().peak_slip() as f64,
     );
     let load = 4000.0f64;
-    let run = |vx: f32, vy: f32, omega: f32, brake: f32| {
-        let mut state = StepState {
-            compression: 0.1,
-            angular_velocity: omega,
-            ..Default::default()
-        };
-        let input = StepInput {
-            input: WheelInput {
-                brake_torque: brake,
-                ..Default::default()
-            },
-            contact: Some(contact(0.3, vx, vy)),
-            ..Default::default()
-        };
-        step(&settings, &mut state, input, 1.0 / 60.0)
-    };
+    let run = |vx: f32, vy: f32, omega: f32, brake: f32| one_step(&settings, (vx, vy), omega, brake);
     // Pure lateral: a free-rolling wheel at 20 m/s, 2 m/s sideways.
     let out = run(20.0, 2.0, 20.0 / 0.3, 0.0);
     let sigma = 0.1;

@@ -135,22 +135,7 @@ fn camber_leaning_into_the_force_raises_the_peak() {
 fn aligning_torque_follows_travel_and_combined_slip() {
     let mut s = settings();
     s.set_pneumatic_trail(0.04).unwrap();
-    let run = |vx: f32, vy: f32, brake: f32| {
-        let mut state = StepState {
-            compression: 0.1,
-            angular_velocity: vx / 0.3,
-            ..Default::default()
-        };
-        let input = StepInput {
-            input: WheelInput {
-                brake_torque: brake,
-                ..Default::default()
-            },
-            contact: Some(contact(0.3, vx, vy)),
-            ..Default::default()
-        };
-        step(&s, &mut state, input, 1.0 / 60.0)
-    };
+    let run = |vx: f32, vy: f32, brake: f32| one_step(&s, (vx, vy), vx / 0.3, brake);
     for vy in [0.2f32, 0.6, -0.4] {
         let (ahead, back) = (run(20.0, vy, 0.0), run(-20.0, vy, 0.0));
         assert!(ahead.aligning_torque * vy < 0.0, "forward: restoring");

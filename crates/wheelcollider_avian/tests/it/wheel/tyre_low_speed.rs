@@ -72,6 +72,21 @@ fn lateral_rms(app: &mut App, car: Entity, seconds: f64, hz: f64) -> (f32, f32) 
     worst
 }
 
+/// A car from `settings` on flat asphalt at `hz`, settled for a second and launched
+/// straight ahead at `v` (m/s).
+fn rolling(settings: &VehicleSettings, hz: f64, v: f32) -> (App, Entity) {
+    let mut app = app(hz);
+    flat(&mut app, None);
+    let car = spawn_preset_car(
+        &mut app,
+        settings,
+        Transform::from_xyz(0.0, settings.touch_height(), 0.0),
+    );
+    run(&mut app, steps(1.0, hz));
+    launch(&mut app, car, v);
+    (app, car)
+}
+
 /// Crawling at 0.5, 1 and 2 m/s, straight and with a quarter of the lock, each preset
 /// at 30, 60 and 240 Hz: after a second to settle, no wheel's lateral force varies by
 /// more than 1 % of its load (RMS about its trend) over the next two seconds (the kart
@@ -84,15 +99,7 @@ fn crawling_cars_have_calm_lateral_forces() {
         for hz in [30.0, 60.0, 240.0] {
             for v in [0.5f32, 1.0, 2.0] {
                 for steer in [0.0f32, 0.25] {
-                    let mut app = app(hz);
-                    flat(&mut app, None);
-                    let car = spawn_preset_car(
-                        &mut app,
-                        &settings,
-                        Transform::from_xyz(0.0, settings.touch_height(), 0.0),
-                    );
-                    run(&mut app, steps(1.0, hz));
-                    launch(&mut app, car, v);
+                    let (mut app, car) = rolling(&settings, hz, v);
                     app.world_mut().get_mut::<VehicleInput>(car).unwrap().0.steer = steer;
                     run(&mut app, steps(1.0, hz));
                     let (rms, load) = lateral_rms(&mut app, car, 2.0, hz);
@@ -110,6 +117,20 @@ fn crawling_cars_have_calm_lateral_forces() {
     assert!(failed.is_empty(), "{failed:#?}");
 }
 
+/// A car from `settings` on a slope turned by `slope`, brakes and handbrake on, kept
+/// awake, after 3 s to settle.
+fn parked(settings: &VehicleSettings, hz: f64, slope: Quat) -> (App, Entity) {
+    let mut app = app(hz);
+    spawn_ground(&mut app, slope);
+    let start = Transform::from_rotation(slope) * Transform::from_xyz(0.0, settings.touch_height(), 0.0);
+    let car = spawn_preset_car(&mut app, settings, start);
+    app.world_mut().entity_mut(car).insert(SleepingDisabled);
+    let mut input = app.world_mut().get_mut::<VehicleInput>(car).unwrap();
+    (input.0.brake, input.0.handbrake) = (1.0, 1.0);
+    run(&mut app, steps(3.0, hz));
+    (app, car)
+}
+
 /// Parked across a 10° slope with the brakes on: the lateral forces hold the car still
 /// (RMS about the trend below 0.5 % of the load), each preset at 30, 60 and 240 Hz.
 #[test]
@@ -118,13 +139,7 @@ fn parked_cars_on_a_slope_have_steady_lateral_forces() {
     for name in PRESETS {
         let settings = preset(name);
         for hz in [30.0, 60.0, 240.0] {
-            let mut app = app(hz);
-            spawn_ground(&mut app, slope);
-            let start = Transform::from_rotation(slope) * Transform::from_xyz(0.0, settings.touch_height(), 0.0);
-            let car = spawn_preset_car(&mut app, &settings, start);
-            app.world_mut().get_mut::<VehicleInput>(car).unwrap().0.brake = 1.0;
-            app.world_mut().get_mut::<VehicleInput>(car).unwrap().0.handbrake = 1.0;
-            run(&mut app, steps(3.0, hz));
+            let (mut app, car) = parked(&settings, hz, slope);
             let (rms, load) = lateral_rms(&mut app, car, 3.0, hz);
             eprintln!("measured: {name} {hz} Hz parked on 10°: lateral RMS {rms:.3} N at {load:.0} N");
             assert!(rms < 0.005 * load, "{name} {hz} Hz: {rms} N RMS at {load} N");
@@ -135,8 +150,9 @@ fn parked_cars_on_a_slope_have_steady_lateral_forces() {
 /// Parked nose up a 20° slope, brakes and handbrake on, the body kept awake: after 3 s
 /// to settle, the tyres' contact patches (the mean of the wheels' contact points, in
 /// the slope's plane) move less than 0.1 mm in the next 10 s, every preset at 30, 60
-/// and 240 Hz (the kart at 30 Hz, below its rate, 0.2 mm). The body above them rocks by a few tenths of a millimetre on its springs
-/// at 30 Hz (printed), which is not creep.
+/// and 240 Hz (the kart at 30 Hz, below its rate, 0.2 mm). The body above them rocks
+/// by a few tenths of a millimetre on its springs at 30 Hz (printed), which is not
+/// creep.
 #[test]
 fn parked_on_20_degrees_does_not_creep() {
     let slope = Quat::from_rotation_x(20f32.to_radians());
@@ -144,14 +160,7 @@ fn parked_on_20_degrees_does_not_creep() {
     for name in PRESETS {
         let settings = preset(name);
         for hz in [30.0, 60.0, 240.0] {
-            let mut app = app(hz);
-            spawn_ground(&mut app, slope);
-            let start = Transform::from_rotation(slope) * Transform::from_xyz(0.0, settings.touch_height(), 0.0);
-            let car = spawn_preset_car(&mut app, &settings, start);
-            app.world_mut().entity_mut(car).insert(SleepingDisabled);
-            let mut input = app.world_mut().get_mut::<VehicleInput>(car).unwrap();
-            (input.0.brake, input.0.handbrake) = (1.0, 1.0);
-            run(&mut app, steps(3.0, hz));
+            let (mut app, car) = parked(&settings, hz, slope);
             let wheels = app.world().get::<ChassisWheels>(car).unwrap().wheels().to_vec();
             let patches = |app: &App| {
                 let sum: Vec3 = wheels.iter().map(|&w| state(app, w).contact_position).sum();
@@ -194,15 +203,7 @@ fn a_spin_at_20_kmh_ends_without_a_wobble() {
     for name in PRESETS {
         let settings = preset(name);
         for hz in [60.0, 240.0] {
-            let mut app = app(hz);
-            flat(&mut app, None);
-            let car = spawn_preset_car(
-                &mut app,
-                &settings,
-                Transform::from_xyz(0.0, settings.touch_height(), 0.0),
-            );
-            run(&mut app, steps(1.0, hz));
-            launch(&mut app, car, 20.0 / 3.6);
+            let (mut app, car) = rolling(&settings, hz, 20.0 / 3.6);
             app.world_mut().get_mut::<AngularVelocity>(car).unwrap().0 = Vec3::Y * 3.0;
             app.world_mut().get_mut::<VehicleInput>(car).unwrap().0.handbrake = 1.0;
             let (mut back, mut turned, mut furthest, mut rebound) = (0.0f32, 0.0f32, 0.0f32, 0.0f32);

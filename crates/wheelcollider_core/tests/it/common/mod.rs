@@ -38,6 +38,26 @@ pub fn contact(d: f32, vx: f32, vy: f32) -> Contact {
     }
 }
 
+/// One step of a wheel at 4 000 N of load (compression 0.1 m of the default spring),
+/// from a fresh state spinning at `omega` (rad/s), on ground moving past it at
+/// (`vx`, `vy`) (m/s), with `brake` (N·m) on it; 60 Hz.
+pub fn one_step(settings: &WheelSettings, (vx, vy): (f32, f32), omega: f32, brake: f32) -> StepOutput {
+    let mut state = StepState {
+        compression: 0.1,
+        angular_velocity: omega,
+        ..Default::default()
+    };
+    let input = StepInput {
+        input: WheelInput {
+            brake_torque: brake,
+            ..Default::default()
+        },
+        contact: Some(contact(0.3, vx, vy)),
+        ..Default::default()
+    };
+    step(settings, &mut state, input, 1.0 / 60.0)
+}
+
 /// A mass `m` (kg) carried by one wheel over flat ground, moving vertically only.
 /// Returns the height history of the mount point above the ground.
 pub struct QuarterCar {
