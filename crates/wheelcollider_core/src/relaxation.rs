@@ -70,10 +70,9 @@ impl SlipLag {
             (length, 0.0)
         };
         // The deflection's damping belongs to the tyre in adhesion: a sliding patch is
-        // held by friction alone, so it fades with the curve's slope as the length does
-        // (`wheelcollider_track`'s `abs_in_a_turn_stops_shorter_and_holds_the_circle`:
-        // undiminished, it gave a locked front wheel 1.4 kN of lateral force outside
-        // the friction circle).
+        // held by friction alone, so it fades with the curve's slope as the length does,
+        // and a locked wheel gets no lateral force outside its friction circle
+        // (`wheelcollider_track`'s `abs_in_a_turn_stops_shorter_and_holds_the_circle`).
         let slope = slope.clamp(MIN_SLOPE_RATIO, 1.0);
         let length = length * slope;
         Self {

@@ -124,9 +124,9 @@ pub struct YawStabilitySettings {
     pub threshold: f32,
     /// Brake torque per deg/s of error past the threshold (N·m per deg/s), ≥ 0;
     /// default 400. The brake's yaw moment builds over the tyre's relaxation length, so
-    /// it has to start early: with 200 the road car on worn rear tyres spun in the sine
-    /// with dwell once its tyres had relaxation lengths (`wheelcollider_track`'s
-    /// `yaw_stability_passes_the_sine_with_dwell_that_the_loose_car_fails`).
+    /// it has to start firmly (`wheelcollider_track`'s
+    /// `yaw_stability_passes_the_sine_with_dwell_that_the_loose_car_fails`; the
+    /// figures are in `docs/maneuvers.md`).
     pub gain: f32,
     /// The most brake torque it puts on a wheel (N·m), ≥ 0; never more than the tyre's
     /// longitudinal budget × radius.
