@@ -24,7 +24,7 @@ pub struct WheelSurface {
     /// on ice a car answers the wheel as sharply as on asphalt and lets go sooner).
     pub grip: f32,
     /// Multiplier on the tyre's slip and cornering stiffness (1 = asphalt),
-    /// 0.01 ..= 10: the peak slip moves by `stiffness / grip`.
+    /// 0.01 ..= 10: the peak slip moves by `grip / stiffness`.
     pub stiffness: f32,
     /// Rolling-resistance coefficient added to the tyre's own, ≥ 0.
     pub rolling_resistance: f32,
@@ -49,8 +49,9 @@ impl WheelSurface {
         bump_amplitude: 0.0,
         bump_period: 1.0,
     };
-    /// Loose gravel: 70 % grip, half the stiffness (the peak at 1.4 × asphalt's
-    /// slip), extra rolling resistance, 3 cm of roughness.
+    /// Loose gravel: a lower peak than asphalt and a softer slope, so the peak comes
+    /// later (at `grip / stiffness` of asphalt's slip); extra rolling resistance and
+    /// roughness.
     pub const GRAVEL: Self = Self {
         grip: 0.7,
         stiffness: 0.5,
@@ -58,8 +59,8 @@ impl WheelSurface {
         bump_amplitude: 0.03,
         bump_period: 0.8,
     };
-    /// Grass: 55 % grip, half the stiffness, high rolling resistance, 4 cm of long
-    /// waves.
+    /// Grass: a lower peak and a softer slope than asphalt, high rolling resistance,
+    /// long waves of roughness.
     pub const GRASS: Self = Self {
         grip: 0.55,
         stiffness: 0.5,
@@ -67,8 +68,8 @@ impl WheelSurface {
         bump_amplitude: 0.04,
         bump_period: 0.3,
     };
-    /// Ice: 10 % grip, the tyre's own stiffness (the peak at a tenth of asphalt's
-    /// slip).
+    /// Ice: a tenth of asphalt's peak with the tyre's own slope, so the peak comes at
+    /// `grip` × asphalt's slip.
     pub const ICE: Self = Self {
         grip: 0.1,
         stiffness: 1.0,

@@ -435,12 +435,28 @@ impl WheelSettings {
     /// would make it unbounded at zero load).
     #[inline]
     pub fn load_stiffness_factor(&self, load: f64) -> f64 {
+        self.stiffness_factor_with(load, || self.load_grip_factor(load))
+    }
+
+    /// Both load factors at `load` (N): ([`load_grip_factor`](Self::load_grip_factor),
+    /// [`load_stiffness_factor`](Self::load_stiffness_factor)), the power law evaluated
+    /// once (the wheel step reads both every step).
+    #[inline]
+    pub(crate) fn load_factors(&self, load: f64) -> (f64, f64) {
+        let grip = self.load_grip_factor(load);
+        (grip, self.stiffness_factor_with(load, || grip))
+    }
+
+    /// [`load_stiffness_factor`](Self::load_stiffness_factor) with the grip factor
+    /// supplied (asked for only when the law is on).
+    #[inline]
+    fn stiffness_factor_with(&self, load: f64, grip: impl FnOnce() -> f64) -> f64 {
         if self.stiffness_peak_load == 0.0 {
             return 1.0;
         }
         let p2 = (self.stiffness_peak_load as f64).powi(2);
         let r = load.max(0.0) / self.nominal_load as f64;
-        ((p2 + 1.0) / (p2 + r * r) / self.load_grip_factor(load)).clamp(0.01, 100.0)
+        ((p2 + 1.0) / (p2 + r * r) / grip()).clamp(0.01, 100.0)
     }
 
     /// The longitudinal friction coefficient at slip `slip` and tyre load `load` (N),

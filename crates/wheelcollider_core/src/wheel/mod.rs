@@ -92,7 +92,7 @@ pub struct Contact {
     pub grip: f32,
     /// Surface factor on the tyre's slip and cornering stiffness (1 = the tyre's own),
     /// clamped to 0.01 ..= 10. The grip scales the curve's peak and this its slope, so
-    /// the peak slip moves by `stiffness / grip` (gravel's late peak: below 1; ice keeps
+    /// the peak slip moves by `grip / stiffness` (gravel's late peak: below 1; ice keeps
     /// the tyre's stiffness). See `docs/wheel-model.md` 3e.
     pub stiffness: f32,
     /// This wheel's share of the chassis mass seen at the contact along forward (kg):

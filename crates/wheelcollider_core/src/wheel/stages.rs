@@ -301,8 +301,9 @@ pub(super) fn slips<'a>(
     // the slip stiffness is the tyre's times the surface's own factor (3e). Load
     // sensitivity falls on both, through the load's law.
     let surface = loaded.grip.max(MIN_STIFF_GRIP);
-    let grip = loaded.grip * camber_cos.max(0.0) * settings.load_grip_factor(load);
-    let b_scale = settings.load_stiffness_factor(load) * loaded.stiffness / surface;
+    let (load_grip, load_stiffness) = settings.load_factors(load);
+    let grip = loaded.grip * camber_cos.max(0.0) * load_grip;
+    let b_scale = load_stiffness * loaded.stiffness / surface;
     let (lon, lat) = (settings.longitudinal_tyre(), settings.lateral_tyre());
     let (lon_stiffness, lat_stiffness) = (lon.stiffness() as f64 * b_scale, lat.stiffness() as f64 * b_scale);
     // Camber thrust enters as an equivalent lateral slip so that it shares the friction

@@ -47,7 +47,7 @@ fn peak_and_slope(settings: &WheelSettings, contact: Contact, sign: f32) -> (f32
 /// On ice (grip 0.1) the linear-range cornering stiffness is asphalt's (within 5 %,
 /// asked; measured within 0.1 %) and the peak is a tenth of asphalt's (within 1 %); a
 /// surface's own stiffness factor (gravel's 0.5) halves the slope and moves the peak
-/// slip by stiffness / grip.
+/// slip by grip / stiffness.
 #[test]
 fn surfaces_scale_the_peak_not_the_stiffness() {
     let s = settings();
