@@ -22,9 +22,15 @@ pub struct StepOutput {
     pub damper_force: f32,
     /// Bump-stop force (N), non-zero only past full compression.
     pub bump_stop_force: f32,
-    /// Tyre load (N) = max(0, spring + damper + bump stop + anti-roll): the force applied
-    /// along the suspension axis.
+    /// Tyre load (N) = max(0, spring + damper + bump stop + anti-roll + jacking): the
+    /// force applied along the suspension axis.
     pub load: f32,
+    /// The vertical force the suspension's links carry from the tyre's horizontal
+    /// forces (N), positive lifting the body; in [`load`](Self::load). Last step's
+    /// tyre forces through the slopes (see
+    /// [`WheelSettings::roll_centre_slope`](crate::WheelSettings::roll_centre_slope)),
+    /// bounded by the suspension's own load either way; 0 with the slopes at 0.
+    pub jacking_force: f32,
     /// Road bump under the tyre (m), in [−amplitude/2, +amplitude/2].
     pub bump: f32,
     /// Current camber (deg): the ground's plus the static camber.
@@ -100,6 +106,7 @@ impl StepOutput {
             self.damper_force,
             self.bump_stop_force,
             self.load,
+            self.jacking_force,
             self.bump,
             self.camber,
             self.angular_velocity,

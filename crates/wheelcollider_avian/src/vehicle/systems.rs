@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use wheelcollider_core::vehicle::{ChassisMotion, VehicleState, WheelFeedback, step_vehicle};
 
 use super::{Vehicle, VehicleInput, VehicleRuntime, VehicleSettings, VehicleTelemetry, VehicleWheel};
-use crate::wheel::{AntiRollBar, ChassisWheels, WheelCollider, WheelInput, WheelOutput};
+use crate::wheel::{AntiRollBar, ChassisState, ChassisWheels, WheelCollider, WheelInput, WheelOutput};
 
 /// Validates changed cars and pushes them to the wheels and the body.
 pub(crate) fn sync_vehicles(
@@ -169,9 +169,20 @@ pub(crate) fn drive_vehicles(
     }
 }
 
-/// Aerodynamic drag at the centre of mass and downforce at the first and last axle.
-pub(crate) fn apply_aero(mut vehicles: Query<(&VehicleRuntime, &VehicleTelemetry, Forces)>) {
-    for (runtime, telemetry, mut forces) in &mut vehicles {
+/// Aerodynamic drag at the centre of pressure (`AeroSettings::pressure_height` above the
+/// centre of mass) and downforce (negative: lift) at the first and last axle; each also
+/// added to the chassis' `ChassisState::other_force`, which the next step's suspension
+/// solve reads.
+pub(crate) fn apply_aero(
+    mut vehicles: Query<(
+        &VehicleRuntime,
+        &VehicleTelemetry,
+        &ComputedCenterOfMass,
+        Forces,
+        Option<&mut ChassisState>,
+    )>,
+) {
+    for (runtime, telemetry, local_com, mut forces, mut chassis) in &mut vehicles {
         let Some(settings) = runtime.settings.as_ref() else {
             continue;
         };
@@ -181,9 +192,24 @@ pub(crate) fn apply_aero(mut vehicles: Query<(&VehicleRuntime, &VehicleTelemetry
             continue;
         }
         let rot = forces.rotation().0;
+        let com = forces.position().0 + rot * local_com.0;
+        let mut record = |force: Vec3, torque: Vec3| {
+            if let Some(c) = chassis.as_mut() {
+                let c = c.bypass_change_detection();
+                c.other_force += force;
+                c.other_torque += torque;
+            }
+        };
         let drag = -settings.aero.drag_factor() * speed * v;
         if drag.is_finite() {
             forces.apply_force(drag);
+            // At the centre of pressure: the drag's moment about the centre of mass.
+            let height = settings.aero.pressure_height;
+            let moment = (rot * Vec3::Y * height).cross(drag);
+            if height != 0.0 {
+                forces.apply_torque(moment);
+            }
+            record(drag, moment);
         }
         let down = rot * Vec3::NEG_Y;
         let (Some(first), Some(last)) = (settings.axles.first(), settings.axles.last()) else {
@@ -191,8 +217,10 @@ pub(crate) fn apply_aero(mut vehicles: Query<(&VehicleRuntime, &VehicleTelemetry
         };
         let pos = forces.position().0;
         for (f, z) in [(telemetry.downforce[0], first.z), (telemetry.downforce[1], last.z)] {
-            if f > 0.0 && f.is_finite() {
-                forces.apply_force_at_point(down * f, pos + rot * Vec3::new(0.0, 0.0, z));
+            if f != 0.0 && f.is_finite() {
+                let point = pos + rot * Vec3::new(0.0, 0.0, z);
+                forces.apply_force_at_point(down * f, point);
+                record(down * f, (point - com).cross(down * f));
             }
         }
     }

@@ -79,8 +79,9 @@ pub struct WheelState {
     /// travel changes at run time and relaxing back to 0 (see
     /// [`wheelcollider_core::SuspensionRow::spring_offset`]).
     pub(crate) spring_offset: f32,
-    /// The spring rate of the last step (N/m).
+    /// The spring rate (N/m) and preload (N) of the last step.
     pub(crate) stiffness: f32,
+    pub(crate) preload: f32,
     /// Whether the last step was grounded, and its road bump (m): the bump's rate is
     /// part of the suspension's speed reading.
     pub(crate) grounded: bool,
@@ -235,6 +236,12 @@ pub struct ChassisState {
     pub(crate) force: Vec3,
     /// The sum of their moments about the centre of mass (world, N·m).
     pub(crate) torque: Vec3,
+    /// What the plugin applied to the body in the last step besides the suspension's
+    /// load (world, N and N·m about the centre of mass): the tyres' share of `force`
+    /// and `torque`, and a vehicle's aerodynamic forces. The next step's suspension
+    /// solve counts it as it counts gravity (see `wheel/suspension.rs`).
+    pub(crate) other_force: Vec3,
+    pub(crate) other_torque: Vec3,
     /// Whether a grounded wheel stands on another dynamic body, which takes the
     /// opposite force.
     pub(crate) reactions: bool,

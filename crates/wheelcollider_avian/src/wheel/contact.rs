@@ -90,15 +90,28 @@ fn refine_distance(
 
 /// The mount in the world, the steer and camber rotations (kept from the last step while
 /// they stay the same): (mount position, up, steered rotation, wheel rotation, yaw deg).
-fn mount_frame(frame: &ChassisFrame, view: &WheelView, cache: &mut WheelCache) -> (Vec3, Vec3, Quat, Quat, f32) {
+///
+/// The camber and toe are the settings' at the last step's compression (`compression`,
+/// m): their gain and bump steer act a step late on the sweep's shape and frame.
+fn mount_frame(
+    frame: &ChassisFrame,
+    view: &WheelView,
+    cache: &mut WheelCache,
+    compression: f32,
+) -> (Vec3, Vec3, Quat, Quat, f32) {
     let settings = &view.wheel.0;
     let rot = frame.rotation;
     let mount_rot = rot * view.mount.rotation;
     let mount_pos = frame.position + rot * view.mount.translation;
     let up = mount_rot * Vec3::Y;
-    let yaw_deg =
-        (finite_or_zero(view.input.steer_angle).clamp(-90.0, 90.0) + settings.toe_angle()).clamp(-135.0, 135.0);
-    let camber_deg = settings.camber_angle();
+    let (camber_deg, toe) = match settings.camber_gain() != 0.0 || settings.bump_steer() != 0.0 {
+        true => {
+            let (camber, toe) = settings.alignment(compression as f64);
+            (finite_or_zero(camber as f32), finite_or_zero(toe as f32))
+        }
+        false => (settings.camber_angle(), settings.toe_angle()),
+    };
+    let yaw_deg = (finite_or_zero(view.input.steer_angle).clamp(-90.0, 90.0) + toe).clamp(-135.0, 135.0);
     let (cached_yaw, cached_camber, ..) = cache.steer;
     if cached_yaw.to_bits() != yaw_deg.to_bits() || cached_camber.to_bits() != camber_deg.to_bits() {
         cache.steer = (
@@ -186,7 +199,7 @@ pub(crate) fn sense_wheel(
 ) -> Sensed {
     let frame = &ctx.frame;
     let first = super::edits::take_edits(&view.wheel.0, state, ctx.dt);
-    let (mount_pos, up, steered, wheel_rot, yaw) = mount_frame(frame, view, cache);
+    let (mount_pos, up, steered, wheel_rot, yaw) = mount_frame(frame, view, cache, state.step.compression);
     let mut sensed = Sensed {
         entity: view.entity,
         mount_position: mount_pos,
@@ -282,11 +295,14 @@ fn suspension_row(
     let speed = finite_or_zero(approach + bump_rate);
     let along_ground = (contact.forward_velocity, contact.sideways_velocity);
     let (rise, ground_rise) = ground_rise(settings, state, (compression, speed), along_ground, ctx.dt);
+    // The spring's line where it is now (its preload, release and bump rubber).
+    let (stiffness, preload) = settings.spring_law(travel.compression.min(settings.suspension_length() as f64));
     let row = SuspensionRow {
         compression,
         speed,
         free_acceleration: finite_or_zero(-ctx.frame.gravity.dot(up)),
-        stiffness: settings.suspension_spring(),
+        stiffness: stiffness as f32,
+        preload: preload as f32,
         bump_damping: settings.suspension_bump(),
         rebound_damping: settings.suspension_rebound(),
         length: settings.suspension_length(),
@@ -356,6 +372,7 @@ fn ground_contact(
         surface_bump: surface.map_or(0.0, |s| s.bump(hit.point.x, hit.point.z)),
         forward_mass: stick_mass(forward),
         sideways_mass: stick_mass(sideways),
+        arm: [r.dot(frame.rotation * Vec3::NEG_Z), r.dot(frame.rotation * Vec3::X)],
     };
     let direction = match settings.suspension_force_direction() {
         SuspensionForceDirection::ContactNormal => normal,

@@ -3,7 +3,8 @@
 //! settings.
 //!
 //! The rule: an edit never releases energy in a step. A stiffer spring at the same
-//! compression, or a longer travel, would push harder at once; a longer travel or a
+//! compression, a larger preload (a raised ride height), or a longer travel, would push
+//! harder at once; a longer travel or a
 //! larger radius moves the compression without any motion, which the damper would read
 //! as a speed and the bump stop as a landing. So the spring's relaxed compression
 //! ([`WheelState::spring_offset`]) moves to keep its force, then relaxes back to 0 over
@@ -34,11 +35,16 @@ pub(crate) fn take_edits(settings: &WheelSettings, state: &mut WheelState, dt: f
         let x = state.step.compression;
         state.spring_offset = x - state.stiffness / k * (x - state.spring_offset);
     }
+    let preload = settings.spring_preload();
+    if !first && preload > state.preload && state.grounded && k > 0.0 {
+        state.spring_offset += (preload - state.preload) / k;
+    }
     if moved != 0.0 && state.step.compression != 0.0 {
         state.step.compression += moved;
     }
     state.geometry = geometry;
     state.stiffness = k;
+    state.preload = preload;
     if state.spring_offset != 0.0 {
         let relaxed = state.spring_offset * (-dt / SPRING_RELAX_TIME).exp();
         let step = SPRING_RELAX_SPEED * dt;

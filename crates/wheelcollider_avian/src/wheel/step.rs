@@ -131,6 +131,7 @@ pub(crate) fn step_wheels(
                     filters: layers.map(|l| l.filters),
                     share: chassis_state.grounded_wheels.max(1) as f32,
                     gravity: gravity * scale.map_or(1.0, |s| s.0),
+                    other: (chassis_state.other_force, chassis_state.other_torque),
                 };
                 // Only wheels whose `WheelOf` names this chassis (a wheel being moved to
                 // another chassis may still be in the old list for a step).
@@ -177,6 +178,7 @@ pub(crate) fn step_wheels(
                     .then_some((sums.box_min, sums.box_max));
                 chassis_state.force = sums.force;
                 chassis_state.torque = sums.torque;
+                (chassis_state.other_force, chassis_state.other_torque) = (sums.other_force, sums.other_torque);
                 chassis_state.reactions = sums.reactions;
             },
         );
@@ -186,6 +188,9 @@ pub(crate) fn step_wheels(
 struct ChassisSums {
     force: Vec3,
     torque: Vec3,
+    /// The tyres' share of `force` and `torque` (see `ChassisState::other_force`).
+    other_force: Vec3,
+    other_torque: Vec3,
     grounded: u32,
     reactions: bool,
     box_min: Vec3,
@@ -197,6 +202,8 @@ impl Default for ChassisSums {
         Self {
             force: Vec3::ZERO,
             torque: Vec3::ZERO,
+            other_force: Vec3::ZERO,
+            other_torque: Vec3::ZERO,
             grounded: 0,
             reactions: false,
             box_min: Vec3::splat(f32::MAX),
@@ -248,7 +255,7 @@ fn step_group(ctx: &ChassisContext, wheels: &WheelQuery, batch: &[Entity], sums:
     }
     let sensed = &sensed[..batch.len()];
     let (frame, dt) = (&ctx.frame, ctx.dt);
-    let forces = super::suspension::solve_chassis(frame.inverse_mass, sensed, dt, ctx.groups as f32);
+    let forces = super::suspension::solve_chassis(frame, sensed, dt, ctx.groups as f32);
     for ((s, force), kept) in sensed.iter().zip(forces).zip(&mut kept) {
         let Some((wheel, input, state, output)) = kept else {
             continue;
@@ -258,10 +265,18 @@ fn step_group(ctx: &ChassisContext, wheels: &WheelQuery, batch: &[Entity], sums:
         if output.output.grounded {
             sums.grounded += 1;
             sums.force += output.force;
-            sums.torque += (output.contact_position - frame.center_of_mass).cross(output.force);
+            let arm = output.contact_position - frame.center_of_mass;
+            sums.torque += arm.cross(output.force);
+            // The tyre's part: all but the suspension's load along its direction.
+            let suspension = output.output.load - output.output.jacking_force;
+            let tyre = output.force - output.suspension_direction * suspension;
+            sums.other_force += tyre;
+            sums.other_torque += arm.cross(tyre);
             // The tyre's self-aligning torque, about the ground normal.
             if let Some(hit) = output.hit {
-                sums.torque += hit.normal * output.output.aligning_torque;
+                let aligning = hit.normal * output.output.aligning_torque;
+                sums.torque += aligning;
+                sums.other_torque += aligning;
             }
             sums.reactions |= output
                 .hit

@@ -18,19 +18,21 @@
 //! proof). A chassis with more than [`MAX_WHEELS`] grounded wheels solves them in groups,
 //! each on `K` scaled by the number of groups, a conservative (softer) estimate.
 
-use super::contracts::Sensed;
+use super::contracts::{ChassisFrame, Sensed};
 use wheelcollider_core::suspension::{MAX_WHEELS, SuspensionForce, solve};
 use wheelcollider_core::{SuspensionRow, hanging_bar_rate};
 
 /// Solves the suspension of `sensed` (one group of one chassis' wheels): each grounded
 /// wheel's force, at its index in `sensed` (`None` for a wheel in the air).
-/// `inverse_mass` is the chassis' (1/kg), `scale` multiplies `K` (the number of groups).
+/// `frame` gives the chassis' inverse mass (1/kg) and its last tyre forces; `scale`
+/// multiplies `K` (the number of groups).
 pub(crate) fn solve_chassis(
-    inverse_mass: f32,
+    frame: &ChassisFrame,
     sensed: &[Sensed],
     dt: f32,
     scale: f32,
 ) -> [Option<SuspensionForce>; MAX_WHEELS] {
+    let inverse_mass = frame.inverse_mass;
     let mut solved = [None; MAX_WHEELS];
     let mut index = [usize::MAX; MAX_WHEELS];
     let mut rows = [SuspensionRow::default(); MAX_WHEELS];
@@ -49,6 +51,16 @@ pub(crate) fn solve_chassis(
     for a in 0..n {
         let ga = sensed[index[a]].ground.as_ref().expect("grounded");
         let up = sensed[index[a]].up;
+        // The last step's tyre and aerodynamic forces move the mount as gravity does:
+        // the compression acceleration they give, `−(up·F/m + (I⁻¹·(r × up))·T)`, is
+        // part of the free one. Left out, the solve read the springs' balance of a
+        // corner's roll moment (or of lift) as motion and its dampers held a steady
+        // share of it (`vehicle::geometry`).
+        let (force, torque) = frame.other;
+        let other = inverse_mass * up.dot(force) + ga.ang.dot(torque);
+        if other.is_finite() {
+            rows[a].free_acceleration -= other;
+        }
         // The bar's other end, if it is grounded in this group; and the bar's rate here
         // while that end hangs (its spring read from its own wheel, or this one's if it
         // is not in this group).

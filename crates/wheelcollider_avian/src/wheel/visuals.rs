@@ -31,8 +31,10 @@ pub(crate) fn place_models(
         let angle = a0 + da * alpha;
         let yaw = y0 + (y1 - y0) * alpha;
         let translation = Vec3::NEG_Y * length;
+        // The camber against the body at this compression (the gain's share).
+        let camber = wheel.alignment(state.output.compression as f64).0 as f32;
         let rotation = Quat::from_axis_angle(Vec3::Y, yaw.to_radians())
-            * Quat::from_axis_angle(Vec3::Z, wheel.camber_angle().to_radians())
+            * Quat::from_axis_angle(Vec3::Z, camber.to_radians())
             * Quat::from_rotation_x(-angle);
         if on_chassis {
             transform.translation = mount.transform_point(translation);

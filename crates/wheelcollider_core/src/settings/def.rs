@@ -30,6 +30,15 @@ pub struct WheelSettingsDef {
     pub suspension_rebound: f32,
     /// See [`WheelSettings::suspension_length`] (m).
     pub suspension_length: f32,
+    /// See [`WheelSettings::spring_preload`] (N); left out of a file when 0.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "is_zero"))]
+    pub spring_preload: f32,
+    /// See [`WheelSettings::bump_rubber_gap`] (m); left out of a file when 0.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "is_zero"))]
+    pub bump_rubber_gap: f32,
+    /// See [`WheelSettings::bump_rubber_rate`] (N/m); left out of a file when 0.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "is_zero"))]
+    pub bump_rubber_rate: f32,
     /// See [`WheelSettings::suspension_force_direction`].
     pub suspension_force_direction: SuspensionForceDirection,
     /// See [`WheelSettings::max_ground_angle`] (deg).
@@ -38,6 +47,15 @@ pub struct WheelSettingsDef {
     pub camber_angle: f32,
     /// See [`WheelSettings::toe_angle`] (deg).
     pub toe_angle: f32,
+    /// See [`WheelSettings::camber_gain`] (deg/m); left out of a file when 0.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "is_zero"))]
+    pub camber_gain: f32,
+    /// See [`WheelSettings::bump_steer`] (deg/m); left out of a file when 0.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "is_zero"))]
+    pub bump_steer: f32,
+    /// See [`WheelSettings::alignment_compression`] (m); left out of a file when 0.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "is_zero"))]
+    pub alignment_compression: f32,
     /// Magic formula B of the longitudinal curve, and of the lateral one unless
     /// `lateral_tyre` is given (WheelCollider2's single curve).
     pub magic_formula_b: f32,
@@ -70,10 +88,25 @@ pub struct WheelSettingsDef {
     pub lateral_relaxation_length: f32,
     /// See [`WheelSettings::pneumatic_trail`] (m).
     pub pneumatic_trail: f32,
+    /// See [`WheelSettings::roll_centre_slope`]; left out of a file when 0.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "is_zero"))]
+    pub roll_centre_slope: f32,
+    /// See [`WheelSettings::brake_pitch_slope`]; left out of a file when 0.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "is_zero"))]
+    pub brake_pitch_slope: f32,
+    /// See [`WheelSettings::drive_pitch_slope`]; left out of a file when 0.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "is_zero"))]
+    pub drive_pitch_slope: f32,
     /// See [`WheelSettings::bump_amplitude`] (m).
     pub bump_amplitude: f32,
     /// See [`WheelSettings::bump_period`] (1/m).
     pub bump_period: f32,
+}
+
+/// Whether a slope is 0, so that a file leaves it out (the vehicle's axles set them).
+#[cfg(feature = "serde")]
+fn is_zero(v: &f32) -> bool {
+    *v == 0.0
 }
 
 impl Default for WheelSettingsDef {
@@ -100,10 +133,16 @@ impl From<&WheelSettings> for WheelSettingsDef {
             suspension_bump: s.suspension_bump,
             suspension_rebound: s.suspension_rebound,
             suspension_length: s.suspension_length,
+            spring_preload: s.spring_preload,
+            bump_rubber_gap: s.bump_rubber_gap,
+            bump_rubber_rate: s.bump_rubber_rate,
             suspension_force_direction: s.suspension_force_direction,
             max_ground_angle: s.max_ground_angle,
             camber_angle: s.camber_angle,
             toe_angle: s.toe_angle,
+            camber_gain: s.camber_gain,
+            bump_steer: s.bump_steer,
+            alignment_compression: s.alignment_compression,
             magic_formula_b: s.longitudinal_tyre.b(),
             magic_formula_c: s.longitudinal_tyre.c(),
             magic_formula_d: s.longitudinal_tyre.d(),
@@ -119,6 +158,9 @@ impl From<&WheelSettings> for WheelSettingsDef {
             longitudinal_relaxation_length: s.longitudinal_relaxation_length,
             lateral_relaxation_length: s.lateral_relaxation_length,
             pneumatic_trail: s.pneumatic_trail,
+            roll_centre_slope: s.roll_centre_slope,
+            brake_pitch_slope: s.brake_pitch_slope,
+            drive_pitch_slope: s.drive_pitch_slope,
             bump_amplitude: s.bump_amplitude,
             bump_period: s.bump_period,
         }
@@ -145,6 +187,9 @@ impl TryFrom<WheelSettingsDef> for WheelSettings {
         s.set_max_ground_angle(d.max_ground_angle)?;
         s.set_camber_angle(d.camber_angle)?;
         s.set_toe_angle(d.toe_angle)?;
+        s.set_camber_gain(d.camber_gain)?;
+        s.set_bump_steer(d.bump_steer)?;
+        s.set_alignment_compression(d.alignment_compression)?;
         s.set_tyre(
             d.magic_formula_b,
             d.magic_formula_c,
@@ -164,6 +209,12 @@ impl TryFrom<WheelSettingsDef> for WheelSettings {
         s.set_longitudinal_relaxation_length(d.longitudinal_relaxation_length)?;
         s.set_lateral_relaxation_length(d.lateral_relaxation_length)?;
         s.set_pneumatic_trail(d.pneumatic_trail)?;
+        s.set_spring_preload(d.spring_preload)?;
+        s.set_bump_rubber_gap(d.bump_rubber_gap)?;
+        s.set_bump_rubber_rate(d.bump_rubber_rate)?;
+        s.set_roll_centre_slope(d.roll_centre_slope)?;
+        s.set_brake_pitch_slope(d.brake_pitch_slope)?;
+        s.set_drive_pitch_slope(d.drive_pitch_slope)?;
         s.set_bump_amplitude(d.bump_amplitude)?;
         s.set_bump_period(d.bump_period)?;
         Ok(s)
@@ -205,6 +256,9 @@ impl WheelSettingsDef {
             "max_ground_angle" => self.max_ground_angle = d.max_ground_angle,
             "camber_angle" => self.camber_angle = d.camber_angle,
             "toe_angle" => self.toe_angle = d.toe_angle,
+            "camber_gain" => self.camber_gain = d.camber_gain,
+            "bump_steer" => self.bump_steer = d.bump_steer,
+            "alignment_compression" => self.alignment_compression = d.alignment_compression,
             "magic_formula_b" => self.magic_formula_b = d.magic_formula_b,
             "magic_formula_c" => self.magic_formula_c = d.magic_formula_c,
             "magic_formula_d" => self.magic_formula_d = d.magic_formula_d,
@@ -214,6 +268,12 @@ impl WheelSettingsDef {
             "longitudinal_relaxation_length" => self.longitudinal_relaxation_length = d.longitudinal_relaxation_length,
             "lateral_relaxation_length" => self.lateral_relaxation_length = d.lateral_relaxation_length,
             "pneumatic_trail" => self.pneumatic_trail = d.pneumatic_trail,
+            "spring_preload" => self.spring_preload = d.spring_preload,
+            "bump_rubber_gap" => self.bump_rubber_gap = d.bump_rubber_gap,
+            "bump_rubber_rate" => self.bump_rubber_rate = d.bump_rubber_rate,
+            "roll_centre_slope" => self.roll_centre_slope = d.roll_centre_slope,
+            "brake_pitch_slope" => self.brake_pitch_slope = d.brake_pitch_slope,
+            "drive_pitch_slope" => self.drive_pitch_slope = d.drive_pitch_slope,
             "camber_thrust" => self.camber_thrust = d.camber_thrust,
             "camber_peak_gain" => self.camber_peak_gain = d.camber_peak_gain,
             "camber_peak_angle" => self.camber_peak_angle = d.camber_peak_angle,

@@ -12,10 +12,16 @@
 //! | [`suspension_bump`](WheelSettings::suspension_bump) | N·s/m | 2 000 | 0 ..= 10⁶ ([`MAX_DAMPING`]) |
 //! | [`suspension_rebound`](WheelSettings::suspension_rebound) | N·s/m | 2 000 | 0 ..= 10⁶ ([`MAX_DAMPING`]) |
 //! | [`suspension_length`](WheelSettings::suspension_length) | m | 0.1 | ≥ 0.001 |
+//! | [`spring_preload`](WheelSettings::spring_preload) | N | 0 | ±10⁷ |
+//! | [`bump_rubber_gap`](WheelSettings::bump_rubber_gap) | m | 0 (off) | 0 ..= 10 |
+//! | [`bump_rubber_rate`](WheelSettings::bump_rubber_rate) | N/m | 0 | 0 ..= 10⁷ ([`MAX_SPRING`]) |
 //! | [`suspension_force_direction`](WheelSettings::suspension_force_direction) | | `ContactNormal` | `ContactNormal`, `SuspensionAxis` |
 //! | [`max_ground_angle`](WheelSettings::max_ground_angle) | deg | 60 | 0 ..= 89 |
 //! | [`camber_angle`](WheelSettings::camber_angle) | deg | 0 | −45 ..= 45 |
 //! | [`toe_angle`](WheelSettings::toe_angle) | deg | 0 | −45 ..= 45 |
+//! | [`camber_gain`](WheelSettings::camber_gain) | deg/m | 0 | −500 ..= 500 |
+//! | [`bump_steer`](WheelSettings::bump_steer) | deg/m | 0 | −500 ..= 500 |
+//! | [`alignment_compression`](WheelSettings::alignment_compression) | m | 0 | 0 ..= 10 |
 //! | [`longitudinal_tyre`](WheelSettings::longitudinal_tyre) (B, C, D, E) | – | 10, 1.65, 1.5, 0.97 | see [`MagicFormula`] |
 //! | [`lateral_tyre`](WheelSettings::lateral_tyre) (B, C, D, E) | – | the longitudinal curve | see [`MagicFormula`] |
 //! | [`camber_thrust`](WheelSettings::camber_thrust) | 1/rad | 0.5 | 0 ..= 5 |
@@ -28,6 +34,9 @@
 //! | [`longitudinal_relaxation_length`](WheelSettings::longitudinal_relaxation_length) | m | 0 (off) | 0 ..= 10 |
 //! | [`lateral_relaxation_length`](WheelSettings::lateral_relaxation_length) | m | 0 (off) | 0 ..= 10 |
 //! | [`pneumatic_trail`](WheelSettings::pneumatic_trail) | m | 0 | 0 ..= 1 |
+//! | [`roll_centre_slope`](WheelSettings::roll_centre_slope) | – | 0 (off) | −1 ..= 1 |
+//! | [`brake_pitch_slope`](WheelSettings::brake_pitch_slope) | – | 0 (off) | −1 ..= 1 |
+//! | [`drive_pitch_slope`](WheelSettings::drive_pitch_slope) | – | 0 (off) | −1 ..= 1 |
 //! | [`bump_amplitude`](WheelSettings::bump_amplitude) | m | 0 | ≥ 0 |
 //! | [`bump_period`](WheelSettings::bump_period) | 1/m | 0 | ≥ 0 |
 //!
@@ -46,6 +55,10 @@ use crate::tyre::MagicFormula;
 
 mod def;
 pub use def::{CurveDef, WheelSettingsDef};
+
+/// The fraction of the travel, from full droop, over which a positive
+/// [`spring_preload`](WheelSettings::spring_preload) eases in (the droop stop's rubber).
+pub const PRELOAD_RELEASE: f64 = 0.05;
 
 /// The names errors give the lateral curve's coefficients.
 const LATERAL_NAMES: [&str; 4] = ["lateral_b", "lateral_c", "lateral_d", "lateral_e"];
@@ -111,10 +124,16 @@ pub struct WheelSettings {
     suspension_bump: f32,
     suspension_rebound: f32,
     suspension_length: f32,
+    spring_preload: f32,
+    bump_rubber_gap: f32,
+    bump_rubber_rate: f32,
     suspension_force_direction: SuspensionForceDirection,
     max_ground_angle: f32,
     camber_angle: f32,
     toe_angle: f32,
+    camber_gain: f32,
+    bump_steer: f32,
+    alignment_compression: f32,
     longitudinal_tyre: MagicFormula,
     lateral_tyre: MagicFormula,
     camber_thrust: f32,
@@ -127,6 +146,9 @@ pub struct WheelSettings {
     longitudinal_relaxation_length: f32,
     lateral_relaxation_length: f32,
     pneumatic_trail: f32,
+    roll_centre_slope: f32,
+    brake_pitch_slope: f32,
+    drive_pitch_slope: f32,
     bump_amplitude: f32,
     bump_period: f32,
 }
@@ -143,10 +165,16 @@ impl Default for WheelSettings {
             suspension_bump: 2_000.0,
             suspension_rebound: 2_000.0,
             suspension_length: 0.1,
+            spring_preload: 0.0,
+            bump_rubber_gap: 0.0,
+            bump_rubber_rate: 0.0,
             suspension_force_direction: SuspensionForceDirection::ContactNormal,
             max_ground_angle: 60.0,
             camber_angle: 0.0,
             toe_angle: 0.0,
+            camber_gain: 0.0,
+            bump_steer: 0.0,
+            alignment_compression: 0.0,
             longitudinal_tyre: MagicFormula::default(),
             lateral_tyre: MagicFormula::default(),
             camber_thrust: 0.5,
@@ -159,6 +187,9 @@ impl Default for WheelSettings {
             longitudinal_relaxation_length: 0.0,
             lateral_relaxation_length: 0.0,
             pneumatic_trail: 0.0,
+            roll_centre_slope: 0.0,
+            brake_pitch_slope: 0.0,
+            drive_pitch_slope: 0.0,
             bump_amplitude: 0.0,
             bump_period: 0.0,
         }
@@ -235,6 +266,31 @@ impl WheelSettings {
         /// the bump stop takes over.
         suspension_length, set_suspension_length, 0.001, MAX_VALUE
     );
+    float_setting!(
+        /// The spring's force at full droop (N), ±10⁷: the spring pushes
+        /// `rate · compression + preload` (never pulls). A positive preload is what a
+        /// coilover's perch sets: the car sits at the same height whatever the rate, and
+        /// the wheel starts to compress only when its load passes the preload. Near
+        /// full droop, over the first [`PRELOAD_RELEASE`] of the travel, the preload
+        /// eases to 0 (the droop stop's rubber), so that a wheel unloading to full
+        /// droop leaves the ground without a jump of force. A negative one leaves the
+        /// spring free (no force) over the first `−preload / rate` of travel. A
+        /// vehicle sets it from its axle's `ride_height`. See
+        /// [`spring_law`](Self::spring_law).
+        spring_preload, set_spring_preload, -MAX_SPRING, MAX_SPRING
+    );
+    float_setting!(
+        /// How far before full travel a bump rubber starts (m), 0 ..= 10; 0 is off.
+        /// From there to full travel the spring rate rises by
+        /// [`bump_rubber_rate`](Self::bump_rubber_rate) (a progressive stop); the rigid
+        /// bump stop still acts at full travel.
+        bump_rubber_gap, set_bump_rubber_gap, 0.0, 10.0
+    );
+    float_setting!(
+        /// The bump rubber's rate (N/m), 0 ..= 10⁷, added to the spring's over the
+        /// last [`bump_rubber_gap`](Self::bump_rubber_gap) of the travel.
+        bump_rubber_rate, set_bump_rubber_rate, 0.0, MAX_SPRING
+    );
     /// Along which direction the suspension force acts (see
     /// [`SuspensionForceDirection`]; the default is the contact normal).
     #[inline]
@@ -265,6 +321,30 @@ impl WheelSettings {
         /// Static toe (deg), −45 ..= 45: a yaw of the wheel about the suspension axis,
         /// added to the steer angle. As in the original, mirror the sign on the right.
         toe_angle, set_toe_angle, -45.0, 45.0
+    );
+    float_setting!(
+        /// Camber gain (deg per m of compression), −500 ..= 500, in the wheel's
+        /// convention (see [`camber_angle`](Self::camber_angle)): the camber at
+        /// compression `x` is `camber_angle + camber_gain · (x − alignment_compression)`
+        /// against the body. The body's roll adds to it against the ground, so a car's
+        /// roll camber follows from this and the track. Double wishbones gain some
+        /// −20 … −40 deg/m of negative camber in bump, a MacPherson strut about −10
+        /// (Milliken & Milliken, *Race Car Vehicle Dynamics*, §17.2). A vehicle mirrors
+        /// it with the camber.
+        camber_gain, set_camber_gain, -500.0, 500.0
+    );
+    float_setting!(
+        /// Bump steer (deg of toe per m of compression), −500 ..= 500, in the wheel's
+        /// convention (see [`toe_angle`](Self::toe_angle)): the toe at compression `x` is
+        /// `toe_angle + bump_steer · (x − alignment_compression)`. A vehicle mirrors it
+        /// with the toe (its axle's positive bump steer toes in on bump).
+        bump_steer, set_bump_steer, -500.0, 500.0
+    );
+    float_setting!(
+        /// The compression (m) at which [`camber_angle`](Self::camber_angle) and
+        /// [`toe_angle`](Self::toe_angle) hold, 0 ..= 10: the alignment's design
+        /// position. A vehicle sets it to its axle's static compression.
+        alignment_compression, set_alignment_compression, 0.0, 10.0
     );
 
     /// The longitudinal magic-formula curve: friction coefficient against forward slip
@@ -390,6 +470,37 @@ impl WheelSettings {
         pneumatic_trail, set_pneumatic_trail, 0.0, 1.0
     );
     float_setting!(
+        /// The slope of the line, seen from the front, from the contact patch to the
+        /// suspension's instant centre (tan of the front-view swing-arm angle), −1 ..= 1;
+        /// 0 (the original's) carries the lateral force into the body at the ground.
+        /// For a pair of wheels it is the roll-centre height over half the track.
+        /// The links then carry the tyre's lateral force into the body along that line:
+        /// the body takes `slope · F` of it vertically, upwards on the wheel the force
+        /// pushes towards the car's centreline, and so does the tyre's load (geometric
+        /// load transfer and jacking; Milliken & Milliken, *Race Car Vehicle Dynamics*,
+        /// §17.3). The body's roll moment falls to `F·(h_cg − h_rc)`. Positive puts the
+        /// roll centre above the ground. See `docs/vehicle.md`, "Geometry"; the
+        /// plugin's `vehicle::geometry` tests.
+        roll_centre_slope, set_roll_centre_slope, -1.0, 1.0
+    );
+    float_setting!(
+        /// The slope of the line, seen from the side, from the contact patch to the
+        /// instant centre that carries a braking force (tan of the side-view swing-arm
+        /// angle), −1 ..= 1; 0 (the original's) carries it at the ground. Like
+        /// [`roll_centre_slope`](Self::roll_centre_slope) along the car: the body takes
+        /// `slope · F` vertically, against the pitch (anti-dive on a wheel ahead of the
+        /// centre of mass, anti-lift behind it). A force counts as braking when it
+        /// opposes the wheel's travel. A vehicle sets it from its axle's
+        /// `anti_dive` (Milliken §17.4).
+        brake_pitch_slope, set_brake_pitch_slope, -1.0, 1.0
+    );
+    float_setting!(
+        /// As [`brake_pitch_slope`](Self::brake_pitch_slope), for a longitudinal force
+        /// along the wheel's travel (driving): anti-squat behind the centre of mass,
+        /// anti-lift ahead of it. A vehicle sets it from its axle's `anti_squat`.
+        drive_pitch_slope, set_drive_pitch_slope, -1.0, 1.0
+    );
+    float_setting!(
         /// Height of the Perlin road roughness (m), ≥ 0: the bump spans
         /// [−amplitude/2, +amplitude/2].
         bump_amplitude, set_bump_amplitude, 0.0, MAX_VALUE
@@ -398,6 +509,47 @@ impl WheelSettings {
         /// Spatial frequency of the Perlin roughness (1/m), ≥ 0: bigger is finer.
         bump_period, set_bump_period, 0.0, MAX_VALUE
     );
+
+    /// The camber and toe (deg) at compression `x` (m): the static ones plus the
+    /// [`camber_gain`](Self::camber_gain) and [`bump_steer`](Self::bump_steer) over
+    /// the travel from the [`alignment_compression`](Self::alignment_compression).
+    #[inline]
+    pub fn alignment(&self, x: f64) -> (f64, f64) {
+        let travel = x - self.alignment_compression as f64;
+        (
+            self.camber_angle as f64 + self.camber_gain as f64 * travel,
+            self.toe_angle as f64 + self.bump_steer as f64 * travel,
+        )
+    }
+
+    /// The spring's local line at compression `x` (m): `(rate, force at zero
+    /// compression)`, N/m and N, so that the spring pushes `rate · x + force` here (the
+    /// suspension solve and the standalone step both read it). Piecewise linear and
+    /// continuous: the [`suspension_spring`](Self::suspension_spring) rate and the
+    /// [`spring_preload`](Self::spring_preload); over the first [`PRELOAD_RELEASE`] of
+    /// the travel a positive preload rises from 0 (a steeper rate through the origin);
+    /// over the last [`bump_rubber_gap`](Self::bump_rubber_gap) the rubber's rate adds
+    /// to the spring's.
+    pub fn spring_law(&self, x: f64) -> (f64, f64) {
+        let (mut k, mut force) = (self.suspension_spring as f64, self.spring_preload as f64);
+        let length = self.suspension_length as f64;
+        let release = PRELOAD_RELEASE * length;
+        if force > 0.0 && x < release {
+            (k, force) = (k + force / release, 0.0);
+        }
+        let start = length - self.bump_rubber_gap as f64;
+        if self.bump_rubber_gap > 0.0 && x > start {
+            k += self.bump_rubber_rate as f64;
+            force -= self.bump_rubber_rate as f64 * start;
+        }
+        (k, force)
+    }
+
+    /// Whether any of the links' slopes is set (the step skips their work otherwise).
+    #[inline]
+    pub(crate) fn has_links(&self) -> bool {
+        self.roll_centre_slope != 0.0 || self.brake_pitch_slope != 0.0 || self.drive_pitch_slope != 0.0
+    }
 
     /// The factor load sensitivity applies to the friction coefficient at tyre load
     /// `load` (N): `(load / nominal_load)^(−s)`, clamped to 0.5 ..= 1.5; exactly 1 when

@@ -144,6 +144,11 @@ pub struct SuspensionRow {
     /// parked car's spring typed ten times stiffer would otherwise release ten times its
     /// energy in a step), and lets it relax back to 0.
     pub spring_offset: f32,
+    /// The spring's force at zero compression (N), part of the spring's: the spring
+    /// pushes `stiffness · (compression − spring_offset) + preload`. With `stiffness`,
+    /// the local line of [`WheelSettings::spring_law`](crate::WheelSettings::spring_law)
+    /// (a preload, its release near full droop, a bump rubber); 0 by default.
+    pub preload: f32,
     /// An explicit force added to the row (N), such as `WheelInput::anti_roll_force`.
     pub extra_force: f32,
     /// How far the ground is expected to rise into the wheel over this step beyond what
@@ -197,7 +202,7 @@ enum Bar {
 /// direction.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SuspensionForce {
-    /// The spring's part, `k·x̂`.
+    /// The spring's part, `k·x̂` plus the row's preload.
     pub spring: f32,
     /// The damper's part, `c·û`.
     pub damper: f32,
@@ -233,6 +238,8 @@ fn blend(q: f64) -> (f64, f64, f64, f64) {
 #[derive(Clone, Copy, Default)]
 struct Prepared {
     k: f64,
+    /// The spring's force at zero compression (N).
+    preload: f64,
     /// The spring's relaxed compression (m).
     offset: f64,
     c: f64,
@@ -290,6 +297,7 @@ pub fn solve(rows: &[SuspensionRow], inverse_mass: &[f64], dt: f32, out: &mut [S
         } - rise / h;
         prep[i] = Prepared {
             k,
+            preload: f(r.preload),
             offset: f(r.spring_offset),
             c,
             // Past the travel the wheel is the bump stop's: the spring and the bar read at
@@ -386,7 +394,7 @@ fn parts(rows: &[SuspensionRow], prep: &[Prepared], modes: &[Mode], ends: &[f64]
     let p = &prep[i];
     let (a, b, g, d) = p.weights;
     let x_hat = |j: usize| prep[j].x + h * (a * prep[j].u + b * ends[j]);
-    let spring = p.k * (x_hat(i) - p.offset);
+    let spring = p.k * (x_hat(i) - p.offset) + p.preload;
     let damper = p.c * (g * p.u + d * ends[i]);
     let bar = match bar(rows, modes, i) {
         Bar::Both(j, stiffness) => stiffness * (x_hat(i) - x_hat(j)),
@@ -457,7 +465,7 @@ fn solve_modes(
                 } else {
                     // No mass to stop: a rigid stop cannot be solved; hold the spring.
                     a[i][i] = 1.0;
-                    rhs[i] = p.k * (p.x - p.offset);
+                    rhs[i] = p.k * (p.x - p.offset) + p.preload;
                 }
             }
             Mode::Spring => {
@@ -465,7 +473,8 @@ fn solve_modes(
                 // with u' = free − h·K·F.
                 let (al, be, ga, de) = p.weights;
                 let mut d = p.k * be * h + p.c * de;
-                let mut known = p.k * (p.x - p.offset + al * h * p.u) + p.c * ga * p.u + rows[i].extra_force as f64;
+                let mut known =
+                    p.k * (p.x - p.offset + al * h * p.u) + p.preload + p.c * ga * p.u + rows[i].extra_force as f64;
                 let bar = bar(rows, modes, i);
                 match bar {
                     Bar::Both(j, s) => {

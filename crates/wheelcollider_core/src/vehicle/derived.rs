@@ -52,7 +52,7 @@ impl VehicleSettings {
         let n = self.axles.len().max(1) as f32;
         let c: f32 = self.axles.iter().map(|a| a.wheel.rolling_resistance()).sum::<f32>() / n;
         let down = 0.5 * self.aero.air_density * (self.aero.downforce_front + self.aero.downforce_rear) * v * v;
-        c * (self.chassis.mass * STANDARD_GRAVITY + down)
+        c * (self.chassis.mass * STANDARD_GRAVITY + down).max(0.0)
     }
 
     /// Drive force at the wheels in `gear` at road speed `v` (m/s) and full throttle (N),
@@ -79,6 +79,81 @@ impl VehicleSettings {
             .iter()
             .map(|a| -(a.mount_height - a.wheel.suspension_length() - a.wheel.radius()))
             .fold(0.0, f32::max)
+    }
+
+    /// Each wheel of `axle`'s static load (N): half the axle's share of the weight by
+    /// the lever rule (two axles), or an equal share of it.
+    pub fn corner_load(&self, axle: usize) -> f32 {
+        let w = self.chassis.mass * STANDARD_GRAVITY;
+        let n = self.axles.len().max(1) as f32;
+        0.5 * self.static_axle_loads().map_or(w / n, |l| l[axle]).max(0.0)
+    }
+
+    /// The compression of `axle`'s springs at rest on flat ground (m): what its
+    /// [`ride_height`](AxleSettings::ride_height) leaves, or the static load over the
+    /// rate (preload included), within the travel.
+    pub fn static_compression(&self, axle: usize) -> f32 {
+        let a = &self.axles[axle];
+        let (r, l) = (a.wheel.radius(), a.wheel.suspension_length());
+        match a.ride_height {
+            Some(h) => (l + r - h).clamp(0.0, l),
+            None => {
+                let load = self.corner_load(axle) - a.wheel.spring_preload();
+                (load / a.wheel.suspension_spring().max(1.0)).clamp(0.0, l)
+            }
+        }
+    }
+
+    /// The spring preload (N) that puts `axle` at its
+    /// [`ride_height`](AxleSettings::ride_height): `load − rate · x`; `None` without one.
+    pub fn ride_preload(&self, axle: usize) -> Option<f32> {
+        let a = &self.axles[axle];
+        a.ride_height?;
+        Some(self.corner_load(axle) - a.wheel.suspension_spring() * self.static_compression(axle))
+    }
+
+    /// Height of the centre of mass above flat ground at rest (m): the chassis origin's
+    /// [`touch_height`](Self::touch_height) plus the centre of mass' height in the
+    /// chassis, less the axles' mean [`static_compression`](Self::static_compression).
+    pub fn center_of_mass_height(&self) -> f32 {
+        let n = self.axles.len().max(1) as f32;
+        let sag: f32 = (0..self.axles.len()).map(|i| self.static_compression(i)).sum::<f32>() / n;
+        self.touch_height() + self.chassis.center_of_mass[1] - sag
+    }
+
+    /// The wheelbase (m): from the first axle to the last along the chassis.
+    pub fn wheelbase(&self) -> f32 {
+        let (lo, hi) = self
+            .axles
+            .iter()
+            .fold((f32::MAX, f32::MIN), |(lo, hi), a| (lo.min(a.z), hi.max(a.z)));
+        (hi - lo).max(0.0)
+    }
+
+    /// The links' slopes of `axle`'s wheels (roll centre, braking, driving; see
+    /// [`WheelSettings::roll_centre_slope`](crate::WheelSettings::roll_centre_slope)) from the axle's
+    /// `roll_centre_height`, `anti_dive` and `anti_squat`: `h_rc / half_track`, and
+    /// `pct / 100 · h_cg / (β · L)` with β the axle's brake or drive share; 0 where β
+    /// or L is 0. The wheel's setters clamp them to ±1.
+    pub fn link_slopes(&self, axle: usize) -> [f32; 3] {
+        let a = &self.axles[axle];
+        let roll = a.roll_centre_height / a.half_track.max(0.01);
+        let (h, l) = (self.center_of_mass_height(), self.wheelbase());
+        let pitch = |pct: f32, share: f32| {
+            if pct == 0.0 || share <= 0.0 || l <= 0.0 {
+                0.0
+            } else {
+                pct / 100.0 * h / (share * l)
+            }
+        };
+        let mut drive = [0.0; 16];
+        self.drive_shares(&mut drive);
+        let drive_share = drive.get(axle).copied().unwrap_or(0.0);
+        [
+            roll,
+            pitch(a.anti_dive, self.brake_share(axle)),
+            pitch(a.anti_squat, drive_share),
+        ]
     }
 
     /// Wheelbase seen by the steered `axle` (m): the distance to the rearmost axle that

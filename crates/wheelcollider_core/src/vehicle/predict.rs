@@ -78,6 +78,32 @@ impl VehicleSettings {
         Some([w * (zr - zc) / l, w * (zc - zf) / l])
     }
 
+    /// The roll stiffness of `axle` (N·m/rad): its springs and its bar over the track
+    /// `t`, `t² · (k / 2 + k_bar)`.
+    pub fn roll_stiffness(&self, axle: usize) -> f32 {
+        let a = &self.axles[axle];
+        let t = 2.0 * a.half_track;
+        t * t * (0.5 * a.wheel.suspension_spring() + a.anti_roll_stiffness)
+    }
+
+    /// The steady roll gradient of a two-axle car (deg of body roll per g of lateral
+    /// acceleration): `m·g·d / (K − m·g·d)` with `K` both axles' roll stiffness and
+    /// `d` the centre of mass' height over the roll axis (the line through the axles'
+    /// roll centres, at the centre of mass' station). The `− m·g·d` is the centre of
+    /// mass moving out as the body rolls. Rigid tyres, massless wheels (the model's).
+    /// Milliken & Milliken, *Race Car Vehicle Dynamics*, §18.4. `None` for other than
+    /// two axles or a car that would not hold itself up (`K ≤ m·g·d`).
+    pub fn predicted_roll_gradient(&self) -> Option<f32> {
+        let loads = self.static_axle_loads()?;
+        let (f, r) = (&self.axles[0], &self.axles[1]);
+        let share = loads[1] / (loads[0] + loads[1]);
+        let axis = f.roll_centre_height + share * (r.roll_centre_height - f.roll_centre_height);
+        let d = self.center_of_mass_height() - axis;
+        let k = self.roll_stiffness(0) + self.roll_stiffness(1);
+        let w = self.chassis.mass * G;
+        (k > w * d).then(|| (w * d / (k - w * d)).to_degrees())
+    }
+
     /// Stopping distance (m) from `v0` (m/s) with the brake pedal fully down, on a surface
     /// of `grip`, from the tyre curve and the brake layout; drag included.
     ///
@@ -97,12 +123,7 @@ impl VehicleSettings {
         let k = self.aero.drag_factor();
         let loads = self.static_axle_loads();
         let (l, h) = match (self.axles.first(), self.axles.last()) {
-            (Some(f), Some(r)) if self.axles.len() == 2 => {
-                let sag = loads.map_or(0.0, |ld| {
-                    0.5 * (ld[0] / 2.0 / f.wheel.suspension_spring() + ld[1] / 2.0 / r.wheel.suspension_spring())
-                });
-                (r.z - f.z, self.touch_height() + self.chassis.center_of_mass[1] - sag)
-            }
+            (Some(f), Some(r)) if self.axles.len() == 2 => (r.z - f.z, self.center_of_mass_height()),
             _ => (0.0, 0.0),
         };
         let decel = |v: f32| -> f32 {

@@ -117,6 +117,38 @@ pub struct AxleSettings {
     /// range (a negative one is held to a loop gain of −0.5); at most ±5° per wheel.
     /// Milliken §17.6.
     pub compliance_steer: f32,
+    /// Height of the axle's roll centre above the ground (m), clamped to
+    /// ±`half_track` (0: at the ground, every roll moment through the springs). The
+    /// tyres' lateral forces reach the body through the links as if applied there:
+    /// the body's roll moment is `F·(h_cg − h_rc)` and the rest of the load transfer,
+    /// `F·h_rc / track`, goes straight to the tyres (geometric load transfer), with
+    /// the jacking that comes with it. Road cars 0–0.15 m (MacPherson fronts higher
+    /// than multi-link rears). Sets each wheel's
+    /// [`roll_centre_slope`](WheelSettings::roll_centre_slope) to `h_rc / half_track`.
+    /// Milliken & Milliken, *Race Car Vehicle Dynamics*, §17.3; `docs/vehicle.md`,
+    /// "Geometry".
+    pub roll_centre_height: f32,
+    /// Anti-dive (%), −50 ..= 150: the share of the braking pitch transfer that this
+    /// axle's links carry instead of its springs (on a rear axle: anti-lift). 100 % on
+    /// every axle and the body does not pitch under braking. Milliken's definition,
+    /// `tan θ · β · L / h_cg` (β the axle's brake share, L the wheelbase, h_cg the
+    /// centre of mass' height at rest), sets each wheel's
+    /// [`brake_pitch_slope`](WheelSettings::brake_pitch_slope) to `tan θ` (clamped to
+    /// 1). Road cars 0–30 % front. §17.4.
+    pub anti_dive: f32,
+    /// Anti-squat (%), −50 ..= 150: as `anti_dive` for the drive force, with the
+    /// axle's share of the drive torque for β (on a front axle: anti-lift). 0 on an
+    /// axle that is not driven. Sets each wheel's
+    /// [`drive_pitch_slope`](WheelSettings::drive_pitch_slope).
+    pub anti_squat: f32,
+    /// The mounts' height above flat ground with the car at rest (m), or `None` (the
+    /// default) for where the springs' own sag puts them. Set, it fixes each wheel's
+    /// [`spring_preload`](WheelSettings::spring_preload) to `load − rate · x` (the
+    /// corner's static load, `x` the compression this height leaves): the car sits
+    /// at this height whatever the spring rate, as a coilover's perch sets it.
+    /// Clamped to leave 10–90 % of the travel below it: `radius + 0.1·length ..=
+    /// radius + 0.9·length`.
+    pub ride_height: Option<f32>,
 }
 
 impl Default for AxleSettings {
@@ -133,6 +165,10 @@ impl Default for AxleSettings {
             differential: DifferentialKind::Open,
             roll_steer: 0.0,
             compliance_steer: 0.0,
+            roll_centre_height: 0.0,
+            anti_dive: 0.0,
+            anti_squat: 0.0,
+            ride_height: None,
         }
     }
 }
@@ -333,6 +369,14 @@ impl VehicleSettings {
             );
             field!(format!("axles[{i}].roll_steer"), a.roll_steer, -1.0, 1.0);
             field!(format!("axles[{i}].compliance_steer"), a.compliance_steer, -2.0, 2.0);
+            let h = a.half_track;
+            field!(format!("axles[{i}].roll_centre_height"), a.roll_centre_height, -h, h);
+            field!(format!("axles[{i}].anti_dive"), a.anti_dive, -50.0, 150.0);
+            field!(format!("axles[{i}].anti_squat"), a.anti_squat, -50.0, 150.0);
+            if let Some(h) = a.ride_height.as_mut() {
+                let (r, l) = (a.wheel.radius(), a.wheel.suspension_length());
+                field!(format!("axles[{i}].ride_height"), *h, r + 0.1 * l, r + 0.9 * l);
+            }
             check_differential(&format!("axles[{i}].differential"), &mut a.differential)?;
             let (clean, err) = a.wheel.sanitized();
             if let Some(e) = err {
@@ -408,8 +452,10 @@ impl VehicleSettings {
         field!("aero.air_density", a.air_density, 0.0, 100.0);
         field!("aero.drag_coefficient", a.drag_coefficient, 0.0, 100.0);
         field!("aero.frontal_area", a.frontal_area, 0.0, 1000.0);
-        field!("aero.downforce_front", a.downforce_front, 0.0, 1000.0);
-        field!("aero.downforce_rear", a.downforce_rear, 0.0, 1000.0);
+        field!("aero.downforce_front", a.downforce_front, -1000.0, 1000.0);
+        field!("aero.downforce_rear", a.downforce_rear, -1000.0, 1000.0);
+        let height = self.chassis.size[1];
+        field!("aero.pressure_height", a.pressure_height, -height, height);
 
         check_assists(&mut self.assists)
     }
@@ -464,10 +510,22 @@ impl VehicleSettings {
         let a = &self.axles[axle];
         let mut w = a.wheel.clone();
         // Automotive: negative camber = top leans inwards; toe-in = front points inwards.
+        // Camber gain and bump steer mirror with them.
         let (camber, toe) = (a.wheel.camber_angle(), a.wheel.toe_angle());
-        let (camber, toe) = if right { (-camber, toe) } else { (camber, -toe) };
-        let _ = w.set_camber_angle(camber);
-        let _ = w.set_toe_angle(toe);
+        let (gain, steer) = (a.wheel.camber_gain(), a.wheel.bump_steer());
+        let side = if right { [-1.0, 1.0] } else { [1.0, -1.0] };
+        let _ = w.set_camber_angle(side[0] * camber);
+        let _ = w.set_toe_angle(side[1] * toe);
+        let _ = w.set_camber_gain(side[0] * gain);
+        let _ = w.set_bump_steer(side[1] * steer);
+        let _ = w.set_alignment_compression(self.static_compression(axle));
+        let [roll, brake, drive] = self.link_slopes(axle);
+        let _ = w.set_roll_centre_slope(roll);
+        let _ = w.set_brake_pitch_slope(brake);
+        let _ = w.set_drive_pitch_slope(drive);
+        if let Some(preload) = self.ride_preload(axle) {
+            let _ = w.set_spring_preload(preload);
+        }
         w
     }
 }

@@ -108,6 +108,13 @@ pub struct Contact {
     /// Height of the ground surface's own roughness under the tyre (m), added to the
     /// wheel's Perlin bump (the plugin samples it from the surface).
     pub surface_bump: f32,
+    /// Where the contact lies from the chassis' centre of mass in the chassis' frame
+    /// (m): ahead of it (along the chassis' forward) and to its right. Only the signs
+    /// are read: which way the links' slopes
+    /// ([`WheelSettings::roll_centre_slope`] and the pitch slopes) lift the body. A
+    /// component within 1 mm of 0 turns its slope off; (0, 0), the default, turns
+    /// jacking off.
+    pub arm: [f32; 2],
 }
 
 impl Default for Contact {
@@ -125,6 +132,7 @@ impl Default for Contact {
             sideways_mass: 0.0,
             surface_rolling_resistance: 0.0,
             surface_bump: 0.0,
+            arm: [0.0; 2],
         }
     }
 }
@@ -144,6 +152,8 @@ impl Contact {
             self.sideways_mass,
             self.surface_rolling_resistance,
             self.surface_bump,
+            self.arm[0],
+            self.arm[1],
         ]
         .iter()
         .all(|v| v.is_finite())
@@ -301,6 +311,10 @@ pub struct StepState {
     /// the relaxation lag (see [`WheelSettings::lateral_relaxation_length`]). 0 in the
     /// air.
     pub slip: [f32; 2],
+    /// The vertical force the links carry from the last step's tyre forces (N),
+    /// positive lifting the body: this step's [`StepOutput::jacking_force`]. 0 in the
+    /// air.
+    pub jacking: f32,
 }
 
 /// Converts to f32, clamped to ±[`MAX_VALUE`] so that no output overflows.

@@ -24,6 +24,9 @@ pub(super) struct Torques {
     pub friction: f64,
     /// An explicit anti-roll force (N).
     pub anti_roll: f64,
+    /// The steer angle (deg), ±90; with the toe, the yaw that turns the tyre's forces
+    /// into the chassis' frame for the links' slopes.
+    pub steer: f64,
     /// Whether a non-finite input or state was replaced.
     pub rejected: bool,
 }
@@ -47,8 +50,14 @@ pub(super) struct Loaded {
     pub sideways_mass: f64,
     /// The surface's rolling-resistance coefficient, in 0..=10.
     pub surface_rolling_resistance: f64,
-    /// The tyre's load (N): the suspension's, without the bump stop's impulse.
+    /// The tyre's load (N): the suspension's, without the bump stop's impulse, with the
+    /// links' jacking.
     pub load: f64,
+    /// Which side of the centre of mass the contact lies, ahead and right (±1, or 0
+    /// within 1 mm), and the sine and cosine of the wheel's yaw in the chassis (steer
+    /// and toe): what turns the tyre's forces into the links' jacking.
+    pub side: [f64; 2],
+    pub yaw: (f64, f64),
 }
 
 /// The spin stage's hand-off: the new spin and the tyre at it.
@@ -101,6 +110,10 @@ pub(super) fn read_input(state: &mut StepState, input: &StepInput) -> (Torques, 
         (state.slip, state.patch) = ([0.0; 2], [0.0; 2]);
         rejected = true;
     }
+    if !state.jacking.is_finite() {
+        state.jacking = 0.0;
+        rejected = true;
+    }
     let drives = &input.input;
     let mut torques = Torques {
         drive: finite_or_zero(drives.drive_torque, &mut rejected),
@@ -108,6 +121,7 @@ pub(super) fn read_input(state: &mut StepState, input: &StepInput) -> (Torques, 
         inertia: finite_or_zero(drives.drivetrain_inertia, &mut rejected).max(0.0),
         friction: finite_or_zero(drives.drivetrain_friction_torque, &mut rejected).max(0.0),
         anti_roll: finite_or_zero(drives.anti_roll_force, &mut rejected),
+        steer: finite_or_zero(drives.steer_angle, &mut rejected).clamp(-90.0, 90.0),
         rejected,
     };
     let ground = match input.contact {
@@ -132,7 +146,8 @@ fn explicit_suspension(
     dt: f64,
 ) -> (f64, f64, f64, f64, f64) {
     let length = settings.suspension_length() as f64;
-    let spring = compression * settings.suspension_spring() as f64;
+    let (rate, preload) = settings.spring_law(compression);
+    let spring = (rate * compression + preload).max(0.0);
     let damping = if speed > 0.0 {
         settings.suspension_bump()
     } else {
@@ -197,6 +212,8 @@ pub(super) fn suspension(
         sideways_mass: 0.0,
         surface_rolling_resistance: 0.0,
         load: 0.0,
+        side: [0.0; 2],
+        yaw: (0.0, 1.0),
     };
     let mut load = 0.0;
     if let Some((c, suspension)) = ground {
@@ -224,7 +241,11 @@ pub(super) fn suspension(
                 dt,
             ),
         };
-        (load, loaded.load) = (total, tyre);
+        // The links' jacking from the last step's forces, bounded by the suspension's
+        // own load so that the tyre's load stays within 0 ..= twice it.
+        let jacking = (state.jacking as f64).clamp(-tyre, tyre);
+        (load, loaded.load) = (total + jacking, tyre + jacking);
+        out.jacking_force = out32(jacking);
         out.compression_speed = out32(speed);
         out.spring_force = out32(spring);
         out.damper_force = out32(damper);
@@ -235,7 +256,11 @@ pub(super) fn suspension(
         loaded.vy = c.sideways_velocity as f64;
         loaded.grip = (c.grip as f64).clamp(0.0, MAX_VALUE as f64);
         loaded.stiffness = (c.stiffness as f64).clamp(MIN_SURFACE_STIFFNESS, 10.0);
-        loaded.camber += c.ground_camber as f64;
+        let (camber, toe) = settings.alignment(compression);
+        loaded.camber = camber + c.ground_camber as f64;
+        if settings.has_links() {
+            (loaded.side, loaded.yaw) = link_frame(&c, torques.steer + toe);
+        }
         loaded.forward_mass = (c.forward_mass as f64).clamp(0.0, MAX_VALUE as f64);
         loaded.sideways_mass = (c.sideways_mass as f64).clamp(0.0, MAX_VALUE as f64);
         loaded.surface_rolling_resistance = (c.surface_rolling_resistance as f64).clamp(0.0, 10.0);
@@ -247,6 +272,15 @@ pub(super) fn suspension(
     out.load = load as f32;
     out.camber = out32(loaded.camber);
     loaded
+}
+
+/// What the links' jacking needs of the contact: which side of the centre of mass it
+/// lies, ahead and right (±1, or 0 within 1 mm), and the sine and cosine of the wheel's
+/// `yaw` (deg) in the chassis.
+fn link_frame(c: &Contact, yaw: f64) -> ([f64; 2], (f64, f64)) {
+    let side = |v: f32| if v.abs() > 1e-3 { v.signum() as f64 } else { 0.0 };
+    let (sin, cos) = (yaw.clamp(-135.0, 135.0).to_radians() as f32).sin_cos();
+    ([side(c.arm[0]), side(c.arm[1])], (sin as f64, cos as f64))
 }
 
 /// Stage 3's hand-off: the tyre at this load, and the slips' lag.
@@ -581,7 +615,27 @@ pub(super) fn write_output(
         state.angle = 0.0;
     }
     state.compression = out32(loaded.compression);
+    state.jacking = out32(jacking(settings, loaded, fx, fy));
     out.angular_velocity = state.angular_velocity;
     out.rpm = state.angular_velocity * RAD_PER_S_TO_RPM;
     out.angle = state.angle;
+}
+
+/// The vertical force (N, positive lifting the body) the links carry from the tyre's
+/// forces `fx`, `fy` (the wheel's forward and sideways): each force turned into the
+/// chassis' frame, times its slope, upwards when it pushes towards the centre of mass
+/// (`WheelSettings::roll_centre_slope`; `docs/vehicle.md`, "Geometry").
+fn jacking(settings: &WheelSettings, loaded: &Loaded, fx: f64, fy: f64) -> f64 {
+    if !loaded.grounded || !settings.has_links() {
+        return 0.0;
+    }
+    let (sin, cos) = loaded.yaw;
+    let (ahead, right) = (fx * cos + fy * sin, fy * cos - fx * sin);
+    // A force against the wheel's travel is braking.
+    let pitch = if fx * loaded.vx < 0.0 {
+        settings.brake_pitch_slope()
+    } else {
+        settings.drive_pitch_slope()
+    } as f64;
+    -(loaded.side[0] * ahead * pitch + loaded.side[1] * right * settings.roll_centre_slope() as f64)
 }

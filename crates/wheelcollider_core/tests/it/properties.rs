@@ -11,7 +11,7 @@ fn finite() -> impl Strategy<Value = f32> {
 }
 
 fn settings() -> impl Strategy<Value = WheelSettings> {
-    (prop::collection::vec(finite(), 29), any::<u8>()).prop_map(|(v, sweep)| {
+    (prop::collection::vec(finite(), 38), any::<u8>()).prop_map(|(v, sweep)| {
         let mut s = WheelSettings::default();
         s.set_sweep_type([SweepType::Ray, SweepType::Sphere, SweepType::Cylinder][sweep as usize % 3]);
         s.set_radius(v[0]).unwrap();
@@ -39,19 +39,28 @@ fn settings() -> impl Strategy<Value = WheelSettings> {
         s.set_nominal_load(v[18]).unwrap();
         s.set_camber_peak_gain(v[27]).unwrap();
         s.set_camber_peak_angle(v[28]).unwrap();
+        s.set_roll_centre_slope(v[29]).unwrap();
+        s.set_brake_pitch_slope(v[30]).unwrap();
+        s.set_drive_pitch_slope(v[31]).unwrap();
+        s.set_spring_preload(v[32]).unwrap();
+        s.set_bump_rubber_gap(v[33]).unwrap();
+        s.set_bump_rubber_rate(v[34]).unwrap();
+        s.set_camber_gain(v[35]).unwrap();
+        s.set_bump_steer(v[36]).unwrap();
+        s.set_alignment_compression(v[37]).unwrap();
         s
     })
 }
 
 fn input() -> impl Strategy<Value = StepInput> {
-    (prop::collection::vec(finite(), 19), any::<bool>()).prop_map(|(v, grounded)| StepInput {
+    (prop::collection::vec(finite(), 22), any::<bool>()).prop_map(|(v, grounded)| StepInput {
         input: WheelInput {
             drive_torque: v[0],
             brake_torque: v[1],
             drivetrain_inertia: v[2],
             drivetrain_friction_torque: v[3],
             anti_roll_force: v[4],
-            ..Default::default()
+            steer_angle: v[21],
         },
         contact: grounded.then_some(Contact {
             hit_distance: v[5],
@@ -66,6 +75,7 @@ fn input() -> impl Strategy<Value = StepInput> {
             sideways_mass: v[14],
             surface_rolling_resistance: v[16],
             surface_bump: v[17],
+            arm: [v[19], v[20]],
         }),
         suspension: Suspension::Explicit {
             mass: v[12],
@@ -78,8 +88,8 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(3000))]
 
     #[test]
-    fn finite_in_finite_out(s in settings(), inputs in prop::collection::vec(input(), 1..6), state in (finite(), finite(), finite(), finite(), finite(), finite(), finite()), dt in finite()) {
-        let mut state = StepState { angular_velocity: state.0, angle: state.1, compression: state.2, patch: [state.3, state.4], slip: [state.5, state.6] };
+    fn finite_in_finite_out(s in settings(), inputs in prop::collection::vec(input(), 1..6), state in (finite(), finite(), finite(), finite(), finite(), finite(), finite(), finite()), dt in finite()) {
+        let mut state = StepState { angular_velocity: state.0, angle: state.1, compression: state.2, patch: [state.3, state.4], slip: [state.5, state.6], jacking: state.7 };
         for i in inputs {
             let out = step(&s, &mut state, i, dt);
             prop_assert!(out.is_finite(), "{out:?}");

@@ -309,3 +309,141 @@ fn an_unloaded_wheel_heading_through_its_bump_stop_is_stopped() {
         out[0].end_speed
     );
 }
+
+/// A preload holds the ride height whatever the rate: a 300 kg corner on springs of
+/// 2·10⁴ … 10⁶ N/m, each preloaded to `m·g − k·x₀`, settles at `x₀` within 0.1 mm
+/// (explicit standalone suspension, 240 Hz); the law is continuous where the preload's
+/// release and the bump rubber begin.
+#[test]
+fn preload_sets_the_ride_height() {
+    let x0 = 0.08;
+    for k in [2.0e4f32, 4.0e4, 2.0e5, 1.0e6] {
+        let mut car = QuarterCar::new(300.0, 0.45);
+        car.settings.set_suspension_length(0.2).unwrap();
+        car.settings.set_suspension_spring(k).unwrap();
+        car.settings.set_suspension_bump(4_000.0).unwrap();
+        car.settings.set_suspension_rebound(4_000.0).unwrap();
+        car.settings
+            .set_spring_preload(300.0 * G as f32 - k * x0 as f32)
+            .unwrap();
+        let mut out = car.step(1.0 / 240.0);
+        for _ in 0..240 * 6 {
+            out = car.step(1.0 / 240.0);
+        }
+        println!("{k} N/m: compression {:.5} m", out.compression);
+        assert!(
+            (out.compression as f64 - x0).abs() < 1e-4,
+            "{k} N/m: {}",
+            out.compression
+        );
+    }
+    let mut s = WheelSettings::default();
+    s.set_suspension_length(0.2).unwrap();
+    s.set_spring_preload(1_000.0).unwrap();
+    s.set_bump_rubber_gap(0.03).unwrap();
+    s.set_bump_rubber_rate(1.0e5).unwrap();
+    let force = |x: f64| {
+        let (k, f) = s.spring_law(x);
+        k * x + f
+    };
+    let (release, rubber) = (PRELOAD_RELEASE * 0.2, 0.2 - 0.03);
+    for edge in [release, rubber] {
+        assert!(
+            (force(edge - 1e-9) - force(edge + 1e-9)).abs() < 1e-2,
+            "a jump at {edge} m"
+        );
+    }
+    assert_eq!(force(0.0), 0.0);
+    assert!((force(0.1) - (40_000.0 * 0.1 + 1_000.0)).abs() < 1e-2);
+    // f32 settings: the rubber starts within 10⁻⁸ m of 0.17 m.
+    assert!((force(0.19) - (40_000.0 * 0.19 + 1_000.0 + 1.0e5 * 0.02)).abs() < 1e-2);
+}
+
+/// Camber and toe at 50 mm of bump from the alignment position are the settings'
+/// closed form `static + gain · travel` within 0.01° (the step's camber, the law's toe).
+#[test]
+fn camber_and_toe_follow_the_travel() {
+    let mut s = WheelSettings::default();
+    s.set_suspension_length(0.2).unwrap();
+    s.set_camber_angle(-1.0).unwrap();
+    s.set_toe_angle(0.2).unwrap();
+    s.set_camber_gain(-20.0).unwrap();
+    s.set_bump_steer(3.0).unwrap();
+    s.set_alignment_compression(0.05).unwrap();
+    let (camber, toe) = s.alignment(0.1);
+    assert!(
+        (camber + 2.0).abs() < 0.01 && (toe - 0.35).abs() < 0.01,
+        "{camber}°, {toe}°"
+    );
+    // Compression 0.1 m: hit distance = travel + radius − 0.1.
+    let mut state = StepState {
+        compression: 0.1,
+        ..Default::default()
+    };
+    let input = StepInput {
+        contact: Some(contact(0.4, 0.0, 0.0)),
+        ..Default::default()
+    };
+    let out = step(&s, &mut state, input, 1.0 / 60.0);
+    assert!((out.camber + 2.0).abs() < 0.01, "camber {}", out.camber);
+}
+
+/// The links' jacking is the last step's force times the slope, lifting where the
+/// force pushes towards the centre of mass: a left wheel (to the right of nothing: its
+/// arm is to the left, −x) sliding left gets pushed right (towards the centre) and lifts
+/// by `0.2 · Fy`; a front wheel braking lifts by `0.3 · |Fx|` (anti-dive) and a rear
+/// one is pulled down by it (anti-lift). The load carries it; with the slopes at 0 there
+/// is none.
+#[test]
+fn jacking_follows_the_slopes() {
+    let mut s = WheelSettings::default();
+    s.set_roll_centre_slope(0.2).unwrap();
+    s.set_brake_pitch_slope(0.3).unwrap();
+    let run = |s: &WheelSettings, arm: [f32; 2], (vx, vy): (f32, f32), brake: f32| {
+        let mut state = StepState {
+            compression: 0.1,
+            angular_velocity: vx / 0.3,
+            ..Default::default()
+        };
+        let input = StepInput {
+            input: WheelInput {
+                brake_torque: brake,
+                ..Default::default()
+            },
+            contact: Some(Contact {
+                arm,
+                ..contact(0.3, vx, vy)
+            }),
+            ..Default::default()
+        };
+        let first = step(s, &mut state, input, 1.0 / 60.0);
+        let second = step(s, &mut state, input, 1.0 / 60.0);
+        (first, second)
+    };
+    // Left wheel, sliding to the left (vy < 0): the force pushes right, +sideways.
+    let (first, second) = run(&s, [0.0, -0.8], (10.0, -0.5), 0.0);
+    assert!(first.sideways_force > 500.0, "{}", first.sideways_force);
+    let expected = 0.2 * first.sideways_force;
+    assert!(
+        (second.jacking_force - expected).abs() < 1e-3 * expected,
+        "{} vs {expected}",
+        second.jacking_force
+    );
+    assert!((second.load - (second.spring_force + second.damper_force + second.jacking_force)).abs() < 1e-2);
+    // The right wheel sliding the same way: pushed away from the centre, pulled down.
+    let (first, second) = run(&s, [0.0, 0.8], (10.0, -0.5), 0.0);
+    assert!((second.jacking_force + 0.2 * first.sideways_force).abs() < 1e-3 * first.sideways_force);
+    // Braking ahead of the centre of mass lifts; behind it, pulls down.
+    for (ahead, sign) in [(1.2f32, 1.0f32), (-1.4, -1.0)] {
+        let (first, second) = run(&s, [ahead, 0.0], (10.0, 0.0), 400.0);
+        assert!(first.forward_force < -500.0, "{}", first.forward_force);
+        let expected = -sign * 0.3 * first.forward_force;
+        assert!(
+            (second.jacking_force - expected).abs() < 1e-3 * expected.abs(),
+            "{ahead}: {} vs {expected}",
+            second.jacking_force
+        );
+    }
+    let (_, second) = run(&WheelSettings::default(), [1.2, -0.8], (10.0, -0.5), 400.0);
+    assert_eq!(second.jacking_force, 0.0);
+}

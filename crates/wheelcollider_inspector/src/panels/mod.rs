@@ -229,10 +229,10 @@ fn tune_tab(
     }
 }
 
-/// Axle `i`'s place and its bar and steer terms; returns whether any changed. Its
+/// Axle `i`'s place, its bar, steer terms and links; returns whether any changed. Its
 /// position ranges scale with the chassis (`scale`, [`chassis_scale`]): along it within
 /// one chassis length of the middle, the half track up to one, the mount within half
-/// of one up or down.
+/// of one up or down, the roll centre within the half track.
 fn axle_ui(ui: &mut egui::Ui, (i, scale): (usize, f32), axle: &mut AxleSettings) -> bool {
     let mut changed = false;
     egui::Grid::new(("axle", i)).num_columns(2).show(ui, |ui| {
@@ -257,6 +257,31 @@ fn axle_ui(ui: &mut egui::Ui, (i, scale): (usize, f32), axle: &mut AxleSettings)
             " °/kN",
             0.005,
         );
+        // The roll centre within the half track (the validation's clamp), the anti
+        // percentages over their validated range.
+        let h = axle.half_track;
+        changed |= num(
+            ui,
+            "roll centre height",
+            &mut axle.roll_centre_height,
+            -h..=h,
+            " m",
+            0.002,
+        );
+        changed |= num(ui, "anti-dive", &mut axle.anti_dive, -50.0..=150.0, " %", 0.5);
+        changed |= num(ui, "anti-squat", &mut axle.anti_squat, -50.0..=150.0, " %", 0.5);
+        // The ride height within the travel's 10–90 % (the validation's clamp).
+        let (r, l) = (axle.wheel.radius(), axle.wheel.suspension_length());
+        let mut set = axle.ride_height.is_some();
+        ui.label("ride height");
+        if ui.checkbox(&mut set, "set").changed() {
+            axle.ride_height = set.then_some(r + 0.5 * l);
+            changed = true;
+        }
+        ui.end_row();
+        if let Some(h) = axle.ride_height.as_mut() {
+            changed |= num(ui, "  mount above ground", h, r + 0.1 * l..=r + 0.9 * l, " m", 0.001);
+        }
     });
     changed
 }

@@ -117,6 +117,39 @@ pub(super) fn wheel_settings_suspension_ui(ui: &mut egui::Ui, id: &str, w: &mut 
             ui,
             w,
             *changed,
+            "preload",
+            spring_preload,
+            set_spring_preload,
+            -1.0e5..=1.0e5,
+            " N",
+            10.0
+        );
+        wheel_field!(
+            ui,
+            w,
+            *changed,
+            "bump rubber gap",
+            bump_rubber_gap,
+            set_bump_rubber_gap,
+            0.0..=1.0,
+            " m",
+            0.002
+        );
+        wheel_field!(
+            ui,
+            w,
+            *changed,
+            "bump rubber rate",
+            bump_rubber_rate,
+            set_bump_rubber_rate,
+            0.0..=wheelcollider_core::MAX_SPRING,
+            " N/m",
+            100.0
+        );
+        wheel_field!(
+            ui,
+            w,
+            *changed,
             "max ground angle",
             max_ground_angle,
             set_max_ground_angle,
@@ -165,6 +198,28 @@ pub(super) fn wheel_settings_alignment_ui(ui: &mut egui::Ui, id: &str, w: &mut W
             -45.0..=45.0,
             "°",
             0.02
+        );
+        wheel_field!(
+            ui,
+            w,
+            *changed,
+            "camber gain",
+            camber_gain,
+            set_camber_gain,
+            -200.0..=200.0,
+            " °/m",
+            0.5
+        );
+        wheel_field!(
+            ui,
+            w,
+            *changed,
+            "bump steer",
+            bump_steer,
+            set_bump_steer,
+            -200.0..=200.0,
+            " °/m",
+            0.5
         );
         wheel_field!(
             ui,

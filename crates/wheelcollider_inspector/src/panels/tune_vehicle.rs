@@ -251,17 +251,28 @@ pub(super) fn vehicle_aerodynamics_ui(ui: &mut egui::Ui, settings: &mut VehicleS
             ui,
             "downforce front",
             &mut a.downforce_front,
-            0.0..=10.0,
-            " m² (Cl·A)",
+            -10.0..=10.0,
+            " m² (Cl·A, − lifts)",
             0.01,
         );
         *changed |= num(
             ui,
             "downforce rear",
             &mut a.downforce_rear,
-            0.0..=10.0,
-            " m² (Cl·A)",
+            -10.0..=10.0,
+            " m² (Cl·A, − lifts)",
             0.01,
+        );
+        // Within the chassis' height (the validation's clamp).
+        let height = settings.chassis.size[1];
+        let a = &mut settings.aero;
+        *changed |= num(
+            ui,
+            "centre of pressure",
+            &mut a.pressure_height,
+            -height..=height,
+            " m above the CoM",
+            0.005,
         );
     })
 }

@@ -20,6 +20,8 @@ pub(crate) fn circle(settings: &VehicleSettings, o: &ManeuverOptions, out: &mut 
     let (fast, slow) = if o.quick { (1.0, 0.3) } else { (0.2, 0.05) };
     let mut lateral = vec![0.0; sim.rec.time.len()];
     let lat_col = CHASSIS.iter().position(|c| c.0 == "lateral_acc").expect("recorded");
+    let roll_col = CHASSIS.iter().position(|c| c.0 == "roll").expect("recorded");
+    let mut roll_points = vec![];
     for _ in 0..sim.steps(if o.quick { 40.0 } else { 300.0 }) {
         let p = sim.k.position;
         let to_car = (p - centre).with_y(0.0);
@@ -48,6 +50,8 @@ pub(crate) fn circle(settings: &VehicleSettings, o: &ManeuverOptions, out: &mut 
             }
             if ay < 0.5 * mu * G && ay > 0.05 * G {
                 points.push((ay / G, sim.k.road_wheel_angle));
+                let roll = sim.rec.chassis[roll_col].last().copied().unwrap_or(0.0);
+                roll_points.push((ay / G, roll.abs()));
             }
         } else {
             window.clear();
@@ -64,6 +68,10 @@ pub(crate) fn circle(settings: &VehicleSettings, o: &ManeuverOptions, out: &mut 
         }
         None => out.metric("understeer_gradient", f32::NAN, "deg/g", None),
     }
+    // The body's roll against the lateral acceleration in the linear range, against
+    // its closed form (`VehicleSettings::predicted_roll_gradient`).
+    let roll = fit_line(&roll_points).map_or(f32::NAN, |(slope, _)| slope);
+    out.metric("roll_gradient", roll, "deg/g", settings.predicted_roll_gradient());
     out.extra.push(Channel {
         name: "lateral_g".into(),
         unit: "g",

@@ -2,4 +2,5 @@
 
 mod assists;
 mod closed_forms;
+mod geometry;
 mod presets;
