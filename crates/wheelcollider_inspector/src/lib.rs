@@ -136,6 +136,8 @@ pub struct InspectorState {
     pub times: VecDeque<f32>,
     /// History per wheel (index as in `VehicleSettings::wheel_index`).
     pub history: Vec<VecDeque<WheelSample>>,
+    /// The body's roll (deg, positive leaning right) at each history sample.
+    pub roll: VecDeque<f32>,
     /// The preset file the Presets tab saves to and loads from.
     pub preset_path: String,
     /// Reload the preset when its file changes.
@@ -171,6 +173,7 @@ impl Default for InspectorState {
             per_wheel: false,
             times: VecDeque::with_capacity(HISTORY_LEN),
             history: vec![],
+            roll: VecDeque::new(),
             preset_path: "assets/presets/road.ron".into(),
             hot_reload: true,
             message: None,
@@ -309,33 +312,39 @@ fn pick_target(
     state.home = pick.map(|p| *p.1);
     state.times.clear();
     state.history.clear();
+    state.roll.clear();
 }
 
 fn record_history(
     time: Res<Time>,
     mut state: ResMut<InspectorState>,
-    vehicles: Query<&ChassisWheels, With<Vehicle>>,
+    vehicles: Query<(&ChassisWheels, &Rotation), With<Vehicle>>,
     wheels: Query<(&VehicleWheel, &WheelOutput)>,
     physics: Res<Time<Physics>>,
 ) {
     if physics.is_paused() {
         return;
     }
-    let Some(children) = state.target.and_then(|t| vehicles.get(t).ok()) else {
+    let Some((children, rotation)) = state.target.and_then(|t| vehicles.get(t).ok()) else {
         return;
     };
     let n = children.wheels().len();
     if state.history.len() != n {
         state.history = vec![VecDeque::with_capacity(HISTORY_LEN); n];
         state.times.clear();
+        state.roll.clear();
     }
     if state.times.len() == HISTORY_LEN {
         state.times.pop_front();
+        state.roll.pop_front();
         state.history.iter_mut().for_each(|h| {
             h.pop_front();
         });
     }
     state.times.push_back(time.elapsed_secs());
+    // Roll about the chassis' forward axis (yaw first, as the track records it).
+    let (_, _, roll) = rotation.0.to_euler(EulerRot::YXZ);
+    state.roll.push_back(-roll.to_degrees());
     // One sample per wheel slot; a wheel not found this frame repeats a zero sample.
     let len = state.times.len();
     for &w in children.wheels() {

@@ -19,9 +19,17 @@ pub const LIMITER_BAND_RPM: f32 = 100.0;
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
 pub struct EngineSettings {
     /// Full-throttle torque (N·m) against engine speed (rpm): `[rpm, torque]` points in
-    /// increasing rpm, linearly interpolated, held flat beyond the ends. At least one
-    /// point; rpm ≥ 0, torque ≥ 0.
+    /// increasing rpm, linearly interpolated, held flat beyond the last; below the
+    /// first it falls linearly to 0 at [`stall_rpm`](Self::stall_rpm) (held flat with
+    /// no stall speed). At least one point; rpm ≥ 0, torque ≥ 0.
     pub torque_curve: Vec<[f32; 2]>,
+    /// The speed (rpm) below which the engine cannot run, 0 ..= idle − 50 (0: it never
+    /// stalls, the curve held flat down to 0 rpm). Its torque falls to its friction
+    /// there; an engine that drops below it (dragged down through a locked clutch: a
+    /// manual car pulling away in sixth) stalls and stays stalled until restarted
+    /// (see [`VehicleState::stalled`](super::VehicleState::stalled)). Petrol engines
+    /// about half their idle speed.
+    pub stall_rpm: f32,
     /// Idle speed (rpm) that the idle control holds, ≥ 100.
     pub idle_rpm: f32,
     /// The rev limiter's speed (rpm), > idle.
@@ -50,6 +58,7 @@ impl Default for EngineSettings {
             inertia: 0.2,
             braking_torque: 60.0,
             speed_limit: 0.0,
+            stall_rpm: 0.0,
         }
     }
 }
@@ -60,6 +69,9 @@ impl EngineSettings {
         let c = &self.torque_curve;
         let Some(first) = c.first() else { return 0.0 };
         if rpm <= first[0] {
+            if self.stall_rpm > 0.0 && first[0] > self.stall_rpm {
+                return first[1] * ((rpm - self.stall_rpm) / (first[0] - self.stall_rpm)).clamp(0.0, 1.0);
+            }
             return first[1];
         }
         for w in c.windows(2) {
@@ -125,6 +137,9 @@ pub(crate) fn governed_torque(
     rpm: f32,
     dt: f32,
 ) -> (f32, f32) {
+    if state.stalled {
+        return (0.0, engine.torque(rpm, 0.0));
+    }
     let mut throttle = throttle;
     let clutch_torque_est = state.clutch_torque;
     let idle = engine.idle_rpm / RAD_PER_S_TO_RPM;
@@ -139,6 +154,27 @@ pub(crate) fn governed_torque(
         throttle = throttle.min(engine.throttle_for(rpm, allow));
     }
     (throttle, engine.torque(rpm, throttle))
+}
+
+/// Stalling and restarting: an engine below its [`stall_rpm`](EngineSettings::stall_rpm)
+/// stalls (a manual clutch only: an automatic one opens before); a stalled one starts
+/// at idle when the `throttle` is pressed with the clutch `open`.
+pub(crate) fn stall_or_start(
+    engine: &EngineSettings,
+    state: &mut VehicleState,
+    manual: bool,
+    throttle: f32,
+    open: bool,
+) {
+    let stall = engine.stall_rpm / RAD_PER_S_TO_RPM;
+    if state.stalled {
+        if open && throttle > 0.1 {
+            state.stalled = false;
+            state.engine_speed = state.engine_speed.max(engine.idle_rpm / RAD_PER_S_TO_RPM);
+        }
+    } else if manual && stall > 0.0 && state.engine_speed < stall {
+        state.stalled = true;
+    }
 }
 
 /// The road-speed governor: `throttle` scaled down linearly over the last

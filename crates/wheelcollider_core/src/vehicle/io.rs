@@ -134,6 +134,10 @@ pub struct VehicleState {
     /// The clutch held the engine to the gearbox last step: the engine turned with the
     /// driven wheels, its inertia carried by them.
     pub clutch_locked: bool,
+    /// The engine stalled: it makes no torque (its friction still drags) until the
+    /// throttle is pressed with the clutch open (the pedal down, or neutral), which
+    /// starts it at idle.
+    pub stalled: bool,
     /// Each wheel's compliance steer of the last step (deg), wheel by wheel.
     pub compliance_steer: Vec<f32>,
 }
@@ -152,6 +156,7 @@ impl VehicleState {
             traction_factor: 1.0,
             stopped_braking: 0.0,
             clutch_locked: false,
+            stalled: false,
             compliance_steer: vec![0.0; settings.wheel_count()],
         }
     }
@@ -217,4 +222,7 @@ pub struct PowertrainReport {
     /// Brake torque yaw stability (ESC) asked for this step, summed over the wheels
     /// (N·m, before ABS); 0 while it is off or idle: an ESC lamp for the HUD.
     pub stability_brake: f32,
+    /// The engine has stalled (see [`EngineSettings::stall_rpm`](super::EngineSettings::stall_rpm)):
+    /// it makes no torque until it is restarted.
+    pub stalled: bool,
 }

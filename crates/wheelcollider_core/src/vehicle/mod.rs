@@ -190,6 +190,7 @@ pub fn step_vehicle(
     report.steer = state.steer;
     report.brake = brake;
     report.steering_torque = finite(steering::column_torque(settings, wheel));
+    report.stalled = state.stalled;
     report
 }
 
@@ -236,6 +237,10 @@ fn powertrain<W: Fn(usize) -> WheelFeedback + Copy>(
         // The engine turned with the driven wheels last step: read its speed back.
         state.engine_speed = (driven.speed * ratio).clamp(0.0, 2.0e4);
     }
+    // The clutch is open for a start with the pedal down, in neutral or mid-shift.
+    let open = ratio == 0.0 || shifting || disconnected || raw.clutch > 0.9;
+    let manual = !settings.clutch.automatic;
+    engine::stall_or_start(&settings.engine, state, manual, throttle, open);
     let rpm = state.engine_speed * RAD_PER_S_TO_RPM;
     let carried = transmission::reflected_inertia(settings, ratio, state.clutch_locked);
     let drive_limit = brakes::traction_limit(settings, state, shares, ratio, carried, wheel, dt)
@@ -254,8 +259,11 @@ fn powertrain<W: Fn(usize) -> WheelFeedback + Copy>(
     let clutch = transmission::clutch_step(settings, state, &driven, ratio, engine_torque, capacity, dt);
     for (a, s) in shares.iter().enumerate() {
         let j = 0.5 * s * clutch.reflected_inertia;
-        out[2 * a].drivetrain_inertia = j;
-        out[2 * a + 1].drivetrain_inertia = j;
+        let drag = if *s > 0.0 { settings.gearbox.drag_torque } else { 0.0 };
+        for w in [2 * a, 2 * a + 1] {
+            out[w].drivetrain_inertia = j;
+            out[w].drivetrain_friction_torque = drag;
+        }
     }
     report.centre_transfer = differential::distribute(settings, shares, clutch.wheel_torque, wheel, out, n_axles, dt);
     report.engine_torque = engine_torque;

@@ -412,6 +412,7 @@ impl VehicleSettings {
         field!("engine.inertia", e.inertia, 0.01, M);
         field!("engine.braking_torque", e.braking_torque, 0.0, M);
         field!("engine.speed_limit", e.speed_limit, 0.0, 10_000.0);
+        field!("engine.stall_rpm", e.stall_rpm, 0.0, e.idle_rpm - 50.0);
 
         let cl = &mut self.clutch;
         field!("clutch.max_torque", cl.max_torque, 0.0, M);
@@ -434,6 +435,7 @@ impl VehicleSettings {
         field!("gearbox.inertia", g.inertia, 0.0, M);
         field!("gearbox.shift_up_rpm", g.shift_up_rpm, e.idle_rpm, e.redline_rpm);
         field!("gearbox.shift_down_rpm", g.shift_down_rpm, e.idle_rpm, g.shift_up_rpm);
+        field!("gearbox.drag_torque", g.drag_torque, 0.0, M);
 
         let b = &mut self.brakes;
         field!("brakes.max_torque", b.max_torque, 0.0, M);

@@ -73,6 +73,16 @@ pub struct GearboxSettings {
     pub shift_up_rpm: f32,
     /// Automatic downshift below this engine speed (rpm).
     pub shift_down_rpm: f32,
+    /// Rev-matched shifts: at the end of a shift the engine is brought to the speed
+    /// the wheels give through the new gear (a blip on a downshift), so the clutch
+    /// closes without a jolt; on by default (an automatic's control does it). Off, the
+    /// engine meets the gearbox at whatever speed the shift left it, and the clutch
+    /// closes the difference with its torque: a downshift at speed jolts the car.
+    pub auto_blip: bool,
+    /// The gearbox's and differentials' spin losses (N·m at each driven wheel), ≥ 0:
+    /// a friction torque on the driven wheels in any gear, neutral too (0: none; a
+    /// car's is some 5–15).
+    pub drag_torque: f32,
 }
 
 impl Default for GearboxSettings {
@@ -88,6 +98,8 @@ impl Default for GearboxSettings {
             auto_reverse: true,
             shift_up_rpm: 6300.0,
             shift_down_rpm: 2600.0,
+            auto_blip: true,
+            drag_torque: 0.0,
         }
     }
 }
@@ -152,12 +164,12 @@ pub(crate) fn select_gear(
             state.shift_timer = 0.0;
             let (old, new) = (gb.total_ratio(state.gear), gb.total_ratio(state.next_gear));
             state.gear = state.next_gear;
-            // A rev-matched shift: the engine meets the gearbox at the speed the driven
+            // A rev-matched shift (`auto_blip`): the engine meets the gearbox at the speed the driven
             // wheels give through the new gear (never below idle), so the clutch closes
             // without a jolt. (Carrying the rpm across by the ratio of ratios left the
             // engine short by what it lost during the shift, and closing that gap in one
             // step threw the car back by 0.25 g.)
-            if old != 0.0 && new != 0.0 && old.signum() == new.signum() {
+            if gb.auto_blip && old != 0.0 && new != 0.0 && old.signum() == new.signum() {
                 let idle = settings.engine.idle_rpm / RAD_PER_S_TO_RPM;
                 state.engine_speed = (driven_wheel_speed(settings, wheels) * new).max(idle);
             }
@@ -301,18 +313,21 @@ pub(crate) fn clutch_step(
     let sync = clutch_torque(settings, state, &driven, ratio, engine_torque, dt);
     state.clutch_locked = capacity > 0.0 && ratio != 0.0 && side.inertia > 0.0 && sync.abs() <= capacity;
     let reflected_inertia = reflected_inertia(settings, ratio, state.clutch_locked);
+    // Power from the engine loses (1 − η) on its way to the wheels; on the overrun the
+    // wheels drive the engine and the losses add to its braking: ÷ η.
+    let through = |torque: f32| if torque >= 0.0 { torque * eta } else { torque / eta };
     if state.clutch_locked {
         state.clutch_torque = sync;
         let catch_up = j_e * ratio * (state.engine_speed - ratio * side.speed) / dt;
         ClutchStep {
-            wheel_torque: finite(engine_torque * ratio * eta + catch_up),
+            wheel_torque: finite(through(engine_torque) * ratio + catch_up),
             reflected_inertia,
         }
     } else {
         state.clutch_torque = sync.clamp(-capacity, capacity);
         super::engine::integrate(&settings.engine, state, engine_torque, dt);
         ClutchStep {
-            wheel_torque: state.clutch_torque * ratio * eta,
+            wheel_torque: through(state.clutch_torque) * ratio,
             reflected_inertia,
         }
     }

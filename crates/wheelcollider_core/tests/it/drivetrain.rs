@@ -425,3 +425,37 @@ fn compliance_steer_settles_at_its_closed_form_even_when_stiff() {
         );
     }
 }
+
+/// Engine braking reaches the wheels divided by the gearbox's efficiency (the losses
+/// add to it on the overrun), and drive torque multiplied by it; the gearbox's drag
+/// torque is a friction on the driven wheels, in neutral too.
+#[test]
+fn engine_braking_passes_the_gearbox_divided_by_its_efficiency() {
+    let mut settings = car();
+    settings.engine.braking_torque = 60.0;
+    settings.gearbox.drag_torque = 8.0;
+    let eta = settings.gearbox.efficiency;
+    for (throttle, gear) in [(0.0, 2), (1.0, 2)] {
+        let (mut state, mut wheels) = synced(&settings, gear, 3000.0);
+        let input = DriverInput {
+            throttle,
+            ..Default::default()
+        };
+        // Two steps: the clutch locks in the first.
+        let (out, report) = run(&settings, &mut state, &mut wheels, input, 2.0 / 60.0, 60.0);
+        let r = settings.gearbox.total_ratio(gear);
+        let factor = if report.engine_torque < 0.0 { 1.0 / eta } else { eta };
+        let expected = report.engine_torque * r * factor;
+        println!(
+            "throttle {throttle}: engine {:.2} N·m, wheels {:.2} N·m (expected {expected:.2})",
+            report.engine_torque, report.wheel_torque
+        );
+        assert!(state.clutch_locked);
+        assert!(
+            (report.wheel_torque - expected).abs() < 0.02 * expected.abs().max(1.0),
+            "{report:?}"
+        );
+        assert_eq!(out[2].drivetrain_friction_torque, 8.0);
+        assert_eq!(out[0].drivetrain_friction_torque, 0.0, "the front axle is not driven");
+    }
+}

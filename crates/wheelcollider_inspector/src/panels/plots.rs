@@ -145,6 +145,31 @@ pub(super) fn plots(
         ui,
     );
     series(&|s| s.load, "Tyre load (N)", "load", ui);
+    // Each axle's lateral load transfer, (right − left) / 2, and the body's roll.
+    ui.label("Load transfer per axle (N, (right − left) / 2) and body roll (°, right axis ×1000)");
+    Plot::new("transfer")
+        .height(110.0)
+        .legend(Legend::default())
+        .show(ui, |p| {
+            for (a, pair) in state.history.chunks(2).enumerate() {
+                if let [left, right] = pair {
+                    let pts: PlotPoints = state
+                        .times
+                        .iter()
+                        .zip(left.iter().zip(right))
+                        .map(|(t, (l, r))| [*t as f64 - t0, 0.5 * (r.load - l.load) as f64])
+                        .collect();
+                    p.line(Line::new(format!("axle {a}"), pts));
+                }
+            }
+            let roll: PlotPoints = state
+                .times
+                .iter()
+                .zip(&state.roll)
+                .map(|(t, r)| [*t as f64 - t0, 1000.0 * *r as f64])
+                .collect();
+            p.line(Line::new("roll ×1000 (°)", roll));
+        });
     series(&|s| s.forward_slip, "Longitudinal slip", "fslip", ui);
     series(&|s| s.sideways_slip, "Lateral slip", "sslip", ui);
     series(
@@ -200,7 +225,11 @@ pub(super) fn telemetry_ui(
                 "speed",
                 format!("{:.1} km/h, {:+.2} m/s fwd", t.speed_kmh, t.forward_speed),
             );
-            row("engine", format!("{:.0} rpm, {:.0} N·m", p.engine_rpm, p.engine_torque));
+            let stalled = if p.stalled { " (stalled)" } else { "" };
+            row(
+                "engine",
+                format!("{:.0} rpm, {:.0} N·m{stalled}", p.engine_rpm, p.engine_torque),
+            );
             let gear = match p.gear {
                 -1 => "R".to_string(),
                 0 => "N".to_string(),

@@ -114,6 +114,9 @@ pub(super) fn vehicle_engine_ui(ui: &mut egui::Ui, settings: &mut VehicleSetting
         *changed |= num(ui, "redline", &mut e.redline_rpm, 500.0..=30_000.0, " rpm", 10.0);
         *changed |= num(ui, "inertia", &mut e.inertia, 0.01..=10.0, " kg·m²", 0.005);
         *changed |= num(ui, "engine braking", &mut e.braking_torque, 0.0..=2000.0, " N·m", 1.0);
+        // Below idle (the validation's clamp).
+        let stall = (e.idle_rpm - 50.0).max(0.0);
+        *changed |= num(ui, "stall speed", &mut e.stall_rpm, 0.0..=stall, " rpm", 10.0);
         ui.label("torque scale");
         let mut scale = 1.0f32;
         if ui
@@ -168,6 +171,10 @@ pub(super) fn vehicle_clutch_and_gearbox_ui(ui: &mut egui::Ui, settings: &mut Ve
         ui.end_row();
         *changed |= num(ui, "shift up", &mut g.shift_up_rpm, 100.0..=30_000.0, " rpm", 10.0);
         *changed |= num(ui, "shift down", &mut g.shift_down_rpm, 100.0..=30_000.0, " rpm", 10.0);
+        ui.label("rev-matched shifts");
+        *changed |= ui.checkbox(&mut g.auto_blip, "").changed();
+        ui.end_row();
+        *changed |= num(ui, "drivetrain drag", &mut g.drag_torque, 0.0..=200.0, " N·m", 0.5);
     })
 }
 

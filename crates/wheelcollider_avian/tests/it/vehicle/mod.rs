@@ -2,5 +2,6 @@
 
 mod assists;
 mod closed_forms;
+mod engine;
 mod geometry;
 mod presets;
