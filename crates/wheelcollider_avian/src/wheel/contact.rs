@@ -295,8 +295,10 @@ fn suspension_row(
     let speed = finite_or_zero(approach + bump_rate);
     let along_ground = (contact.forward_velocity, contact.sideways_velocity);
     let (rise, ground_rise) = ground_rise(settings, state, (compression, speed), along_ground, ctx.dt);
-    // The spring's line where it is now (its preload, release and bump rubber).
-    let (stiffness, preload) = settings.spring_law(travel.compression.min(settings.suspension_length() as f64));
+    // The spring's line where it is now (its preload, release and bump rubber), read at
+    // the compression its offset leaves it (an edit's offset shifts the whole law).
+    let at = travel.compression.min(settings.suspension_length() as f64) - state.spring_offset as f64;
+    let (stiffness, preload) = settings.spring_law(at);
     let row = SuspensionRow {
         compression,
         speed,

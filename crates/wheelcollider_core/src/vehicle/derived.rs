@@ -67,9 +67,12 @@ impl VehicleSettings {
         self.engine.curve_torque(rpm.max(self.engine.idle_rpm)) * ratio * self.gearbox.efficiency / r
     }
 
-    /// Resistance on flat ground at `v` (N): aerodynamic drag plus rolling resistance.
+    /// Resistance on flat ground at `v` (N): aerodynamic drag, rolling resistance and
+    /// the drivetrain's drag torque at the driven wheels.
     pub fn resistance_force(&self, v: f32) -> f32 {
-        self.aero.drag_factor() * v * v + self.rolling_resistance_force(v)
+        let driven = self.axles.iter().filter(|a| a.driven).count() as f32;
+        let drivetrain = 2.0 * driven * self.gearbox.drag_torque / self.drive_radius();
+        self.aero.drag_factor() * v * v + self.rolling_resistance_force(v) + drivetrain
     }
 
     /// Height of the chassis origin above flat ground (m) at which the lowest wheel just

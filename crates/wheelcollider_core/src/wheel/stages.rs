@@ -615,11 +615,24 @@ pub(super) fn write_output(
         state.angle = 0.0;
     }
     state.compression = out32(loaded.compression);
-    state.jacking = out32(jacking(settings, loaded, fx, fy));
+    // The links follow the forces through their bushings' lag (`LINK_LAG`).
+    // In the air they carry nothing, at once.
+    let follow = dt / (dt + LINK_LAG);
+    state.jacking = match loaded.grounded {
+        true => out32(state.jacking as f64 + follow * (jacking(settings, loaded, fx, fy) - state.jacking as f64)),
+        false => 0.0,
+    };
     out.angular_velocity = state.angular_velocity;
     out.rpm = state.angular_velocity * RAD_PER_S_TO_RPM;
     out.angle = state.angle;
 }
+
+/// How long (s) the links' jacking takes to follow the tyre's forces (first order,
+/// 63 %): the compliance of their bushings. Without it the jacking, read from the
+/// last step's forces, closed a loop through the load that rang when a car stood on
+/// another (`world::crashes`, `a_car_dropped_on_another_car_rests_on_it`) and pushed
+/// on a landing's first steps (`driving_off_a_ledge_at_an_angle_only_loses_energy`).
+pub(crate) const LINK_LAG: f64 = 0.02;
 
 /// The vertical force (N, positive lifting the body) the links carry from the tyre's
 /// forces `fx`, `fy` (the wheel's forward and sideways): each force turned into the

@@ -249,7 +249,12 @@ fn assists_validate_with_their_field_paths() {
         settings.assists.air_control.yaw_rate, 1440.0,
         "clamped to its documented range"
     );
-    // A preset without the section reads as all off.
+    // A preset without the section reads as all off; one that names only ESC has the
+    // rest at their defaults.
+    let rally = crate::common::preset("rally");
+    assert_eq!(rally.assists, AssistSettings::default());
     let road = crate::common::preset("road");
-    assert_eq!(road.assists, AssistSettings::default());
+    let mut expected = AssistSettings::default();
+    expected.yaw_stability.enabled = true;
+    assert_eq!(road.assists, expected);
 }

@@ -21,7 +21,7 @@ pub(crate) fn circle(settings: &VehicleSettings, o: &ManeuverOptions, out: &mut 
     let mut lateral = vec![0.0; sim.rec.time.len()];
     let lat_col = CHASSIS.iter().position(|c| c.0 == "lateral_acc").expect("recorded");
     let roll_col = CHASSIS.iter().position(|c| c.0 == "roll").expect("recorded");
-    let mut roll_points = vec![];
+    let (mut roll_points, mut suspension_points) = (vec![], vec![]);
     for _ in 0..sim.steps(if o.quick { 40.0 } else { 300.0 }) {
         let p = sim.k.position;
         let to_car = (p - centre).with_y(0.0);
@@ -52,6 +52,7 @@ pub(crate) fn circle(settings: &VehicleSettings, o: &ManeuverOptions, out: &mut 
                 points.push((ay / G, sim.k.road_wheel_angle));
                 let roll = sim.rec.chassis[roll_col].last().copied().unwrap_or(0.0);
                 roll_points.push((ay / G, roll.abs()));
+                suspension_points.push((ay / G, suspension_roll(&sim)));
             }
         } else {
             window.clear();
@@ -68,10 +69,19 @@ pub(crate) fn circle(settings: &VehicleSettings, o: &ManeuverOptions, out: &mut 
         }
         None => out.metric("understeer_gradient", f32::NAN, "deg/g", None),
     }
-    // The body's roll against the lateral acceleration in the linear range, against
-    // its closed form (`VehicleSettings::predicted_roll_gradient`).
-    let roll = fit_line(&roll_points).map_or(f32::NAN, |(slope, _)| slope);
-    out.metric("roll_gradient", roll, "deg/g", settings.predicted_roll_gradient());
+    // Roll against the lateral acceleration in the linear range: the suspension's (the
+    // compressions' difference over the track), against its closed form
+    // (`VehicleSettings::predicted_roll_gradient`), and the body's, which a cylinder
+    // tyre's edge adds to when the wheels carry static camber (`docs/vehicle.md`).
+    let slope = |points: &[(f32, f32)]| fit_line(points).map_or(f32::NAN, |(slope, _)| slope);
+    let predicted = settings.predicted_roll_gradient();
+    out.metric(
+        "suspension_roll_gradient",
+        slope(&suspension_points),
+        "deg/g",
+        predicted,
+    );
+    out.metric("roll_gradient", slope(&roll_points), "deg/g", None);
     out.extra.push(Channel {
         name: "lateral_g".into(),
         unit: "g",
@@ -85,4 +95,23 @@ pub(crate) fn circle(settings: &VehicleSettings, o: &ManeuverOptions, out: &mut 
     out.plot("Lateral acceleration (g)", "time", &["lateral_g"]);
     out.plot("Speed (km/h)", "time", &["speed"]);
     sim
+}
+
+/// The suspension's roll (deg): each axle's compression difference over its track,
+/// averaged over the axles, from the last recorded step.
+fn suspension_roll(sim: &Sim) -> f32 {
+    let axles = sim.settings.axles.len();
+    let sum: f32 = (0..axles)
+        .map(|a| {
+            let x = |right: bool| {
+                let w = VehicleSettings::wheel_index(a, right);
+                sim.rec.wheels[w][0].last().copied().unwrap_or(0.0)
+            };
+            ((x(true) - x(false)) / (2.0 * sim.settings.axles[a].half_track))
+                .atan()
+                .to_degrees()
+                .abs()
+        })
+        .sum();
+    sum / axles.max(1) as f32
 }

@@ -1,4 +1,5 @@
-//! Settle: sag per wheel against m·g/k, creep, then each axle's natural frequency and
+//! Settle: sag per wheel against its static compression (m·g/k, or what the ride height
+//! sets), creep, then each axle's natural frequency and
 //! bump / rebound damping from a push. (`settle` is long: the three phases in
 //! order, sharing the recorded series.)
 
@@ -14,8 +15,8 @@ pub(crate) fn settle(settings: &VehicleSettings, o: &ManeuverOptions, out: &mut 
     let loads = settings.static_axle_loads();
     for i in 0..settings.wheel_count() {
         let a = i / 2;
-        let k = settings.axles[a].wheel.suspension_spring();
-        let expected = loads.map(|l| l[a] / 2.0 / k * 1000.0);
+        // The corner's load over the rate, or the compression the ride height leaves.
+        let expected = loads.map(|_| settings.static_compression(a) * 1000.0);
         out.metric(
             format!("sag_{}", sim.labels[i]),
             sim.wheel(i).output.compression * 1000.0,

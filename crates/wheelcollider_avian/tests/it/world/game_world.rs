@@ -301,8 +301,12 @@ fn an_anti_roll_bar_with_one_end_in_the_air_adds_no_lift() {
             let wheel = &settings.axles[axle].wheel;
             let k = wheel.suspension_spring();
             let rate = wheelcollider_core::hanging_bar_rate(settings.axles[axle].anti_roll_stiffness, k);
-            let bar = rate * o.spring_force / k;
-            let parts = (o.spring_force + o.damper_force + bar).max(0.0) + o.bump_stop_force;
+            // The compression the spring's force was found at, through its law (the
+            // ride height's preload in it).
+            let live = app.world().get::<WheelCollider>(w).unwrap();
+            let (local, preload) = live.spring_law(o.compression as f64);
+            let bar = rate * (o.spring_force - preload as f32) / local as f32;
+            let parts = (o.spring_force + o.damper_force + bar).max(0.0) + o.bump_stop_force + o.jacking_force;
             worst = worst.max((o.load - parts).abs());
             bar_part = bar_part.max(bar);
         }
