@@ -213,6 +213,19 @@ pub fn spawn_preset_car(app: &mut App, settings: &VehicleSettings, transform: Tr
     e
 }
 
+/// An app at `hz` with flat ground (no surface) and a car from `settings` spawned with
+/// its tyres just touching it; nothing run yet.
+pub fn on_flat(settings: &VehicleSettings, hz: f64) -> (App, Entity) {
+    let mut app = app(hz);
+    flat(&mut app, None);
+    let car = spawn_preset_car(
+        &mut app,
+        settings,
+        Transform::from_xyz(0.0, settings.touch_height(), 0.0),
+    );
+    (app, car)
+}
+
 /// Sets a vehicle moving forward at `v` (m/s) with its wheels rolling at that speed and
 /// their tyres relaxed (no slip carried from before the jump in speed).
 pub fn launch(app: &mut App, car: Entity, v: f32) {

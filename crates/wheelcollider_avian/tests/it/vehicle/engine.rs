@@ -18,9 +18,7 @@ fn manual(auto_blip: bool) -> (App, Entity) {
     s.gearbox.auto_blip = auto_blip;
     s.engine.stall_rpm = 400.0;
     s.validate().unwrap();
-    let mut app = app(HZ);
-    flat(&mut app, None);
-    let car = spawn_preset_car(&mut app, &s, Transform::from_xyz(0.0, s.touch_height(), 0.0));
+    let (mut app, car) = on_flat(&s, HZ);
     run(&mut app, steps(1.0, HZ));
     (app, car)
 }

@@ -36,13 +36,7 @@ fn road(height: f32, anti: f32) -> VehicleSettings {
 /// suspension's (the front compressions' difference over the track), deg, and of the
 /// body's height (m).
 fn roll_at(settings: &VehicleSettings, a_y: f32, hz: f64) -> (f32, f32, f32) {
-    let mut app = app(hz);
-    flat(&mut app, None);
-    let car = spawn_preset_car(
-        &mut app,
-        settings,
-        Transform::from_xyz(0.0, settings.touch_height(), 0.0),
-    );
+    let (mut app, car) = on_flat(settings, hz);
     let wheels = app.world().get::<ChassisWheels>(car).unwrap().wheels().to_vec();
     let suspension = |app: &App| {
         let x = |i: usize| state(app, wheels[i]).output.compression;
@@ -107,13 +101,7 @@ fn roll_follows_the_roll_centre() {
 /// force follows the brake bias) and returns the mean pitch (deg, relative to parked)
 /// and deceleration (m/s²) over the second second.
 fn pitch_under_braking(settings: &VehicleSettings) -> (f32, f32) {
-    let mut app = app(HZ);
-    flat(&mut app, None);
-    let car = spawn_preset_car(
-        &mut app,
-        settings,
-        Transform::from_xyz(0.0, settings.touch_height(), 0.0),
-    );
+    let (mut app, car) = on_flat(settings, HZ);
     run(&mut app, steps(2.0, HZ));
     let (pitch0, _) = attitude(&app, car);
     launch(&mut app, car, 25.0);
@@ -160,6 +148,19 @@ fn anti_dive_takes_its_share_of_the_pitch() {
     }
 }
 
+/// `settings` with a manual clutch, held open, launched at `v` (m/s) and left to coast
+/// for 1.5 s.
+fn coasting(settings: &VehicleSettings, v: f32) -> (App, Entity) {
+    let mut s = settings.clone();
+    s.clutch.automatic = false;
+    let (mut app, car) = on_flat(&s, HZ);
+    app.world_mut().get_mut::<VehicleInput>(car).unwrap().clutch = 1.0;
+    run(&mut app, steps(1.5, HZ));
+    launch(&mut app, car, v);
+    run(&mut app, steps(1.5, HZ));
+    (app, car)
+}
+
 /// The sum of the front and of the rear wheels' loads (N), each averaged over
 /// `seconds` of steps.
 fn axle_loads(app: &mut App, car: Entity, seconds: f64) -> [f32; 2] {
@@ -189,14 +190,7 @@ fn rear_lift_unloads_the_rear_as_v_squared() {
         let mut s = road(0.0, 0.0);
         s.aero.drag_coefficient = 0.0;
         s.aero.downforce_rear = lift;
-        s.clutch.automatic = false;
-        let mut app = app(HZ);
-        flat(&mut app, None);
-        let car = spawn_preset_car(&mut app, &s, Transform::from_xyz(0.0, s.touch_height(), 0.0));
-        app.world_mut().get_mut::<VehicleInput>(car).unwrap().clutch = 1.0;
-        run(&mut app, steps(1.5, HZ));
-        launch(&mut app, car, v);
-        run(&mut app, steps(1.5, HZ));
+        let (mut app, car) = coasting(&s, v);
         let speed = velocity(&app, car).length();
         let loads = axle_loads(&mut app, car, 0.5);
         let speed = 0.5 * (speed + velocity(&app, car).length());
@@ -232,14 +226,7 @@ fn drag_above_the_centre_of_mass_lifts_the_nose() {
     let run_with = |height: f32| {
         let mut s = road(0.0, 0.0);
         s.aero.pressure_height = height;
-        s.clutch.automatic = false;
-        let mut app = app(HZ);
-        flat(&mut app, None);
-        let car = spawn_preset_car(&mut app, &s, Transform::from_xyz(0.0, s.touch_height(), 0.0));
-        app.world_mut().get_mut::<VehicleInput>(car).unwrap().clutch = 1.0;
-        run(&mut app, steps(1.5, HZ));
-        launch(&mut app, car, 45.0);
-        run(&mut app, steps(1.5, HZ));
+        let (mut app, car) = coasting(&s, 45.0);
         let v = velocity(&app, car).length();
         (
             axle_loads(&mut app, car, 0.5),
@@ -276,9 +263,7 @@ fn ride_height_holds_for_any_spring_rate() {
                 a.ride_height = Some(a.wheel.radius() + 0.5 * a.wheel.suspension_length());
             }
             s.validate().unwrap();
-            let mut app = app(hz);
-            flat(&mut app, None);
-            let car = spawn_preset_car(&mut app, &s, Transform::from_xyz(0.0, s.touch_height(), 0.0));
+            let (mut app, car) = on_flat(&s, hz);
             run(&mut app, steps(4.0, hz));
             let wheels = app.world().get::<ChassisWheels>(car).unwrap().wheels().to_vec();
             for w in wheels {
@@ -309,9 +294,7 @@ fn camber_and_toe_follow_the_travel() {
     front.wheel.set_toe_angle(0.1).unwrap();
     s.validate().unwrap();
     let x_static = s.static_compression(0);
-    let mut app = app(HZ);
-    flat(&mut app, None);
-    let car = spawn_preset_car(&mut app, &s, Transform::from_xyz(0.0, s.touch_height(), 0.0));
+    let (mut app, car) = on_flat(&s, HZ);
     run(&mut app, steps(2.0, HZ));
     app.world_mut().resource_mut::<Gravity>().0 = Vec3::NEG_Y * G * 1.447;
     run(&mut app, steps(3.0, HZ));

@@ -75,13 +75,7 @@ fn lateral_rms(app: &mut App, car: Entity, seconds: f64, hz: f64) -> (f32, f32) 
 /// A car from `settings` on flat asphalt at `hz`, settled for a second and launched
 /// straight ahead at `v` (m/s).
 fn rolling(settings: &VehicleSettings, hz: f64, v: f32) -> (App, Entity) {
-    let mut app = app(hz);
-    flat(&mut app, None);
-    let car = spawn_preset_car(
-        &mut app,
-        settings,
-        Transform::from_xyz(0.0, settings.touch_height(), 0.0),
-    );
+    let (mut app, car) = on_flat(settings, hz);
     run(&mut app, steps(1.0, hz));
     launch(&mut app, car, v);
     (app, car)
