@@ -143,10 +143,16 @@ pub(crate) fn drive_vehicles(
             let Some(Ok((_, _, _, mut wheel_input))) = e.map(|e| wheels.get_mut(e)) else {
                 continue;
             };
-            // The vehicle writes the whole input but for the drivetrain's friction (a
-            // game's, if any); the bars are `AntiRollBar`s, solved with the suspension.
+            // The vehicle writes the whole input but for the drivetrain's friction, which
+            // its gearbox's drag sets when it has one and a game otherwise (if any); the
+            // bars are `AntiRollBar`s, solved with the suspension.
+            let friction = if settings.gearbox.drag_torque > 0.0 {
+                runtime.commands[i].drivetrain_friction_torque
+            } else {
+                wheel_input.drivetrain_friction_torque
+            };
             *wheel_input = WheelInput {
-                drivetrain_friction_torque: wheel_input.drivetrain_friction_torque,
+                drivetrain_friction_torque: friction,
                 anti_roll_force: 0.0,
                 ..runtime.commands[i]
             };

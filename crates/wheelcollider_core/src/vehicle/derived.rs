@@ -99,7 +99,7 @@ impl VehicleSettings {
         let a = &self.axles[axle];
         let (r, l) = (a.wheel.radius(), a.wheel.suspension_length());
         match a.ride_height {
-            Some(h) => (l + r - h).clamp(0.0, l),
+            Some(h) => (l + r - h).clamp(0.1 * l, 0.9 * l),
             None => {
                 let load = self.corner_load(axle) - a.wheel.spring_preload();
                 (load / a.wheel.suspension_spring().max(1.0)).clamp(0.0, l)

@@ -146,8 +146,8 @@ pub struct AxleSettings {
     /// [`spring_preload`](WheelSettings::spring_preload) to `load − rate · x` (the
     /// corner's static load, `x` the compression this height leaves): the car sits
     /// at this height whatever the spring rate, as a coilover's perch sets it.
-    /// Clamped to leave 10–90 % of the travel below it: `radius + 0.1·length ..=
-    /// radius + 0.9·length`.
+    /// 0 ..= 1000; it acts within `radius + 0.1·length ..= radius + 0.9·length` (10–90 %
+    /// of the travel left below it), held there.
     pub ride_height: Option<f32>,
 }
 
@@ -374,8 +374,9 @@ impl VehicleSettings {
             field!(format!("axles[{i}].anti_dive"), a.anti_dive, -50.0, 150.0);
             field!(format!("axles[{i}].anti_squat"), a.anti_squat, -50.0, 150.0);
             if let Some(h) = a.ride_height.as_mut() {
-                let (r, l) = (a.wheel.radius(), a.wheel.suspension_length());
-                field!(format!("axles[{i}].ride_height"), *h, r + 0.1 * l, r + 0.9 * l);
+                // Kept as typed (a radius or travel edited later moves what it allows):
+                // `static_compression` holds it to 10–90 % of the travel.
+                field!(format!("axles[{i}].ride_height"), *h, 0.0, 1000.0);
             }
             check_differential(&format!("axles[{i}].differential"), &mut a.differential)?;
             let (clean, err) = a.wheel.sanitized();

@@ -81,7 +81,9 @@ pub struct GearboxSettings {
     pub auto_blip: bool,
     /// The gearbox's and differentials' spin losses (N·m at each driven wheel), ≥ 0:
     /// a friction torque on the driven wheels in any gear, neutral too (0: none; a
-    /// car's is some 5–15).
+    /// car's is some 5–15). Above 0 it is the driven wheels'
+    /// `WheelInput::drivetrain_friction_torque`; at 0 the plugin leaves that field to
+    /// the game.
     pub drag_torque: f32,
 }
 

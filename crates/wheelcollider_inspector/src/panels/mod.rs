@@ -270,7 +270,7 @@ fn axle_ui(ui: &mut egui::Ui, (i, scale): (usize, f32), axle: &mut AxleSettings)
         );
         changed |= num(ui, "anti-dive", &mut axle.anti_dive, -50.0..=150.0, " %", 0.5);
         changed |= num(ui, "anti-squat", &mut axle.anti_squat, -50.0..=150.0, " %", 0.5);
-        // The ride height within the travel's 10–90 % (the validation's clamp).
+        // The ride height over the travel's 10–90 %, where it acts.
         let (r, l) = (axle.wheel.radius(), axle.wheel.suspension_length());
         let mut set = axle.ride_height.is_some();
         ui.label("ride height");
@@ -280,7 +280,10 @@ fn axle_ui(ui: &mut egui::Ui, (i, scale): (usize, f32), axle: &mut AxleSettings)
         }
         ui.end_row();
         if let Some(h) = axle.ride_height.as_mut() {
-            changed |= num(ui, "  mount above ground", h, r + 0.1 * l..=r + 0.9 * l, " m", 0.001);
+            // The range where it acts, widened to hold a height set before the radius or
+            // travel changed (the slider must not rewrite it).
+            let range = (r + 0.1 * l).min(*h)..=(r + 0.9 * l).max(*h);
+            changed |= num(ui, "  mount above ground", h, range, " m", 0.001);
         }
     });
     changed
