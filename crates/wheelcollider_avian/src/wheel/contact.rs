@@ -374,7 +374,12 @@ fn ground_contact(
         surface_bump: surface.map_or(0.0, |s| s.bump(hit.point.x, hit.point.z)),
         forward_mass: stick_mass(forward),
         sideways_mass: stick_mass(sideways),
-        arm: [r.dot(frame.rotation * Vec3::NEG_Z), r.dot(frame.rotation * Vec3::X)],
+        // Read only by the links' slopes.
+        arm: if settings.has_links() {
+            [r.dot(frame.rotation * Vec3::NEG_Z), r.dot(frame.rotation * Vec3::X)]
+        } else {
+            [0.0; 2]
+        },
     };
     let direction = match settings.suspension_force_direction() {
         SuspensionForceDirection::ContactNormal => normal,

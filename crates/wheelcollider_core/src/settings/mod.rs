@@ -545,9 +545,10 @@ impl WheelSettings {
         (k, force)
     }
 
-    /// Whether any of the links' slopes is set (the step skips their work otherwise).
+    /// Whether any of the links' slopes is set: the step, and the plugin's sensing of
+    /// [`Contact::arm`](crate::Contact::arm), skip their work otherwise.
     #[inline]
-    pub(crate) fn has_links(&self) -> bool {
+    pub fn has_links(&self) -> bool {
         self.roll_centre_slope != 0.0 || self.brake_pitch_slope != 0.0 || self.drive_pitch_slope != 0.0
     }
 

@@ -122,8 +122,8 @@ pub struct AxleSettings {
     /// tyres' lateral forces reach the body through the links as if applied there:
     /// the body's roll moment is `F·(h_cg − h_rc)` and the rest of the load transfer,
     /// `F·h_rc / track`, goes straight to the tyres (geometric load transfer), with
-    /// the jacking that comes with it. Road cars 0–0.15 m (MacPherson fronts higher
-    /// than multi-link rears). Sets each wheel's
+    /// the jacking that comes with it (typical values: `docs/vehicle.md`,
+    /// "Geometry"). Sets each wheel's
     /// [`roll_centre_slope`](WheelSettings::roll_centre_slope) to `h_rc / half_track`.
     /// Milliken & Milliken, *Race Car Vehicle Dynamics*, §17.3; `docs/vehicle.md`,
     /// "Geometry".
@@ -134,7 +134,7 @@ pub struct AxleSettings {
     /// `tan θ · β · L / h_cg` (β the axle's brake share, L the wheelbase, h_cg the
     /// centre of mass' height at rest), sets each wheel's
     /// [`brake_pitch_slope`](WheelSettings::brake_pitch_slope) to `tan θ` (clamped to
-    /// 1). Road cars 0–30 % front. §17.4.
+    /// 1). Typical values: `docs/vehicle.md`, "Geometry"; Milliken §17.4.
     pub anti_dive: f32,
     /// Anti-squat (%), −50 ..= 150: as `anti_dive` for the drive force, with the
     /// axle's share of the drive torque for β (on a front axle: anti-lift). 0 on an

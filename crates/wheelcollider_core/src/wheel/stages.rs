@@ -634,12 +634,12 @@ pub(super) fn write_output(
 /// on a landing's first steps (`driving_off_a_ledge_at_an_angle_only_loses_energy`).
 pub(crate) const LINK_LAG: f64 = 0.02;
 
-/// The vertical force (N, positive lifting the body) the links carry from the tyre's
-/// forces `fx`, `fy` (the wheel's forward and sideways): each force turned into the
+/// The vertical force (N, positive lifting the body) the links carry from a grounded
+/// tyre's forces `fx`, `fy` (the wheel's forward and sideways): each force turned into the
 /// chassis' frame, times its slope, upwards when it pushes towards the centre of mass
 /// (`WheelSettings::roll_centre_slope`; `docs/vehicle.md`, "Geometry").
 fn jacking(settings: &WheelSettings, loaded: &Loaded, fx: f64, fy: f64) -> f64 {
-    if !loaded.grounded || !settings.has_links() {
+    if !settings.has_links() {
         return 0.0;
     }
     let (sin, cos) = loaded.yaw;

@@ -7,6 +7,7 @@ use common::*;
 use wheelcollider_avian::prelude::*;
 use wheelcollider_avian::vehicle::VehicleRuntime;
 use wheelcollider_core::STANDARD_GRAVITY as G;
+use wheelcollider_core::vehicle::RAD_PER_S_TO_RPM;
 
 const HZ: f64 = 60.0;
 
@@ -31,7 +32,7 @@ fn in_gear(app: &mut App, car: Entity, gear: i32) {
     let state = runtime.state.as_mut().unwrap();
     (state.gear, state.next_gear) = (gear, gear);
     let wheel = v / settings.axles[0].wheel.radius();
-    state.engine_speed = (wheel * settings.gearbox.total_ratio(gear)).max(settings.engine.idle_rpm / 9.549);
+    state.engine_speed = (wheel * settings.gearbox.total_ratio(gear)).max(settings.engine.idle_rpm / RAD_PER_S_TO_RPM);
 }
 
 fn telemetry(app: &App, car: Entity) -> VehicleTelemetry {
