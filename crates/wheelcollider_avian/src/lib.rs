@@ -70,6 +70,11 @@
 //! `docs/architecture.md` walks the data path file by file.
 #![warn(missing_docs)]
 
+// The crate's README (its crates.io page) is compiled as a doc-test, so it cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 #[cfg(feature = "debug")]
 pub mod debug;
 #[cfg(feature = "input")]

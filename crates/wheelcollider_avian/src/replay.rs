@@ -53,7 +53,7 @@ pub struct DriveRecording {
     pub settings: VehicleSettings,
     /// Where the chassis started (m, world).
     pub start_position: [f32; 3],
-    /// How the chassis was turned at the start (quaternion x, y, z, w).
+    /// How the chassis was turned at the start (unit quaternion x, y, z, w, world).
     pub start_rotation: [f32; 4],
     /// The driver's controls, one per physics step.
     pub inputs: Vec<DriverInput>,

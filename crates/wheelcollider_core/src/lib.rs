@@ -32,6 +32,11 @@
 //! ```
 #![warn(missing_docs)]
 
+// The crate's README (its crates.io page) is compiled as a doc-test, so it cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 pub mod bumps;
 pub mod limits;
 mod output;

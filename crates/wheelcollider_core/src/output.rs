@@ -12,7 +12,8 @@ pub struct StepOutput {
     /// Current suspension length (m): mount point to wheel centre, in
     /// `0 ..= suspension_length`.
     pub current_suspension_length: f32,
-    /// Compression over travel, `compression / suspension_length` (1 at the bump stop).
+    /// Compression over travel, `compression / suspension_length` (dimensionless, 0 at
+    /// full droop, 1 at the bump stop).
     pub compression_rate: f32,
     /// Compression speed (m/s), positive while compressing.
     pub compression_speed: f32,
@@ -60,9 +61,9 @@ pub struct StepOutput {
     /// equivalent slip, after the relaxation lag (its carried part held within twice the
     /// peak slip, see `docs/wheel-model.md` 3c).
     pub transient_sideways_slip: f32,
-    /// Combined slip magnitude |(κ, σ)| of the transient slips.
+    /// Combined slip magnitude |(κ, σ)| of the transient slips (dimensionless, ≥ 0).
     pub slip_magnitude: f32,
-    /// Normalised combined slip |(κ/κ*, σ/σ*)|: 1 where the tyre gives its most, above
+    /// Normalised combined slip |(κ/κ*, σ/σ*)| (dimensionless, ≥ 0): 1 where the tyre gives its most, above
     /// 1 past the peak (sliding). What skid marks and tyre sound key on.
     pub normalized_slip: f32,
     /// Tyre force along forward (N), rolling resistance included.

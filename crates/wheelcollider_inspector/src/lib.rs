@@ -26,6 +26,11 @@
 //! requests, one arm each.
 #![warn(missing_docs)]
 
+// The crate's README (its crates.io page) is compiled as a doc-test, so it cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 pub mod edge_probe;
 mod panels;
 
@@ -113,9 +118,9 @@ pub struct WheelSample {
     pub compression: f32,
     /// Tyre load (N).
     pub load: f32,
-    /// Longitudinal slip.
+    /// Longitudinal slip κ (dimensionless).
     pub forward_slip: f32,
-    /// Lateral slip.
+    /// Lateral slip σ (dimensionless).
     pub sideways_slip: f32,
     /// Self-aligning torque (N·m).
     pub aligning_torque: f32,
@@ -144,7 +149,7 @@ pub struct InspectorState {
     pub hot_reload: bool,
     /// Last message (text, is an error).
     pub message: Option<(String, bool)>,
-    /// Physics speed relative to real time (slow motion < 1).
+    /// Physics speed relative to real time (ratio, 0.05 ..= 1 in the Sim tab; slow motion < 1).
     pub time_scale: f32,
     /// Where the vehicle started, for "reset car".
     pub home: Option<Transform>,

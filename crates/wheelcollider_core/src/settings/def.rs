@@ -59,11 +59,11 @@ pub struct WheelSettingsDef {
     /// Magic formula B of the longitudinal curve, and of the lateral one unless
     /// `lateral_tyre` is given (WheelCollider2's single curve).
     pub magic_formula_b: f32,
-    /// Magic formula C (see `magic_formula_b`).
+    /// Magic formula C, the shape factor (dimensionless; see `magic_formula_b`).
     pub magic_formula_c: f32,
-    /// Magic formula D, the peak friction coefficient (see `magic_formula_b`).
+    /// Magic formula D, the peak friction coefficient (dimensionless; see `magic_formula_b`).
     pub magic_formula_d: f32,
-    /// Magic formula E (see `magic_formula_b`).
+    /// Magic formula E, the curvature factor (dimensionless, ≤ 1; see `magic_formula_b`).
     pub magic_formula_e: f32,
     /// The lateral curve, when it differs from the longitudinal one.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
@@ -74,9 +74,9 @@ pub struct WheelSettingsDef {
     pub camber_peak_gain: f32,
     /// See [`WheelSettings::camber_peak_angle`] (deg).
     pub camber_peak_angle: f32,
-    /// See [`WheelSettings::rolling_resistance`].
+    /// See [`WheelSettings::rolling_resistance`] (dimensionless, × load).
     pub rolling_resistance: f32,
-    /// See [`WheelSettings::load_sensitivity`].
+    /// See [`WheelSettings::load_sensitivity`] (dimensionless exponent).
     pub load_sensitivity: f32,
     /// See [`WheelSettings::nominal_load`] (N).
     pub nominal_load: f32,
@@ -88,13 +88,13 @@ pub struct WheelSettingsDef {
     pub lateral_relaxation_length: f32,
     /// See [`WheelSettings::pneumatic_trail`] (m).
     pub pneumatic_trail: f32,
-    /// See [`WheelSettings::roll_centre_slope`]; left out of a file when 0.
+    /// See [`WheelSettings::roll_centre_slope`] (dimensionless, −1 ..= 1); left out of a file when 0.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "is_zero"))]
     pub roll_centre_slope: f32,
-    /// See [`WheelSettings::brake_pitch_slope`]; left out of a file when 0.
+    /// See [`WheelSettings::brake_pitch_slope`] (dimensionless, −1 ..= 1); left out of a file when 0.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "is_zero"))]
     pub brake_pitch_slope: f32,
-    /// See [`WheelSettings::drive_pitch_slope`]; left out of a file when 0.
+    /// See [`WheelSettings::drive_pitch_slope`] (dimensionless, −1 ..= 1); left out of a file when 0.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "is_zero"))]
     pub drive_pitch_slope: f32,
     /// See [`WheelSettings::bump_amplitude`] (m).
@@ -292,13 +292,13 @@ impl WheelSettingsDef {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct CurveDef {
-    /// B, stiffness factor.
+    /// B, stiffness factor (per unit slip).
     pub b: f32,
-    /// C, shape factor.
+    /// C, shape factor (dimensionless).
     pub c: f32,
-    /// D, peak friction coefficient.
+    /// D, peak friction coefficient (dimensionless).
     pub d: f32,
-    /// E, curvature factor.
+    /// E, curvature factor (dimensionless, ≤ 1).
     pub e: f32,
 }
 

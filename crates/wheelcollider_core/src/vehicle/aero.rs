@@ -6,7 +6,7 @@
 pub struct AeroSettings {
     /// Air density ρ (kg/m³), ≥ 0; 1.225 at sea level.
     pub air_density: f32,
-    /// Drag coefficient Cd, ≥ 0.
+    /// Drag coefficient Cd (dimensionless), ≥ 0.
     pub drag_coefficient: f32,
     /// Frontal area A (m²), ≥ 0.
     pub frontal_area: f32,

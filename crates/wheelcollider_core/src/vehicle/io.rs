@@ -54,9 +54,9 @@ pub struct WheelFeedback {
     pub compression: f32,
     /// Tyre load (N).
     pub load: f32,
-    /// Longitudinal slip κ.
+    /// Longitudinal slip κ (dimensionless).
     pub forward_slip: f32,
-    /// The longitudinal curve's peak slip κ* at the wheel's load.
+    /// The longitudinal curve's peak slip κ* at the wheel's load (dimensionless).
     pub peak_slip: f32,
     /// The tyre's transient lateral slip σ (what its force follows), signed.
     pub sideways_slip: f32,
