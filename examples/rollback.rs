@@ -15,12 +15,12 @@
 //! cargo run --release --example rollback -- --leave-out WheelState   # must desync
 //! ```
 //!
-//! What it registers is the list of `docs/plugin.md` ("Networking and rollback"). At the
+//! What it registers is the plugin's list, `wheelcollider::avian::rollback` (the table in
+//! `docs/plugin.md`, "Networking and rollback", says what each entry is for). At the
 //! end it prints the frame time (the step, the rollback and its resimulated steps, the
 //! saves and checksums): the median and 90th percentile over the frames.
-use avian3d::dynamics::solver::constraint_graph::ConstraintGraph;
-use avian3d::dynamics::solver::islands::{BodyIslandNode, PhysicsIslands};
 use avian3d::prelude::*;
+use bevy::ecs::component::Mutable;
 use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 use bevy_ggrs::prelude::*;
@@ -28,8 +28,7 @@ use bevy_ggrs::{LoadWorld, LocalInputs, LocalPlayers, RollbackFrameCount, SaveWo
 use serde::{Deserialize, Serialize};
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::time::{Duration, Instant};
-use wheelcollider::avian::vehicle::{GearState, VehicleRuntime};
-use wheelcollider::avian::wheel::LandingState;
+use wheelcollider::avian::rollback::{RollbackRegistry, StateRole, visit_rollback_state};
 use wheelcollider::prelude::*;
 
 /// One player's input for one frame, as GGRS sends it: throttle and brake in 1/255,
@@ -87,7 +86,7 @@ fn diagnose<T: Component + std::fmt::Debug>(
     components: Query<(Entity, &T), With<Rollback>>,
     mut diagnosis: ResMut<Diagnosis>,
 ) {
-    let name = std::any::type_name::<T>().rsplit("::").next().unwrap_or("?");
+    let name = short_name::<T>();
     for (e, c) in &components {
         let h = debug_hash(c);
         let old = *diagnosis.saved.entry((frame.0, name, e)).or_insert(h);
@@ -212,62 +211,64 @@ fn debug_hash<T: std::fmt::Debug>(c: &T) -> u64 {
     h.finish()
 }
 
-/// Registers for rollback (and checksums) what `docs/plugin.md` lists, all but `leave_out`.
-fn register(app: &mut App, leave_out: Option<&str>, checksums: bool) {
-    let mut names = vec![];
-    let mut wanted = |name: &'static str| {
-        names.push(name);
-        leave_out != Some(name)
-    };
-    macro_rules! components {
-        ($($t:ty),* $(,)?) => {$(
-            if wanted(stringify!($t)) {
-                app.rollback_component_with_clone::<$t>();
-                if checksums {
-                    app.checksum_component::<$t>(debug_hash::<$t>);
-                }
-            }
-            if checksums {
-                app.add_systems(SaveWorld, diagnose::<$t>);
-            }
-        )*};
+/// Registers with bevy_ggrs what the plugin lists ([`visit_rollback_state`]): each
+/// component for rollback and (unless `checksums` is off) in the sync test's checksum,
+/// each resource for rollback; all but `leave_out`.
+struct Registration<'a> {
+    app: &'a mut App,
+    leave_out: Option<&'a str>,
+    checksums: bool,
+    names: Vec<&'static str>,
+}
+
+impl Registration<'_> {
+    /// Whether to register `T`; remembers its name for the check of `--leave-out`.
+    fn wanted<T>(&mut self) -> bool {
+        let name = short_name::<T>();
+        self.names.push(name);
+        self.leave_out != Some(name)
     }
-    macro_rules! resources {
-        ($($t:ty),* $(,)?) => {$(
-            if wanted(stringify!($t)) {
-                app.rollback_resource_with_clone::<$t>();
-            }
-        )*};
-    }
-    // The chassis (avian's body state, the plugin's and the vehicle's) and the wheels.
-    components!(
-        Transform,
-        Position,
-        Rotation,
-        LinearVelocity,
-        AngularVelocity,
-        ChassisState,
-        VehicleRuntime,
-        VehicleInput,
-        VehicleTelemetry,
-        WheelState,
-        WheelOutput,
-        WheelInput,
-        WheelEffects,
-        LandingState,
-        GearState,
-    );
-    // Avian's contact state, for a body that touches anything (here the ramp and the
-    // kerb): the contacts with their warm-start impulses, the solver's graph colouring and
-    // the simulation islands, restored together (the contact graph alone is inconsistent
-    // with the rest and avian panics). Resources are rolled back but not checksummed: they
-    // are made of what the components above decide.
-    resources!(ContactGraph, ConstraintGraph, PhysicsIslands);
-    components!(BodyIslandNode, SleepTimer);
-    if let Some(l) = leave_out
-        && !names.contains(&l)
+}
+
+impl RollbackRegistry for Registration<'_> {
+    fn component<C>(&mut self, _role: StateRole)
+    where
+        C: Component<Mutability = Mutable> + Clone + std::fmt::Debug,
     {
-        eprintln!("--leave-out {l}: not one of {names:?}");
+        if self.wanted::<C>() {
+            self.app.rollback_component_with_clone::<C>();
+            if self.checksums {
+                self.app.checksum_component::<C>(debug_hash::<C>);
+            }
+        }
+        if self.checksums {
+            self.app.add_systems(SaveWorld, diagnose::<C>);
+        }
+    }
+    fn resource<R: Resource<Mutability = Mutable> + Clone>(&mut self) {
+        // Rolled back, not checksummed: they are made of what the components decide.
+        if self.wanted::<R>() {
+            self.app.rollback_resource_with_clone::<R>();
+        }
+    }
+}
+
+fn short_name<T>() -> &'static str {
+    std::any::type_name::<T>().rsplit("::").next().unwrap_or("?")
+}
+
+fn register(app: &mut App, leave_out: Option<&str>, checksums: bool) {
+    let mut registration = Registration {
+        app,
+        leave_out,
+        checksums,
+        names: vec![],
+    };
+    visit_rollback_state(&mut registration);
+    if let Some(l) = leave_out
+        && !registration.names.contains(&l)
+    {
+        eprintln!("--leave-out {l}: not one of {:?}", registration.names);
         std::process::exit(2);
     }
     app.require_rollback::<Vehicle>().require_rollback::<WheelCollider>();

@@ -67,6 +67,8 @@
 //! | `PostUpdate` | [`WheelVisualSystems::PlaceModels`] | [`WheelModel`]s placed, interpolated between steps |
 //!
 //! Avian does not run the schedule while physics is paused, so neither do the wheels.
+//! Give `PhysicsPlugins::new` a rollback library's schedule and the wheels step in it;
+//! [`rollback::visit_rollback_state`] lists what the library must save.
 //! `docs/architecture.md` walks the data path file by file.
 #![warn(missing_docs)]
 
@@ -80,6 +82,7 @@ pub mod debug;
 #[cfg(feature = "input")]
 pub mod input;
 pub mod replay;
+pub mod rollback;
 pub mod vehicle;
 pub mod wheel;
 

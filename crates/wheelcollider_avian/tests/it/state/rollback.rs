@@ -1,8 +1,8 @@
 //! Rollback: the state a rollback library (bevy_ggrs, lightyear) must save and restore,
-//! listed in `docs/plugin.md`, is enough to replay 100 steps bit for bit, whether it is
+//! as `wheelcollider_avian::rollback::visit_rollback_state` lists it, is enough to replay 100 steps bit for bit, whether it is
 //! saved by `Clone` or through reflection alone; without `WheelState` it is not.
 use crate::common;
-use avian3d::prelude::*;
+use bevy::ecs::component::Mutable;
 use bevy::ecs::reflect::ReflectComponent;
 use bevy::prelude::*;
 use bevy::reflect::PartialReflect;
@@ -10,6 +10,7 @@ use common::*;
 use std::any::TypeId;
 use std::hash::{Hash, Hasher};
 use wheelcollider_avian::prelude::*;
+use wheelcollider_avian::rollback::{RollbackRegistry, StateRole, visit_rollback_state};
 use wheelcollider_avian::vehicle::VehicleRuntime;
 
 /// Puts one saved component back.
@@ -21,54 +22,59 @@ struct Saved {
     save: Vec<Restore>,
 }
 
-macro_rules! save {
-    ($world:expr, $entity:expr, $saved:expr, $($t:ty),* $(,)?) => {
-        $(
-            if let Some(c) = $world.get::<$t>($entity).cloned() {
-                let e = $entity;
-                $saved.push(Box::new(move |w: &mut World| {
-                    w.entity_mut(e).insert(c.clone());
-                }) as Restore);
-            }
-        )*
-    };
+/// Clones what the plugin's list names ([`visit_rollback_state`]) from a car's
+/// entities and the world, but the types in `skip`.
+struct Saver<'w> {
+    world: &'w World,
+    entities: Vec<Entity>,
+    skip: Vec<TypeId>,
+    saved: Vec<Saved>,
+    resources: Vec<Restore>,
 }
 
-/// A snapshot of the chassis and its wheels: the body's pose and velocities, the
-/// plugin's per-chassis and per-wheel state, the vehicle's state and input; with
-/// `wheel_state` false, without the wheels' `WheelState`.
-fn snapshot(world: &World, car: Entity, wheel_state: bool) -> Vec<Saved> {
-    let mut out = vec![];
+impl RollbackRegistry for Saver<'_> {
+    fn component<C>(&mut self, _role: StateRole)
+    where
+        C: Component<Mutability = Mutable> + Clone + std::fmt::Debug,
+    {
+        if self.skip.contains(&TypeId::of::<C>()) {
+            return;
+        }
+        for (i, &e) in self.entities.iter().enumerate() {
+            if let Some(c) = self.world.get::<C>(e).cloned() {
+                self.saved[i].save.push(Box::new(move |w: &mut World| {
+                    w.entity_mut(e).insert(c.clone());
+                }));
+            }
+        }
+    }
+    fn resource<R: Resource<Mutability = Mutable> + Clone>(&mut self) {
+        if let Some(r) = self.world.get_resource::<R>().cloned() {
+            self.resources
+                .push(Box::new(move |w: &mut World| w.insert_resource(r.clone())));
+        }
+    }
+}
+
+/// A snapshot of the chassis and its wheels (and avian's contact state) by `Clone`:
+/// everything the plugin lists but the types in `skip`.
+fn snapshot(world: &World, car: Entity, skip: &[TypeId]) -> (Vec<Saved>, Vec<Restore>) {
     let mut entities = vec![car];
     entities.extend(world.get::<ChassisWheels>(car).unwrap().wheels());
-    for e in entities {
-        let mut save = vec![];
-        save!(
-            world,
-            e,
-            save,
-            Transform,
-            Position,
-            Rotation,
-            LinearVelocity,
-            AngularVelocity,
-            ChassisState,
-            VehicleRuntime,
-            VehicleInput,
-            VehicleTelemetry,
-            WheelOutput,
-            WheelInput,
-            WheelEffects,
-        );
-        if wheel_state {
-            save!(world, e, save, WheelState);
-        }
-        out.push(Saved { entity: e, save });
-    }
-    out
+    let saved = entities.iter().map(|&entity| Saved { entity, save: vec![] }).collect();
+    let mut saver = Saver {
+        world,
+        entities,
+        skip: skip.to_vec(),
+        saved,
+        resources: vec![],
+    };
+    visit_rollback_state(&mut saver);
+    (saver.saved, saver.resources)
 }
 
-fn restore(world: &mut World, saved: &[Saved]) {
+fn restore(world: &mut World, (saved, resources): &(Vec<Saved>, Vec<Restore>)) {
+    resources.iter().for_each(|f| f(world));
     for s in saved {
         assert!(world.get_entity(s.entity).is_ok());
         for f in &s.save {
@@ -98,20 +104,23 @@ fn hundred_steps(app: &mut App, car: Entity) -> (u64, Vec3) {
     (hasher.finish(), position(app, car))
 }
 
+/// The plugin's own components among those it lists.
+const PLUGIN_STATE: [fn() -> TypeId; 6] = [
+    TypeId::of::<ChassisState>,
+    TypeId::of::<VehicleRuntime>,
+    TypeId::of::<VehicleInput>,
+    TypeId::of::<WheelState>,
+    TypeId::of::<WheelOutput>,
+    TypeId::of::<WheelInput>,
+];
+
 /// The plugin's listed components, as a reflection-based snapshot takes them: each
 /// through its registered `ReflectComponent`, `to_dynamic` to save and `apply` to
 /// restore (a field that is `#[reflect(ignore)]` would be lost here). The body's own
 /// state is saved by `Clone` ([`snapshot`] without the plugin's).
 fn reflected_snapshot(world: &World, car: Entity) -> Vec<Restore> {
     let registry = world.resource::<AppTypeRegistry>().read();
-    let types = [
-        TypeId::of::<ChassisState>(),
-        TypeId::of::<VehicleRuntime>(),
-        TypeId::of::<VehicleInput>(),
-        TypeId::of::<WheelState>(),
-        TypeId::of::<WheelOutput>(),
-        TypeId::of::<WheelInput>(),
-    ];
+    let types = PLUGIN_STATE.map(|t| t());
     let mut entities = vec![car];
     entities.extend(world.get::<ChassisWheels>(car).unwrap().wheels());
     let mut out: Vec<Restore> = vec![];
@@ -157,7 +166,7 @@ fn save_drive_restore_drive<S>(
 fn a_reflection_snapshot_replays_bit_for_bit_and_needs_the_wheel_state() {
     let ((a, pa), (b, pb), start) = save_drive_restore_drive(
         "road",
-        |w, car| (snapshot(w, car, false), reflected_snapshot(w, car)),
+        |w, car| (snapshot(w, car, &PLUGIN_STATE.map(|t| t())), reflected_snapshot(w, car)),
         |w, (body, plugin)| {
             restore(w, body);
             plugin.iter().for_each(|f| f(w));
@@ -166,7 +175,11 @@ fn a_reflection_snapshot_replays_bit_for_bit_and_needs_the_wheel_state() {
     println!("measured: reflected: first run {a:016x} at {pa}, replay {b:016x} at {pb}");
     assert!((pa - start).length() > 2.0, "it drove {} m", (pa - start).length());
     assert_eq!(a, b, "the replay from a reflection snapshot differs");
-    let ((a, _), (b, _), _) = save_drive_restore_drive("road", |w, car| snapshot(w, car, false), |w, s| restore(w, s));
+    let ((a, _), (b, _), _) = save_drive_restore_drive(
+        "road",
+        |w, car| snapshot(w, car, &[TypeId::of::<WheelState>()]),
+        |w, s| restore(w, s),
+    );
     println!("measured: without WheelState: first run {a:016x}, replay {b:016x}");
     assert_ne!(a, b, "a replay without the wheels' state should differ");
 }
@@ -176,7 +189,7 @@ fn a_reflection_snapshot_replays_bit_for_bit_and_needs_the_wheel_state() {
 fn restoring_the_listed_state_replays_bit_for_bit() {
     for name in PRESETS {
         let ((a, pa), (b, pb), start) =
-            save_drive_restore_drive(name, |w, car| snapshot(w, car, true), |w, s| restore(w, s));
+            save_drive_restore_drive(name, |w, car| snapshot(w, car, &[]), |w, s| restore(w, s));
         println!("measured: {name}: first run {a:016x} at {pa}, replay {b:016x} at {pb}");
         // It drives (the kart, lightest on its throttle, about 0.9 m; the cars 4-6 m).
         let driven = (pa - start).length();

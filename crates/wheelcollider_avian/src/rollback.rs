@@ -1,0 +1,102 @@
+//! What a rollback library must save and restore, as one list: [`visit_rollback_state`]
+//! calls a [`RollbackRegistry`] once per component and resource, so that a game
+//! registers them with its library (bevy_ggrs, lightyear, its own snapshots) in a few
+//! lines and never keeps a copy of the list that could fall behind the plugin.
+//!
+//! ```
+//! use bevy::ecs::component::Mutable;
+//! use bevy::prelude::*;
+//! use wheelcollider_avian::rollback::{RollbackRegistry, StateRole, visit_rollback_state};
+//!
+//! /// Counts what a rollback library would register.
+//! #[derive(Default)]
+//! struct Count { components: usize, resources: usize }
+//!
+//! impl RollbackRegistry for Count {
+//!     fn component<C>(&mut self, _role: StateRole)
+//!     where
+//!         C: Component<Mutability = Mutable> + Clone + std::fmt::Debug,
+//!     {
+//!         self.components += 1;
+//!     }
+//!     fn resource<R: Resource<Mutability = Mutable> + Clone>(&mut self) {
+//!         self.resources += 1;
+//!     }
+//! }
+//!
+//! let mut count = Count::default();
+//! visit_rollback_state(&mut count);
+//! assert_eq!((count.components, count.resources), (17, 3));
+//! ```
+//!
+//! With bevy_ggrs, `component` calls `app.rollback_component_with_clone::<C>()` and
+//! `resource` calls `app.rollback_resource_with_clone::<R>()`: see
+//! `examples/rollback.rs` and `docs/plugin.md` ("Networking and rollback"), where the
+//! table says what each entry is for and what goes wrong without it.
+use crate::vehicle::{GearState, VehicleInput, VehicleRuntime, VehicleTelemetry};
+use crate::wheel::{ChassisState, LandingState, WheelEffects, WheelInput, WheelOutput, WheelState};
+use avian3d::dynamics::solver::constraint_graph::ConstraintGraph;
+use avian3d::dynamics::solver::islands::{BodyIslandNode, PhysicsIslands};
+use avian3d::prelude::*;
+use bevy::ecs::component::Mutable;
+use bevy::prelude::*;
+
+/// Why an entry is in the list: which part of a game goes wrong without it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StateRole {
+    /// The simulation: without it a resimulated step differs from the first (a desync).
+    Simulation,
+    /// The controls: not needed when the game writes them every rollback frame from the
+    /// library's inputs (as it should); needed when a game sets them once and leaves them.
+    Controls,
+    /// What is drawn and when events fire (the pose's `Transform`, telemetry, skid and
+    /// landing filters): the simulation does not read them, but without them a rollback
+    /// shows and reports stale values.
+    Presentation,
+    /// Avian's contact and island state: needed as soon as a body touches anything (a
+    /// kerb, a ramp's edge, a wall, another car); restored together, never one alone.
+    Contacts,
+}
+
+/// A rollback library's registration, called once per entry by [`visit_rollback_state`].
+pub trait RollbackRegistry {
+    /// A component to save and restore on the entities the library rolls back (the
+    /// chassis, its wheels, and any other dynamic body for the avian entries).
+    fn component<C>(&mut self, role: StateRole)
+    where
+        C: Component<Mutability = Mutable> + Clone + std::fmt::Debug;
+    /// A resource to save and restore (avian's contact state, [`StateRole::Contacts`]).
+    fn resource<R: Resource<Mutability = Mutable> + Clone>(&mut self);
+}
+
+/// Visits everything the plugin and avian carry from one physics step to the next, for a
+/// game with vehicles and wheels; the order is fixed. Guarded by
+/// `tests/it/state/rollback.rs` (restored, 100 steps replay bit for bit) and by the
+/// `rollback` example (bevy_ggrs' sync test with every entry; `--leave-out` shows
+/// which are needed).
+pub fn visit_rollback_state(r: &mut impl RollbackRegistry) {
+    use StateRole::*;
+    // The body.
+    r.component::<Position>(Simulation);
+    r.component::<Rotation>(Simulation);
+    r.component::<LinearVelocity>(Simulation);
+    r.component::<AngularVelocity>(Simulation);
+    r.component::<Transform>(Presentation);
+    // The wheels' and the vehicle's carried state.
+    r.component::<ChassisState>(Simulation);
+    r.component::<WheelState>(Simulation);
+    r.component::<WheelOutput>(Simulation);
+    r.component::<VehicleRuntime>(Simulation);
+    r.component::<VehicleInput>(Controls);
+    r.component::<WheelInput>(Controls);
+    r.component::<VehicleTelemetry>(Presentation);
+    r.component::<WheelEffects>(Presentation);
+    r.component::<LandingState>(Presentation);
+    r.component::<GearState>(Presentation);
+    // Avian's contacts, islands and sleep.
+    r.resource::<ContactGraph>();
+    r.resource::<ConstraintGraph>();
+    r.resource::<PhysicsIslands>();
+    r.component::<BodyIslandNode>(Contacts);
+    r.component::<SleepTimer>(Contacts);
+}
