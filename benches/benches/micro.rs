@@ -40,7 +40,6 @@ fn core_step(c: &mut Criterion) {
                 },
                 suspension: EXPLICIT,
                 contact: Some(contact(20.0, 0.3)),
-                ..Default::default()
             },
             66.0,
         ),
@@ -53,7 +52,6 @@ fn core_step(c: &mut Criterion) {
                 },
                 suspension: EXPLICIT,
                 contact: Some(contact(20.0, 1.0)),
-                ..Default::default()
             },
             0.0,
         ),
@@ -66,7 +64,6 @@ fn core_step(c: &mut Criterion) {
                 },
                 suspension: EXPLICIT,
                 contact: Some(contact(0.0, 0.0)),
-                ..Default::default()
             },
             0.0,
         ),
