@@ -5,6 +5,7 @@
 //! ```sh
 //! cargo bench -p wheelcollider_bench --bench instructions            # the table (about 10 min)
 //! cargo bench -p wheelcollider_bench --bench instructions -- --quick # ray on the box only
+//! cargo bench -p wheelcollider_bench --bench instructions -- --track # the proving ground
 //! ```
 //!
 //! Method: the bench runs itself under callgrind (`--run <world> <ground> <cars> <steps>`):
@@ -51,6 +52,14 @@ fn ground_of(name: &str) -> Ground {
 /// Steps one world `WARMUP + steps` times (the run callgrind counts): the plugin's
 /// (`base`, `ray`, `sphere`, `cylinder`) or Rapier's (`rapier-base`, `rapier`).
 fn run(world: &str, ground: &str, cars: usize, steps: usize) {
+    if let Some(kind) = world.strip_prefix("track-") {
+        let mut app = wheelcollider_bench::track::app(cars, kind == "boxes", 1);
+        single_threaded(&mut app);
+        for _ in 0..WARMUP + steps {
+            app.update();
+        }
+        return;
+    }
     if let Some(rest) = world.strip_prefix("rapier") {
         let mut scene = wheelcollider_bench::rapier::RapierScene::new(cars, ground_of(ground), rest.is_empty());
         for _ in 0..WARMUP + steps {
@@ -59,12 +68,16 @@ fn run(world: &str, ground: &str, cars: usize, steps: usize) {
         return;
     }
     let mut app = avian_app(cars, ground_of(ground), sweep_of(world), 1);
-    // One thread runs every system of every schedule in a fixed order: the count repeats.
-    for (_, schedule) in app.world_mut().resource_mut::<Schedules>().iter_mut() {
-        schedule.set_executor(SingleThreadedExecutor::new());
-    }
+    single_threaded(&mut app);
     for _ in 0..WARMUP + steps {
         app.update();
+    }
+}
+
+/// One thread runs every system of every schedule in a fixed order: the count repeats.
+fn single_threaded(app: &mut App) {
+    for (_, schedule) in app.world_mut().resource_mut::<Schedules>().iter_mut() {
+        schedule.set_executor(SingleThreadedExecutor::new());
     }
 }
 
@@ -112,7 +125,11 @@ fn main() {
         );
         return;
     }
-    // `cargo bench` passes `--bench`; anything else we ignore but `--quick`.
+    if args.iter().any(|a| a == "--track") {
+        track();
+        return;
+    }
+    // `cargo bench` passes `--bench`; anything else we ignore but `--quick` and `--track`.
     let quick = args.iter().any(|a| a == "--quick");
     let grounds: &[&str] = if quick {
         &["flat"]
@@ -142,4 +159,27 @@ fn main() {
             println!("| {ground} | {sweep} | {per_wheel:.0} | {fixed:.0} | {base:.0} |");
         }
     }
+}
+
+/// The proving ground (`wheelcollider_bench::track`) with 1, 8 and 40 cars against the
+/// same with bare boxes: instructions per step, the cars' share, and the line through
+/// the three counts (per car, fixed).
+fn track() {
+    println!("| cars | per step with cars | with boxes | the cars' share | per car |");
+    println!("| --- | --- | --- | --- | --- |");
+    let mut share = vec![];
+    for n in wheelcollider_bench::track::COUNTS {
+        let (cars, boxes) = (per_step("track-cars", "", n), per_step("track-boxes", "", n));
+        share.push(cars - boxes);
+        println!(
+            "| {n} | {cars:.0} | {boxes:.0} | {:.0} | {:.0} |",
+            cars - boxes,
+            (cars - boxes) / n as f64
+        );
+    }
+    let per_car = (share[2] - share[0]) / 39.0;
+    println!(
+        "\nper car (slope 1 → 40): {per_car:.0}; fixed (intercept): {:.0}",
+        share[0] - per_car
+    );
 }

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use wheelcollider_avian::prelude::*;
 
 pub mod phases;
+pub mod track;
 
 /// Physics rate of every benchmark (Hz).
 pub const HZ: f64 = 60.0;
@@ -236,7 +237,7 @@ pub fn avian_app_with(n: usize, ground: Ground, sweep: Option<SweepType>, thread
 /// there) plus one IO and one async thread, which idle here (with none, asset loading
 /// waits forever). Bevy's default gives IO and async a thread each first, which leaves a
 /// two-core machine one compute thread, and `par_iter` runs sequentially on one.
-fn compute_threads(threads: usize) -> TaskPoolOptions {
+pub fn compute_threads(threads: usize) -> TaskPoolOptions {
     let one = || bevy::app::TaskPoolThreadAssignmentPolicy {
         min_threads: 1,
         max_threads: 1,

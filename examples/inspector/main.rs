@@ -30,6 +30,7 @@ mod car_bodies;
 mod car_visuals;
 mod effects;
 mod hud;
+mod layout;
 mod script;
 mod terrain;
 mod textures;

@@ -15,25 +15,19 @@
 //! | ice, a grate over a pit (ray wheels drop in) | x −220 → −140 |
 //!
 //! Every ground piece has its top at y = 0 and none overlap, so a wheel always knows
-//! its surface. Why the file and its builders are long: one block per feature, no logic
-//! to split.
+//! its surface. The pieces' physics (colliders, surfaces, props, platforms) are spawned
+//! by `layout.rs`, which the track benchmark shares; this file dresses them with meshes
+//! and adds the lines, boards, labels, light and sky.
 use std::f32::consts::FRAC_PI_2;
 
-use avian3d::prelude::*;
 use bevy::light::{CascadeShadowConfigBuilder, DirectionalLightShadowMap, NotShadowCaster};
 use bevy::math::Affine2;
 use bevy::prelude::*;
 use wheelcollider::prelude::*;
 
+use crate::layout::{self, LOOP_X};
 use crate::terrain;
 use crate::textures::{self, Ground, TILE};
-
-/// The traffic loop's straights run at x = ±`LOOP_X` (m).
-pub const LOOP_X: f32 = 40.0;
-/// The traffic loop's banked turn is centred at (0, `BANKED_Z`) (m).
-pub const BANKED_Z: f32 = -400.0;
-/// The traffic loop's flat turn is centred at (0, `NORTH_Z`) (m).
-pub const NORTH_Z: f32 = 20.0;
 
 /// Places the track's pieces at start and moves its platforms.
 pub struct TrackPlugin;
@@ -42,7 +36,7 @@ impl Plugin for TrackPlugin {
     fn build(&self, app: &mut App) {
         app.insert_resource(ClearColor(Color::srgb(0.62, 0.74, 0.9)))
             .add_systems(Startup, setup)
-            .add_systems(FixedUpdate, move_platforms)
+            .add_systems(FixedUpdate, layout::move_platforms)
             .add_systems(PostUpdate, follow_sky.after(TransformSystems::Propagate));
     }
 }
@@ -50,12 +44,6 @@ impl Plugin for TrackPlugin {
 /// A name the HUD writes over the scene where the entity is (a feature of the track).
 #[derive(Component)]
 pub struct TrackLabel(pub String);
-
-/// A kinematic platform sliding along X around `home`.
-#[derive(Component)]
-struct Slider {
-    home: f32,
-}
 
 /// The sky dome: follows the camera.
 #[derive(Component)]
@@ -110,18 +98,20 @@ fn setup(
     light_and_sky(&mut commands, &mut kit);
 }
 
-/// A ground tile from `x0..x1` × `z0..z1`, top at y = 0.
-fn tile(commands: &mut Commands, kit: &mut Kit, name: &str, [x0, x1, z0, z1]: [f32; 4], look: Ground, s: WheelSurface) {
+/// Dresses a ground tile: its texture repeating every [`TILE`] m.
+fn dress_tile(commands: &mut Commands, kit: &mut Kit, tile: &layout::Tile) {
+    let [x0, x1, z0, z1] = tile.rect;
     let size = Vec3::new(x1 - x0, 1.0, z1 - z0);
+    let look = match tile.surface {
+        s if s == WheelSurface::GRAVEL => Ground::Gravel,
+        s if s == WheelSurface::ICE => Ground::Ice,
+        s if s == WheelSurface::GRASS => Ground::Grass,
+        _ => Ground::Asphalt,
+    };
     let material = kit.ground(look, size.x, size.z);
-    commands.spawn((
-        Name::new(name.to_string()),
-        RigidBody::Static,
-        Collider::cuboid(size.x, size.y, size.z),
+    commands.entity(tile.entity).insert((
         Mesh3d(kit.meshes.add(Cuboid::from_size(size))),
         MeshMaterial3d(material),
-        Transform::from_xyz((x0 + x1) / 2.0, -0.5, (z0 + z1) / 2.0),
-        s,
         // The ground casts no shadow worth its cost (a software renderer spends most
         // of a frame drawing the big tiles into the shadow maps).
         NotShadowCaster,
@@ -133,86 +123,21 @@ pub fn label(commands: &mut Commands, text: &str, at: Vec3) {
 }
 
 fn ground(commands: &mut Commands, kit: &mut Kit) {
-    use Ground::*;
-    tile(
-        commands,
-        kit,
-        "asphalt",
-        [-140.0, 140.0, -400.0, 70.0],
-        Asphalt,
-        WheelSurface::ASPHALT,
-    );
-    tile(
-        commands,
-        kit,
-        "asphalt west",
-        [-220.0, -140.0, -140.0, 70.0],
-        Asphalt,
-        WheelSurface::ASPHALT,
-    );
-    tile(
-        commands,
-        kit,
-        "gravel",
-        [140.0, 220.0, -400.0, -150.0],
-        Gravel,
-        WheelSurface::GRAVEL,
-    );
-    tile(
-        commands,
-        kit,
-        "ice",
-        [-220.0, -140.0, -400.0, -200.0],
-        Ice,
-        WheelSurface::ICE,
-    );
-    tile(
-        commands,
-        kit,
-        "grass south",
-        [-220.0, 220.0, -480.0, -400.0],
-        Grass,
-        WheelSurface::GRASS,
-    );
-    tile(
-        commands,
-        kit,
-        "grass north",
-        [-220.0, 220.0, 70.0, 120.0],
-        Grass,
-        WheelSurface::GRASS,
-    );
+    let (tiles, bars) = layout::ground(commands);
+    for tile in &tiles {
+        dress_tile(commands, kit, tile);
+    }
     label(commands, "gravel", Vec3::new(150.0, 2.0, -200.0));
     label(commands, "ice", Vec3::new(-150.0, 2.0, -220.0));
-    // A grate between the west tiles: 0.3 m bars with 0.12 m slots over a pit. Ray
-    // wheels drop into the slots; sphere and cylinder wheels roll over.
-    let (x0, x1, z0, z1) = (-220.0f32, -140.0f32, -200.0f32, -140.0f32);
-    commands.spawn((
-        Name::new("pit floor"),
-        RigidBody::Static,
-        Collider::cuboid(x1 - x0, 1.0, z1 - z0),
-        Transform::from_xyz((x0 + x1) / 2.0, -0.9, (z0 + z1) / 2.0),
-    ));
+    let [x0, x1, ..] = layout::GRATE;
     let steel = kit.paint(Color::srgb(0.45, 0.45, 0.47));
     let bar = kit.meshes.add(Cuboid::new(x1 - x0, 0.3, 0.3));
-    let mut z = z0 + 0.15;
-    while z < z1 {
-        commands.spawn((
-            RigidBody::Static,
-            Collider::cuboid(x1 - x0, 0.3, 0.3),
-            Mesh3d(bar.clone()),
-            MeshMaterial3d(steel.clone()),
-            Transform::from_xyz((x0 + x1) / 2.0, -0.15, z),
-        ));
-        z += 0.42;
+    for e in bars {
+        commands
+            .entity(e)
+            .insert((Mesh3d(bar.clone()), MeshMaterial3d(steel.clone())));
     }
     label(commands, "grate (ray wheels drop in)", Vec3::new(-150.0, 2.0, -170.0));
-    // A safety floor far below everything.
-    commands.spawn((
-        RigidBody::Static,
-        Collider::half_space(Vec3::Y),
-        Transform::from_xyz(0.0, -20.0, 0.0),
-    ));
 }
 
 /// The straight's lines, 100 m boards and kerbs.
@@ -283,17 +208,9 @@ fn straight(commands: &mut Commands, kit: &mut Kit) {
     }
     // Kerbs beside the straight's first 60 m: 8 cm, red and white.
     let kerb = kit.meshes.add(Cuboid::new(0.6, 0.08, 2.0));
-    for i in 0..30 {
-        for x in [-7.0, 7.0] {
-            commands.spawn((
-                RigidBody::Static,
-                Collider::cuboid(0.6, 0.08, 2.0),
-                Mesh3d(kerb.clone()),
-                MeshMaterial3d(if i % 2 == 0 { red.clone() } else { white.clone() }),
-                Transform::from_xyz(x, 0.04, -2.0 * i as f32 - 10.0),
-                WheelSurface::ASPHALT,
-            ));
-        }
+    for (e, is_red) in layout::kerbs(commands) {
+        let m = if is_red { red.clone() } else { white.clone() };
+        commands.entity(e).insert((Mesh3d(kerb.clone()), MeshMaterial3d(m)));
     }
     label(commands, "kerbs 8 cm", Vec3::new(-7.0, 2.0, -20.0));
 }
@@ -309,25 +226,11 @@ fn handling_area(commands: &mut Commands, kit: &mut Kit) {
         height: 0.12,
     });
     let base = kit.meshes.add(Cuboid::new(0.4, 0.03, 0.4));
-    for i in 0..12 {
+    for e in layout::cones(commands) {
         // Knocked-over cones are dynamic bodies: a cone on a square base.
         commands
-            .spawn((
-                Name::new("cone"),
-                RigidBody::Dynamic,
-                Collider::compound(vec![
-                    (Vec3::ZERO, Quat::IDENTITY, Collider::cone(0.18, 0.7)),
-                    (
-                        Vec3::new(0.0, -0.335, 0.0),
-                        Quat::IDENTITY,
-                        Collider::cuboid(0.4, 0.03, 0.4),
-                    ),
-                ]),
-                Mass(3.0),
-                Mesh3d(cone.clone()),
-                MeshMaterial3d(orange.clone()),
-                Transform::from_xyz(20.0, 0.351, -40.0 - 12.0 * i as f32),
-            ))
+            .entity(e)
+            .insert((Mesh3d(cone.clone()), MeshMaterial3d(orange.clone())))
             .with_children(|c| {
                 c.spawn((
                     Mesh3d(band.clone()),
@@ -345,14 +248,10 @@ fn handling_area(commands: &mut Commands, kit: &mut Kit) {
 
     let yellow = kit.paint(Color::srgb(0.95, 0.78, 0.1));
     let bump = kit.meshes.add(Cuboid::new(5.0, 0.08, 0.6));
-    for i in 0..6 {
-        commands.spawn((
-            RigidBody::Static,
-            Collider::cuboid(5.0, 0.08, 0.6),
-            Mesh3d(bump.clone()),
-            MeshMaterial3d(yellow.clone()),
-            Transform::from_xyz(-20.0, 0.04, -30.0 - 10.0 * i as f32),
-        ));
+    for e in layout::bumps(commands) {
+        commands
+            .entity(e)
+            .insert((Mesh3d(bump.clone()), MeshMaterial3d(yellow.clone())));
     }
     label(commands, "speed bumps", Vec3::new(-20.0, 2.0, -26.0));
 
@@ -369,74 +268,26 @@ fn handling_area(commands: &mut Commands, kit: &mut Kit) {
 
     let wood = kit.paint(Color::srgb(0.7, 0.45, 0.2));
     let cube = kit.meshes.add(Cuboid::new(0.8, 0.8, 0.8));
-    for i in 0..4 {
-        for j in 0..(4 - i) {
-            commands.spawn((
-                RigidBody::Dynamic,
-                Collider::cuboid(0.8, 0.8, 0.8),
-                Mass(25.0),
-                Mesh3d(cube.clone()),
-                MeshMaterial3d(wood.clone()),
-                Transform::from_xyz(60.0 + j as f32 * 0.85 + i as f32 * 0.42, 0.4 + 0.8 * i as f32, -20.0),
-            ));
-        }
+    for e in layout::crates(commands) {
+        commands
+            .entity(e)
+            .insert((Mesh3d(cube.clone()), MeshMaterial3d(wood.clone())));
     }
-}
-
-/// A static box whose top face is a ramp of `deg` over `length` m rising towards −Z
-/// (or +Z for a negative angle), its low end's top edge at height 0 at `z_low`.
-fn ramp(
-    commands: &mut Commands,
-    kit: &mut Kit,
-    x: f32,
-    z_low: f32,
-    deg: f32,
-    length: f32,
-    m: &Handle<StandardMaterial>,
-) {
-    let a = deg.to_radians();
-    let rot = Quat::from_rotation_x(a);
-    let size = Vec3::new(5.0, 1.0, length);
-    let top_mid = Vec3::new(
-        x,
-        0.5 * length * a.abs().sin(),
-        z_low - a.signum() * 0.5 * length * a.cos(),
-    );
-    commands.spawn((
-        Name::new("ramp"),
-        RigidBody::Static,
-        Collider::cuboid(size.x, size.y, size.z),
-        Mesh3d(kit.meshes.add(Cuboid::from_size(size))),
-        MeshMaterial3d(m.clone()),
-        Transform::from_translation(top_mid - rot * Vec3::Y * 0.5).with_rotation(rot),
-    ));
 }
 
 fn jump_and_slope(commands: &mut Commands, kit: &mut Kit) {
     let concrete = kit.ground(Ground::Concrete, 5.0, 12.0);
-    // Up 10° over 12 m to 2.08 m, a 10 m gap, down 6° over 20 m from 2.09 m.
-    ramp(commands, kit, 100.0, -60.0, 10.0, 12.0, &concrete);
-    ramp(
-        commands,
-        kit,
-        100.0,
-        -82.0 - 20.0 * 6f32.to_radians().cos(),
-        -6.0,
-        20.0,
-        &concrete,
-    );
+    let (ramps, slope) = layout::jump_and_slope(commands);
+    for (e, length) in ramps {
+        let mesh = kit.meshes.add(Cuboid::new(5.0, 1.0, length));
+        commands
+            .entity(e)
+            .insert((Mesh3d(mesh), MeshMaterial3d(concrete.clone())));
+    }
     label(commands, "jump", Vec3::new(100.0, 4.5, -66.0));
-
-    let slope = Quat::from_rotation_z(15f32.to_radians());
     let material = kit.ground(Ground::Concrete, 20.0, 10.0);
-    commands.spawn((
-        Name::new("slope 15°"),
-        RigidBody::Static,
-        Collider::cuboid(20.0, 1.0, 10.0),
-        Mesh3d(kit.meshes.add(Cuboid::new(20.0, 1.0, 10.0))),
-        MeshMaterial3d(material),
-        Transform::from_xyz(100.0, 2.1, 20.0).with_rotation(slope),
-    ));
+    let mesh = kit.meshes.add(Cuboid::new(20.0, 1.0, 10.0));
+    commands.entity(slope).insert((Mesh3d(mesh), MeshMaterial3d(material)));
     label(commands, "slope 15°", Vec3::new(100.0, 7.0, 20.0));
 }
 
@@ -444,26 +295,16 @@ fn jump_and_slope(commands: &mut Commands, kit: &mut Kit) {
 fn platforms(commands: &mut Commands, kit: &mut Kit) {
     let yellow = kit.paint(Color::srgb(0.95, 0.78, 0.1));
     let steel = kit.paint(Color::srgb(0.4, 0.42, 0.45));
-    commands.spawn((
-        Name::new("platform"),
-        Slider { home: -100.0 },
-        RigidBody::Kinematic,
-        Collider::cuboid(8.0, 0.1, 8.0),
-        Mesh3d(kit.meshes.add(Cuboid::new(8.0, 0.1, 8.0))),
-        MeshMaterial3d(yellow.clone()),
-        Transform::from_xyz(-100.0, 0.05, -60.0),
-    ));
-    label(commands, "moving platform", Vec3::new(-100.0, 2.5, -60.0));
+    let p = layout::platforms(commands);
+    let mesh = kit.meshes.add(Cuboid::new(8.0, 0.1, 8.0));
     commands
-        .spawn((
-            Name::new("turntable"),
-            RigidBody::Kinematic,
-            AngularVelocity(Vec3::Y * 0.25),
-            Collider::cylinder(6.0, 0.1),
-            Mesh3d(kit.meshes.add(Cylinder::new(6.0, 0.1))),
-            MeshMaterial3d(steel.clone()),
-            Transform::from_xyz(-60.0, 0.05, 30.0),
-        ))
+        .entity(p.platform)
+        .insert((Mesh3d(mesh), MeshMaterial3d(yellow.clone())));
+    label(commands, "moving platform", Vec3::new(-100.0, 2.5, -60.0));
+    let mesh = kit.meshes.add(Cylinder::new(6.0, 0.1));
+    commands
+        .entity(p.turntable)
+        .insert((Mesh3d(mesh), MeshMaterial3d(steel.clone())))
         .with_children(|c| {
             // A stripe so that the turning shows.
             c.spawn((
@@ -473,37 +314,11 @@ fn platforms(commands: &mut Commands, kit: &mut Kit) {
             ));
         });
     label(commands, "turntable", Vec3::new(-60.0, 2.5, 30.0));
-
-    // The seesaw: a 14 m plank on a hinge 1 m up, free within ±9° (its ends then touch
-    // the ground).
-    let hinge = Vec3::new(70.0, 1.0, -150.0);
-    let pivot = commands
-        .spawn((
-            RigidBody::Static,
-            Collider::cuboid(3.6, 1.0, 0.6),
-            Mesh3d(kit.meshes.add(Cuboid::new(3.6, 1.0, 0.6))),
-            MeshMaterial3d(steel.clone()),
-            Transform::from_translation(hinge - Vec3::Y * 0.5),
-        ))
-        .id();
-    let plank = commands
-        .spawn((
-            Name::new("seesaw"),
-            RigidBody::Dynamic,
-            Collider::cuboid(4.0, 0.2, 14.0),
-            Mass(500.0),
-            Mesh3d(kit.meshes.add(Cuboid::new(4.0, 0.2, 14.0))),
-            MeshMaterial3d(yellow),
-            Transform::from_translation(hinge + Vec3::Y * 0.1).with_rotation(Quat::from_rotation_x(-0.15)),
-        ))
-        .id();
-    commands.spawn(
-        RevoluteJoint::new(pivot, plank)
-            .with_hinge_axis(Vec3::X)
-            .with_anchor(hinge)
-            .with_angle_limits(-0.16, 0.16),
-    );
-    label(commands, "seesaw", hinge + Vec3::Y * 2.0);
+    let mesh = kit.meshes.add(Cuboid::new(3.6, 1.0, 0.6));
+    commands.entity(p.pivot).insert((Mesh3d(mesh), MeshMaterial3d(steel)));
+    let mesh = kit.meshes.add(Cuboid::new(4.0, 0.2, 14.0));
+    commands.entity(p.seesaw).insert((Mesh3d(mesh), MeshMaterial3d(yellow)));
+    label(commands, "seesaw", layout::HINGE + Vec3::Y * 2.0);
 }
 
 fn light_and_sky(commands: &mut Commands, kit: &mut Kit) {
@@ -547,13 +362,5 @@ fn light_and_sky(commands: &mut Commands, kit: &mut Kit) {
 fn follow_sky(cam: Query<&GlobalTransform, With<Camera3d>>, mut sky: Query<&mut Transform, With<SkyDome>>) {
     if let (Ok(cam), Ok(mut sky)) = (cam.single(), sky.single_mut()) {
         sky.translation = cam.translation();
-    }
-}
-
-/// Slides each platform ±10 m along X with a 21 s period.
-fn move_platforms(time: Res<Time>, mut q: Query<(&mut LinearVelocity, &Transform, &Slider)>) {
-    for (mut v, t, s) in &mut q {
-        let target = s.home + 10.0 * (time.elapsed_secs() * 0.3).sin();
-        v.0 = Vec3::new((target - t.translation.x) * 2.0, 0.0, 0.0);
     }
 }

@@ -11,7 +11,7 @@ use bevy::prelude::*;
 use wheelcollider::prelude::*;
 
 use crate::car_visuals::Livery;
-use crate::track::{BANKED_Z, LOOP_X, NORTH_Z};
+use crate::layout::{BANKED_Z, LOOP_X, NORTH_Z};
 
 /// The most AI cars at once.
 pub const MAX_CARS: usize = 40;
