@@ -3,6 +3,7 @@
 //! [`Landed`] event. Marks and puffs come from fixed pools that recycle their oldest
 //! entity, so a long drift never allocates.
 use std::collections::{HashMap, VecDeque};
+use std::time::{Duration, Instant};
 
 use bevy::light::{NotShadowCaster, NotShadowReceiver};
 use bevy::prelude::*;
@@ -21,10 +22,81 @@ pub struct EffectsPlugin;
 impl Plugin for EffectsPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<Pools>()
+            .init_resource::<EffectsClock>()
             .add_systems(Startup, setup)
-            .add_systems(Update, (forget_wheels, skid_marks, emit_puffs, age_puffs))
+            .add_systems(Update, fill_marks.run_if(resource_exists::<FillMarks>))
+            .add_systems(
+                Update,
+                (
+                    clock_start,
+                    forget_wheels,
+                    skid_marks,
+                    emit_puffs,
+                    age_puffs,
+                    clock_stop,
+                )
+                    .chain(),
+            )
             .add_observer(landing_dust);
     }
+}
+
+/// The wall time the effects' systems take, frame by frame (the script reports it).
+#[derive(Resource, Default)]
+pub struct EffectsClock {
+    started: Option<Instant>,
+    /// The time spent since the last [`EffectsClock::take`].
+    spent: Duration,
+    frames: u32,
+}
+
+impl EffectsClock {
+    /// The mean time per frame (ms) since the last call and the frames it covers; starts
+    /// a new span.
+    pub fn take(&mut self) -> (f64, u32) {
+        let out = (self.spent.as_secs_f64() * 1e3 / self.frames.max(1) as f64, self.frames);
+        (self.spent, self.frames) = (Duration::ZERO, 0);
+        out
+    }
+}
+
+fn clock_start(mut clock: ResMut<EffectsClock>) {
+    clock.started = Some(Instant::now());
+}
+
+fn clock_stop(mut clock: ResMut<EffectsClock>) {
+    if let Some(t) = clock.started.take() {
+        clock.spent += t.elapsed();
+        clock.frames += 1;
+    }
+}
+
+/// Inserted to fill the skid-mark pool to its limit with marks on the skid pad (the
+/// script's effects budget: the cost with the pools full); removed once done.
+#[derive(Resource)]
+pub struct FillMarks;
+
+fn fill_marks(mut commands: Commands, mut pools: ResMut<Pools>, assets: Res<EffectAssets>) {
+    let missing = MAX_MARKS.saturating_sub(pools.marks.len());
+    for k in 0..missing {
+        let at = Vec3::new(-95.0 + (k % 60) as f32 * 0.4, 0.015, -200.0 + (k / 60) as f32 * 0.4);
+        let entity = commands
+            .spawn((
+                Mesh3d(assets.quad.clone()),
+                MeshMaterial3d(assets.marks[0].clone()),
+                Transform::from_translation(at).with_scale(Vec3::new(0.2, 1.0, MARK_STEP)),
+                NotShadowCaster,
+                NotShadowReceiver,
+            ))
+            .id();
+        pools.marks.push_front(entity);
+    }
+    commands.remove_resource::<FillMarks>();
+}
+
+/// How full the pools are: skid marks and puffs alive, and their limits.
+pub fn pool_fill(pools: &Pools) -> [(usize, usize); 2] {
+    [(pools.marks.len(), MAX_MARKS), (pools.puffs.len(), MAX_PUFFS)]
 }
 
 /// What a ground makes under a sliding or rolling tyre.
@@ -64,7 +136,7 @@ struct EffectAssets {
 /// The pools and each wheel's memory: where its mark last ended, its unspent share of
 /// a puff, and a random sequence.
 #[derive(Resource, Default)]
-struct Pools {
+pub struct Pools {
     marks: VecDeque<Entity>,
     last_mark: HashMap<Entity, Vec3>,
     puffs: VecDeque<Entity>,

@@ -11,11 +11,14 @@
 //! inspector. A gamepad works too. The HUD's car menu switches presets.
 //!
 //! `--script DIR` drives a fixed input sequence, saves screenshots into DIR and exits:
-//! that is how the pictures in the README are made (see docs/inspector.md).
+//! that is how the pictures in the README are made (see docs/inspector.md). With
+//! `--traffic 39` it runs 40 cars, fills the skid-mark pool in its last 10 s and logs the
+//! effects' time per frame (`docs/performance.md`).
 //!
 //! The modules, one per part of the scene:
-//! - [`track`]: the proving ground's colliders and meshes, [`textures`] its generated
-//!   ground textures and sky;
+//! - [`layout`]: the proving ground's physics (colliders, surfaces, props, platforms),
+//!   which the benches share; [`track`] dresses it with meshes, lines and labels,
+//!   [`textures`] its generated ground textures and sky;
 //! - [`terrain`]: its banked turn (a triangle mesh) and grass hill (a heightfield);
 //! - [`car_visuals`]: dresses each car (a body from [`car_bodies`] per preset, wheels
 //!   with rims and spokes) and lights its brake lights;
@@ -50,20 +53,30 @@ pub struct Options {
     pub preset: String,
     /// Where the scripted run saves its pictures; `None` for a person driving.
     pub script: Option<std::path::PathBuf>,
+    /// How many traffic cars the scripted run adds (`--traffic N`, 10 by default; 39 for
+    /// the effects' budget with 40 cars).
+    pub traffic: usize,
 }
 
 fn main() {
     let mut options = Options {
         preset: "assets/presets/road.ron".into(),
         script: None,
+        traffic: 10,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--preset" => options.preset = args.next().expect("--preset needs a file"),
             "--script" => options.script = Some(args.next().expect("--script needs a directory").into()),
+            "--traffic" => {
+                options.traffic = args
+                    .next()
+                    .and_then(|n| n.parse().ok())
+                    .expect("--traffic needs a number")
+            }
             other => {
-                eprintln!("unknown argument {other}; use --preset FILE or --script DIR");
+                eprintln!("unknown argument {other}; use --preset FILE, --script DIR or --traffic N");
                 std::process::exit(2);
             }
         }

@@ -8,6 +8,7 @@ use wheelcollider::prelude::*;
 
 use crate::Options;
 use crate::cameras::CameraMode;
+use crate::effects::{EffectsClock, FillMarks, Pools, pool_fill};
 use crate::traffic::TrafficRequest;
 
 /// A picture: when (s), the inspector's tab (`None`: inspector hidden), the camera, the
@@ -73,6 +74,12 @@ pub fn script(
     mut cue: Local<u32>,
     mut shots: Local<u32>,
     mut exit: MessageWriter<AppExit>,
+    (mut effects, pools, cars, mut measuring): (
+        ResMut<EffectsClock>,
+        Res<Pools>,
+        Query<(), With<Vehicle>>,
+        Local<bool>,
+    ),
 ) {
     let Some(dir) = &options.script else { return };
     let t = time.elapsed_secs();
@@ -98,7 +105,7 @@ pub fn script(
             _ => {
                 // Back to the start line for the handbrake turn, traffic on the loop.
                 inspector.requests.push(Request::Reset);
-                traffic.write(TrafficRequest::Add(10));
+                traffic.write(TrafficRequest::Add(options.traffic));
             }
         }
         *cue += 1;
@@ -124,6 +131,20 @@ pub fn script(
             *shots += 1;
         }
     } else if t > 38.5 {
+        // The effects' cost over the run's last 10 s (traffic on, the handbrake turn).
+        let (ms, frames) = effects.take();
+        let [(marks, max_marks), (puffs, max_puffs)] = pool_fill(&pools);
+        info!(
+            "effects: {ms:.3} ms per frame over the last {frames} frames, {} cars, skid marks {marks}/{max_marks}, puffs {puffs}/{max_puffs}",
+            cars.iter().count()
+        );
         exit.write(AppExit::Success);
+    }
+    if t >= 28.5 && !*measuring {
+        *measuring = true;
+        effects.take(); // the span reported at the end starts here
+        if options.traffic > 10 {
+            commands.insert_resource(FillMarks); // the budget: the pools full
+        }
     }
 }
