@@ -157,9 +157,9 @@ pub fn avian_app(n: usize, ground: Ground, sweep: Option<SweepType>, threads: us
     avian_app_with(n, ground, sweep, threads, false)
 }
 
-/// [`avian_app`], with the wheels outside the chassis' hierarchy when `detached`
-/// (`WheelOf(chassis)` without `ChildOf`: Bevy does not propagate their transforms).
-pub fn avian_app_with(n: usize, ground: Ground, sweep: Option<SweepType>, threads: usize, detached: bool) -> App {
+/// A headless app with avian and the wheels on `threads` compute threads, one physics
+/// step of 1/[`HZ`] s per `update()`: what every benchmark world starts from.
+pub fn headless_app(threads: usize) -> App {
     let mut app = App::new();
     let dt = Duration::from_secs_f64(1.0 / HZ);
     app.add_plugins((
@@ -173,6 +173,13 @@ pub fn avian_app_with(n: usize, ground: Ground, sweep: Option<SweepType>, thread
     ))
     .insert_resource(Time::<Fixed>::from_duration(dt))
     .insert_resource(TimeUpdateStrategy::ManualDuration(dt));
+    app
+}
+
+/// [`avian_app`], with the wheels outside the chassis' hierarchy when `detached`
+/// (`WheelOf(chassis)` without `ChildOf`: Bevy does not propagate their transforms).
+pub fn avian_app_with(n: usize, ground: Ground, sweep: Option<SweepType>, threads: usize, detached: bool) -> App {
+    let mut app = headless_app(threads);
     if sweep.is_none() {
         app.insert_resource(Gravity(Vec3::ZERO));
     }
@@ -237,7 +244,7 @@ pub fn avian_app_with(n: usize, ground: Ground, sweep: Option<SweepType>, thread
 /// there) plus one IO and one async thread, which idle here (with none, asset loading
 /// waits forever). Bevy's default gives IO and async a thread each first, which leaves a
 /// two-core machine one compute thread, and `par_iter` runs sequentially on one.
-pub fn compute_threads(threads: usize) -> TaskPoolOptions {
+fn compute_threads(threads: usize) -> TaskPoolOptions {
     let one = || bevy::app::TaskPoolThreadAssignmentPolicy {
         min_threads: 1,
         max_threads: 1,

@@ -3,11 +3,9 @@
 //! `instructions` benches.
 use avian3d::prelude::*;
 use bevy::prelude::*;
-use bevy::time::TimeUpdateStrategy;
-use std::time::Duration;
 use wheelcollider_avian::prelude::*;
 
-use crate::compute_threads;
+use crate::headless_app;
 
 // The example dresses every piece it returns; the benches step them bare.
 #[allow(dead_code)]
@@ -35,22 +33,10 @@ fn drive(time: Res<Time>, mut cars: Query<&mut VehicleInput>) {
 
 /// The proving ground with `cars` cars (events on) on the straight, four lanes, rows
 /// 8 m apart (`bare`: boxes of each chassis' size and mass resting there instead), on
-/// `threads` compute threads, 60 Hz, one step per update.
+/// `threads` compute threads, 60 Hz, one step per update ([`headless_app`]).
 pub fn app(cars: usize, bare: bool, threads: usize) -> App {
-    let mut app = App::new();
-    let dt = Duration::from_secs_f64(1.0 / 60.0);
-    app.add_plugins((
-        MinimalPlugins.set(TaskPoolPlugin {
-            task_pool_options: compute_threads(threads),
-        }),
-        TransformPlugin,
-        bevy::asset::AssetPlugin::default(),
-        PhysicsPlugins::default(),
-        WheelColliderPlugins,
-    ))
-    .insert_resource(Time::<Fixed>::from_duration(dt))
-    .insert_resource(TimeUpdateStrategy::ManualDuration(dt))
-    .add_systems(FixedUpdate, (layout::move_platforms, drive));
+    let mut app = headless_app(threads);
+    app.add_systems(FixedUpdate, (layout::move_platforms, drive));
     let world = app.world_mut();
     let mut commands = world.commands();
     layout::spawn_bare(&mut commands);
