@@ -7,28 +7,11 @@
 //! Why `main` is long: it is the list of the benchmark scenarios, one block each.
 use wheelcollider_avian::prelude::SweepType;
 use wheelcollider_bench::{
-    Ground, avian_app, avian_app_with, mean_height, mean_speed, phases, rapier::RapierScene, raw_cast_cost, time_steps,
+    Ground, avian_app, avian_app_with, fastest_batches, mean_height, mean_speed, phases, rapier::RapierScene,
+    raw_cast_cost, time_steps,
 };
 
 const SWEEPS: [SweepType; 3] = [SweepType::Ray, SweepType::Sphere, SweepType::Cylinder];
-
-/// Runs each runner `warmup` steps, then `batches` rounds of `batch` steps of each in
-/// turn (each after two untimed steps), and returns each one's fastest batch (seconds
-/// per step).
-fn fastest_batches(runners: &mut [Box<dyn FnMut() + '_>], warmup: usize, batches: usize, batch: usize) -> Vec<f64> {
-    for run in runners.iter_mut() {
-        time_steps(&mut **run, warmup, 0);
-    }
-    let mut best = vec![f64::MAX; runners.len()];
-    for _ in 0..batches {
-        for (run, best) in runners.iter_mut().zip(best.iter_mut()) {
-            // Two untimed steps first: the other worlds' batches have evicted this one's
-            // data from the caches.
-            *best = best.min(time_steps(&mut **run, 2, batch));
-        }
-    }
-    best
-}
 
 /// How much faster both cores of this machine run work of the wheels' kind than one:
 /// a chain of dependent divisions and square roots, and an update streamed over

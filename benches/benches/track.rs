@@ -17,30 +17,16 @@
 //! count runs in its own process (Bevy's task pools are process-wide). At 8 cars the
 //! difference is split by phase of the step.
 use bevy::prelude::*;
-use std::time::Instant;
-use wheelcollider_bench::phases;
 use wheelcollider_bench::track::{COUNTS, app};
+use wheelcollider_bench::{fastest_batches, phases};
 
-/// Each app's fastest round (seconds per step).
+/// Each app's fastest round of 15 steps (seconds per step), after 60 warm-up steps.
 fn fastest(apps: &mut [App]) -> Vec<f64> {
-    for app in apps.iter_mut() {
-        for _ in 0..60 {
-            app.update();
-        }
-    }
-    let mut best = vec![f64::MAX; apps.len()];
-    for _ in 0..12 {
-        for (app, best) in apps.iter_mut().zip(best.iter_mut()) {
-            app.update();
-            app.update();
-            let t = Instant::now();
-            for _ in 0..15 {
-                app.update();
-            }
-            *best = best.min(t.elapsed().as_secs_f64() / 15.0);
-        }
-    }
-    best
+    let mut runners: Vec<Box<dyn FnMut() + '_>> = apps
+        .iter_mut()
+        .map(|app| Box::new(move || app.update()) as Box<dyn FnMut()>)
+        .collect();
+    fastest_batches(&mut runners, 60, 12, 15)
 }
 
 fn measure(threads: usize) {

@@ -279,6 +279,24 @@ pub fn time_steps(mut step: impl FnMut(), warmup: usize, steps: usize) -> f64 {
     start.elapsed().as_secs_f64() / steps as f64
 }
 
+/// Runs each runner `warmup` steps, then `batches` rounds of `batch` steps of each in
+/// turn (each after two untimed steps), and returns each one's fastest batch (seconds
+/// per step).
+pub fn fastest_batches(runners: &mut [Box<dyn FnMut() + '_>], warmup: usize, batches: usize, batch: usize) -> Vec<f64> {
+    for run in runners.iter_mut() {
+        time_steps(&mut **run, warmup, 0);
+    }
+    let mut best = vec![f64::MAX; runners.len()];
+    for _ in 0..batches {
+        for (run, best) in runners.iter_mut().zip(best.iter_mut()) {
+            // Two untimed steps first: the other worlds' batches have evicted this one's
+            // data from the caches.
+            *best = best.min(time_steps(&mut **run, 2, batch));
+        }
+    }
+    best
+}
+
 /// The raw cost of one sweep against the ground through avian's `SpatialQuery`, at the
 /// mount points of all wheels of an app built by [`avian_app`]: seconds per cast.
 pub fn raw_cast_cost(app: &mut App, sweep: SweepType, repeats: usize) -> f64 {

@@ -627,11 +627,11 @@ pub(super) fn write_output(
     out.angle = state.angle;
 }
 
-/// How long (s) the links' jacking takes to follow the tyre's forces (first order,
-/// 63 %): the compliance of their bushings. Without it the jacking, read from the
-/// last step's forces, closed a loop through the load that rang when a car stood on
-/// another (`world::crashes`, `a_car_dropped_on_another_car_rests_on_it`) and pushed
-/// on a landing's first steps (`driving_off_a_ledge_at_an_angle_only_loses_energy`).
+/// The time constant (s) of the first-order lag with which the links' jacking follows
+/// the tyre's forces: the compliance of their bushings. The jacking is read from the
+/// last step's forces, so it must not follow them within one step (it would close a
+/// loop through the load). Guarded by `world::crashes::a_car_dropped_on_another_car_rests_on_it`
+/// and `driving_off_a_ledge_at_an_angle_only_loses_energy`.
 pub(crate) const LINK_LAG: f64 = 0.02;
 
 /// The vertical force (N, positive lifting the body) the links carry from a grounded
