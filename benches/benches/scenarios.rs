@@ -94,17 +94,7 @@ fn main() {
         let detached = std::env::args().any(|a| a == "detached");
         let mut base_app = avian_app(1000, Ground::Flat, None, threads);
         let mut app = avian_app_with(1000, Ground::Flat, Some(SweepType::Ray), threads, detached);
-        phases::add_stamps(&mut base_app);
-        phases::add_stamps(&mut app);
-        let mut best = [[f64::MAX; phases::PHASES.len()]; 2];
-        for round in 0..8 {
-            for (k, app) in [&mut base_app, &mut app].into_iter().enumerate() {
-                let t = phases::time_phases(app, if round == 0 { 30 } else { 2 }, 20);
-                for (b, t) in best[k].iter_mut().zip(t) {
-                    *b = b.min(t);
-                }
-            }
-        }
+        let best = phases::fastest_phases([&mut base_app, &mut app], 30);
         println!("| phase ({threads} threads) | baseline (µs) | ray wheels (µs) | difference (µs) |");
         println!("| --- | --- | --- | --- |");
         for (p, name) in phases::PHASES.iter().enumerate() {

@@ -52,18 +52,8 @@ fn measure(threads: usize) {
     );
     // Where the 8 cars' cost goes.
     let mut apps = [app(8, false, threads), app(8, true, threads)];
-    let mut best = [[f64::MAX; phases::PHASES.len()]; 2];
-    for round in 0..8 {
-        for (k, app) in apps.iter_mut().enumerate() {
-            if round == 0 {
-                phases::add_stamps(app);
-            }
-            let t = phases::time_phases(app, if round == 0 { 60 } else { 2 }, 20);
-            for (b, t) in best[k].iter_mut().zip(t) {
-                *b = b.min(t);
-            }
-        }
-    }
+    let [cars, boxes] = &mut apps;
+    let best = phases::fastest_phases([cars, boxes], 60);
     println!("| phase, 8 cars | with cars (µs) | with boxes (µs) | difference (µs) |");
     println!("| --- | --- | --- | --- |");
     for (p, name) in phases::PHASES.iter().enumerate() {

@@ -127,3 +127,22 @@ pub fn time_phases(app: &mut App, warmup: usize, updates: u32) -> [f64; PHASES.l
     }
     app.world().resource::<PhaseClock>().per_update()
 }
+
+/// Stamps `apps`, then times their phases in turn for eight rounds of 20 updates (the
+/// first after `warmup` updates, the others after two): each app's fastest round per
+/// phase (seconds per update).
+pub fn fastest_phases(apps: [&mut App; 2], warmup: usize) -> [[f64; PHASES.len()]; 2] {
+    let mut best = [[f64::MAX; PHASES.len()]; 2];
+    let [a, b] = apps;
+    add_stamps(a);
+    add_stamps(b);
+    for round in 0..8 {
+        for (k, app) in [&mut *a, &mut *b].into_iter().enumerate() {
+            let t = time_phases(app, if round == 0 { warmup } else { 2 }, 20);
+            for (best, t) in best[k].iter_mut().zip(t) {
+                *best = best.min(t);
+            }
+        }
+    }
+    best
+}
