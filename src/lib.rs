@@ -15,3 +15,8 @@ pub mod prelude {
 /// The egui inspector (feature `inspector`).
 #[cfg(feature = "inspector")]
 pub use wheelcollider_inspector as inspector;
+
+/// Sound synthesised from the model (feature `audio`): the synthesiser and
+/// `VehicleAudioPlugin`, which plays every nearby vehicle through Bevy's audio.
+#[cfg(feature = "audio")]
+pub use wheelcollider_audio as audio;

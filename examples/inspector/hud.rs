@@ -102,7 +102,7 @@ fn hud(
                 ));
             });
         });
-    let help = "W/S throttle · brake (reverse when stopped)   A/D steer   Space handbrake   Q/E gears   C camera   T traffic (Shift+T clear)   R reset   F1 inspector";
+    let help = "W/S throttle · brake (reverse when stopped)   A/D steer   Space handbrake   Q/E gears   C camera   T traffic (Shift+T clear)   R reset   M mute   F1 inspector";
     egui::Area::new(egui::Id::new("help"))
         .anchor(egui::Align2::LEFT_BOTTOM, [12.0, -10.0])
         .show(ctx, |ui| {

@@ -8,7 +8,7 @@ use std::f32::consts::PI;
 
 use avian3d::prelude::*;
 use bevy::prelude::*;
-use wheelcollider_avian::prelude::WheelSurface;
+use wheelcollider_avian::prelude::{SurfaceMaterial, WheelSurface};
 
 /// The traffic loop's straights run at x = ±`LOOP_X` (m).
 pub const LOOP_X: f32 = 40.0;
@@ -82,6 +82,10 @@ pub fn ground(commands: &mut Commands) -> (Vec<Tile>, Vec<Entity>) {
                     RigidBody::Static,
                     Collider::cuboid(x1 - x0, 0.3, 0.3),
                     Transform::from_xyz((x0 + x1) / 2.0, -0.15, z),
+                    WheelSurface {
+                        material: SurfaceMaterial::Metal,
+                        ..WheelSurface::ASPHALT
+                    },
                 ))
                 .id(),
         );

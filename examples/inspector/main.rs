@@ -10,6 +10,9 @@
 //! to zoom), T add an AI car, Shift+T remove the AI cars, R reset the car, F1 the
 //! inspector. A gamepad works too. The HUD's car menu switches presets.
 //!
+//! M mutes the sound. `--sound-lap DIR` drives a scripted lap (launch and shifts,
+//! the jump, a handbrake slide, gravel) and writes its sound to `DIR/sound_lap.wav`.
+//!
 //! `--script DIR` drives a fixed input sequence, saves screenshots into DIR and exits:
 //! that is how the pictures in the README are made (see docs/inspector.md). With
 //! `--traffic 39` it runs 40 cars, fills the skid-mark pool in its last 10 s and logs the
@@ -27,7 +30,8 @@
 //! - [`cameras`]: chase, bumper and orbit;
 //! - [`traffic`]: AI cars lapping the track by pure pursuit;
 //! - [`hud`]: speed, gear, the camera and car menus, traffic, frame time, labels;
-//! - [`script`]: the scripted run for the README's pictures.
+//! - [`script`]: the scripted run for the README's pictures;
+//! - [`sound`]: the sound, heard from the camera, and the recorded sound lap.
 mod cameras;
 mod car_bodies;
 mod car_visuals;
@@ -35,6 +39,7 @@ mod effects;
 mod hud;
 mod layout;
 mod script;
+mod sound;
 mod terrain;
 mod textures;
 mod track;
@@ -56,6 +61,8 @@ pub struct Options {
     /// How many traffic cars the scripted run adds (`--traffic N`, 10 by default; 39 for
     /// the effects' budget with 40 cars).
     pub traffic: usize,
+    /// Where the sound lap writes its recording (`--sound-lap DIR`); `None` to drive.
+    pub sound_lap: Option<std::path::PathBuf>,
 }
 
 fn main() {
@@ -63,12 +70,14 @@ fn main() {
         preset: "assets/presets/road.ron".into(),
         script: None,
         traffic: 10,
+        sound_lap: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--preset" => options.preset = args.next().expect("--preset needs a file"),
             "--script" => options.script = Some(args.next().expect("--script needs a directory").into()),
+            "--sound-lap" => options.sound_lap = Some(args.next().expect("--sound-lap needs a directory").into()),
             "--traffic" => {
                 options.traffic = args
                     .next()
@@ -76,7 +85,7 @@ fn main() {
                     .expect("--traffic needs a number")
             }
             other => {
-                eprintln!("unknown argument {other}; use --preset FILE, --script DIR or --traffic N");
+                eprintln!("unknown argument {other}; use --preset FILE, --script DIR, --traffic N or --sound-lap DIR");
                 std::process::exit(2);
             }
         }
@@ -111,6 +120,9 @@ fn main() {
             cameras::CamerasPlugin,
             traffic::TrafficPlugin,
             hud::HudPlugin,
+            sound::SoundPlugin {
+                lap: options.sound_lap.clone(),
+            },
         ))
         .insert_resource(options)
         .insert_resource(StartSettings(settings))
@@ -124,9 +136,9 @@ fn main() {
 #[derive(Resource)]
 struct StartSettings(VehicleSettings);
 
-fn spawn_player(mut commands: Commands, settings: Res<StartSettings>) {
-    let y = settings.0.touch_height() + 0.05;
-    let car = spawn_vehicle(&mut commands, &settings.0, Transform::from_xyz(0.0, y, 0.0)).expect("validated");
+fn spawn_player(mut commands: Commands, settings: Res<StartSettings>, options: Res<Options>) {
+    let at = sound::start(&options) + Vec3::Y * (settings.0.touch_height() + 0.05);
+    let car = spawn_vehicle(&mut commands, &settings.0, Transform::from_translation(at)).expect("validated");
     commands.entity(car).insert((PlayerVehicle, InspectorTarget));
 }
 

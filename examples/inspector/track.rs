@@ -102,11 +102,11 @@ fn setup(
 fn dress_tile(commands: &mut Commands, kit: &mut Kit, tile: &layout::Tile) {
     let [x0, x1, z0, z1] = tile.rect;
     let size = Vec3::new(x1 - x0, 1.0, z1 - z0);
-    let look = match tile.surface {
-        s if s == WheelSurface::GRAVEL => Ground::Gravel,
-        s if s == WheelSurface::ICE => Ground::Ice,
-        s if s == WheelSurface::GRASS => Ground::Grass,
-        _ => Ground::Asphalt,
+    let look = match tile.surface.material {
+        SurfaceMaterial::Gravel => Ground::Gravel,
+        SurfaceMaterial::Ice => Ground::Ice,
+        SurfaceMaterial::Grass => Ground::Grass,
+        SurfaceMaterial::Asphalt | SurfaceMaterial::Metal => Ground::Asphalt,
     };
     let material = kit.ground(look, size.x, size.z);
     commands.entity(tile.entity).insert((

@@ -91,7 +91,7 @@ use bevy::app::{PluginGroup, PluginGroupBuilder};
 pub use replay::ReplayPlugin;
 pub use vehicle::VehiclePlugin;
 pub use wheel::components::*;
-pub use wheel::{WheelPlugin, WheelSurface, WheelSystems, WheelVisualSystems};
+pub use wheel::{SurfaceMaterial, WheelPlugin, WheelSurface, WheelSystems, WheelVisualSystems};
 
 /// Everything a game needs: the plugin, the components, and the core's settings types.
 pub mod prelude {
@@ -103,16 +103,17 @@ pub mod prelude {
     pub use crate::replay::{DriveRecorder, DriveRecording, DriveReplay};
     pub use crate::vehicle::{
         AeroSettings, AirControlSettings, AntiFlipSettings, AssistSettings, AxleSettings, BrakeSettings,
-        ChassisSettings, ClutchSettings, DifferentialKind, DriverInput, EngineSettings, GearChanged, GearboxSettings,
-        ResetVehicle, SteeringSettings, Vehicle, VehicleInput, VehicleSettings, VehicleSettingsError, VehicleSystems,
-        VehicleTelemetry, VehicleWheel, WheelPlacement, YawStabilitySettings, spawn_vehicle, spawn_vehicle_with,
+        ChassisSettings, ClutchSettings, DifferentialKind, DriverInput, EngineLayout, EngineSettings, GearChanged,
+        GearboxSettings, ResetVehicle, SteeringSettings, Vehicle, VehicleInput, VehicleSettings, VehicleSettingsError,
+        VehicleSystems, VehicleTelemetry, VehicleWheel, WheelPlacement, YawStabilitySettings, spawn_vehicle,
+        spawn_vehicle_with,
     };
     #[cfg(feature = "serialize")]
     pub use crate::vehicle::{VehicleFromPreset, VehiclePreset};
     pub use crate::wheel::{
         AntiRollBar, ChassisState, ChassisWheels, ContactPatch, Landed, SkidEnded, SkidStarted, SurfaceChanged,
-        WheelCollider, WheelContactEnded, WheelContactStarted, WheelEffects, WheelEventsEnabled, WheelHit, WheelInput,
-        WheelModel, WheelOf, WheelOutput, WheelState, WheelSurface, WheelSweepLayers,
+        SurfaceMaterial, WheelCollider, WheelContactEnded, WheelContactStarted, WheelEffects, WheelEventsEnabled,
+        WheelHit, WheelInput, WheelModel, WheelOf, WheelOutput, WheelState, WheelSurface, WheelSweepLayers,
     };
     pub use crate::{ReplayPlugin, VehiclePlugin, WheelColliderPlugins, WheelPlugin, WheelSystems, WheelVisualSystems};
     pub use wheelcollider_core::{MagicFormula, SettingsError, SuspensionForceDirection, SweepType, WheelSettings};

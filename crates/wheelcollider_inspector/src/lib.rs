@@ -17,7 +17,7 @@
 //! | Plots | tyre curve with each wheel's operating point and the peak; friction circle; rolling history of compression, load and slip; engine torque curve at the current rpm |
 //! | Telemetry | speed, rpm, gear, per-wheel grounded / load / slips / forces |
 //! | Presets | save and load RON presets (also by drag and drop), hot reload |
-//! | Sim | gizmos per sweep shape, pause / single step, slow motion, reset car; record a drive, save / load it, replay it with the current tuning and plot it against the previous replay |
+//! | Sim | gizmos per sweep shape, pause / single step, slow motion, reset car; record a drive, save / load it, replay it with the current tuning and plot it against the previous replay; the sound's volumes (feature `audio`) |
 //!
 //! F1 hides and shows the inspector. Edits go through the same validation as a preset
 //! file: an entry the model cannot take is refused, never applied.

@@ -52,8 +52,8 @@ use wheelcollider_core::WheelInput;
 use wheelcollider_core::vehicle::WheelFeedback;
 pub use wheelcollider_core::vehicle::{
     AeroSettings, AirControlSettings, AntiFlipSettings, AssistSettings, AxleSettings, BrakeSettings, ChassisSettings,
-    ClutchSettings, DifferentialKind, DriverInput, EngineSettings, GearboxSettings, PowertrainReport, SteeringSettings,
-    VehicleSettings, VehicleSettingsError, VehicleState, YawStabilitySettings,
+    ClutchSettings, DifferentialKind, DriverInput, EngineLayout, EngineSettings, GearboxSettings, PowertrainReport,
+    SteeringSettings, VehicleSettings, VehicleSettingsError, VehicleState, YawStabilitySettings,
 };
 
 /// The driver's controls for one vehicle: write it from game code, an AI, or the

@@ -43,7 +43,7 @@ mod visuals;
 pub use components::*;
 pub use events::{
     ContactPatch, Landed, LandingState, SkidEnded, SkidStarted, SurfaceChanged, WheelContactEnded, WheelContactStarted,
-    WheelEffects, WheelEventsEnabled,
+    WheelEffects, WheelEventsEnabled, skid_intensity,
 };
 pub use plugin::{WheelPlugin, WheelSystems, WheelVisualSystems};
-pub use surface::WheelSurface;
+pub use surface::{SurfaceMaterial, WheelSurface};

@@ -32,6 +32,27 @@ pub struct WheelSurface {
     pub bump_amplitude: f32,
     /// Spatial frequency of the roughness (1/m), > 0.
     pub bump_period: f32,
+    /// What the ground is made of: what it sounds like under a tyre and which effects
+    /// (smoke or dust) it raises. The physics does not read it.
+    pub material: SurfaceMaterial,
+}
+
+/// What a ground is made of, for sound and effects (the tyre's grip comes from the
+/// numbers of [`WheelSurface`], not from this).
+#[derive(Reflect, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
+pub enum SurfaceMaterial {
+    /// Asphalt or concrete: tyre hiss and squeal, smoke.
+    #[default]
+    Asphalt,
+    /// Loose stones: crunch, dust.
+    Gravel,
+    /// Grass or earth: a soft swish, dust.
+    Grass,
+    /// Ice or packed snow: a thin hiss.
+    Ice,
+    /// Steel plate or a grate: a hollow rumble.
+    Metal,
 }
 
 impl Default for WheelSurface {
@@ -48,6 +69,7 @@ impl WheelSurface {
         rolling_resistance: 0.0,
         bump_amplitude: 0.0,
         bump_period: 1.0,
+        material: SurfaceMaterial::Asphalt,
     };
     /// Loose gravel: a lower peak than asphalt and a softer slope, so the peak comes
     /// later (at `grip / stiffness` of asphalt's slip); extra rolling resistance and
@@ -58,6 +80,7 @@ impl WheelSurface {
         rolling_resistance: 0.02,
         bump_amplitude: 0.03,
         bump_period: 0.8,
+        material: SurfaceMaterial::Gravel,
     };
     /// Grass: a lower peak and a softer slope than asphalt, high rolling resistance,
     /// long waves of roughness.
@@ -67,6 +90,7 @@ impl WheelSurface {
         rolling_resistance: 0.05,
         bump_amplitude: 0.04,
         bump_period: 0.3,
+        material: SurfaceMaterial::Grass,
     };
     /// Ice: a tenth of asphalt's peak with the tyre's own slope, so the peak comes at
     /// `grip` × asphalt's slip.
@@ -76,6 +100,7 @@ impl WheelSurface {
         rolling_resistance: 0.0,
         bump_amplitude: 0.0,
         bump_period: 1.0,
+        material: SurfaceMaterial::Ice,
     };
 
     /// The values clamped to their ranges, non-finite ones replaced by asphalt's.
@@ -88,6 +113,7 @@ impl WheelSurface {
             rolling_resistance: f(self.rolling_resistance, 0.0, 0.0, 10.0),
             bump_amplitude: f(self.bump_amplitude, 0.0, 0.0, 1.0),
             bump_period: f(self.bump_period, 1.0, 1e-3, 100.0),
+            material: self.material,
         }
     }
 

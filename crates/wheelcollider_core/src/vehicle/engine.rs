@@ -43,6 +43,35 @@ pub struct EngineSettings {
     /// throttle over the last [`SPEED_LIMIT_BAND`] km/h below it, as many cars are
     /// limited (250 km/h for most German ones).
     pub speed_limit: f32,
+    /// Cylinders, 1 ..= 16 (clamped): with [`strokes`](Self::strokes), the firing
+    /// frequency `rpm / 60 · cylinders · 2 / strokes` (Hz) that the engine's sound is
+    /// built on. The physics does not read it.
+    pub cylinders: u32,
+    /// Strokes per working cycle: 4 (a four-stroke fires each cylinder every second
+    /// revolution) or 2 (a two-stroke, every revolution: a kart's engine).
+    pub strokes: u32,
+    /// How the cylinders are arranged and fire: the sound's character.
+    pub layout: EngineLayout,
+}
+
+/// How an engine's cylinders are arranged, which sets the spacing and strength of its
+/// exhaust pulses: what the sound's character follows (`docs/audio.md`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+pub enum EngineLayout {
+    /// In line (and a single cylinder): evenly spaced pulses into one exhaust.
+    #[default]
+    Inline,
+    /// Horizontally opposed (boxer), with unequal-length headers: one bank's pulses
+    /// arrive late, so a rumble at half the firing frequency rides on the note.
+    Flat,
+    /// A V with a flat-plane crank or merged banks (V6, flat-plane V8, V10, V12): evenly
+    /// spaced pulses.
+    V,
+    /// A cross-plane V8 (firing order 1-8-4-3-6-5-7-2): each bank fires unevenly, so
+    /// its exhaust burbles at the cycle's frequency. Needs 8 cylinders.
+    CrossPlaneV8,
 }
 
 /// Width (km/h) of the road-speed governor's throttle cut below
@@ -59,6 +88,9 @@ impl Default for EngineSettings {
             braking_torque: 60.0,
             speed_limit: 0.0,
             stall_rpm: 0.0,
+            cylinders: 4,
+            strokes: 4,
+            layout: EngineLayout::Inline,
         }
     }
 }
@@ -109,6 +141,11 @@ impl EngineSettings {
             0.0
         };
         if t.is_finite() { t.clamp(0.0, 1.0) } else { 0.0 }
+    }
+
+    /// The firing frequency at `rpm` (Hz): `rpm / 60 · cylinders · 2 / strokes`.
+    pub fn firing_frequency(&self, rpm: f32) -> f32 {
+        rpm / 60.0 * self.cylinders as f32 * 2.0 / self.strokes as f32
     }
 
     /// Peak power (W) and the rpm where the curve makes it.

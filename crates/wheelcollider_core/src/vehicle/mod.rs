@@ -70,7 +70,7 @@ pub use brakes::{
     ABS_MIN_SPEED, ABS_PEAK_FRACTION, BrakeSettings, LOCK_SLIP, LOCK_SPEED_FLOOR, TRACTION_PEAK_FRACTION,
 };
 pub use differential::DifferentialKind;
-pub use engine::{EngineSettings, LIMITER_BAND_RPM, SPEED_LIMIT_BAND};
+pub use engine::{EngineLayout, EngineSettings, LIMITER_BAND_RPM, SPEED_LIMIT_BAND};
 pub use io::{DriverInput, PowertrainReport, VehicleState, WheelFeedback};
 pub use settings::*;
 pub use steering::SteeringSettings;

@@ -12,8 +12,8 @@
 //! line each, in the order of the file format; a reader checks a field's range here.
 
 use super::{
-    AeroSettings, AssistSettings, BrakeSettings, ClutchSettings, DifferentialKind, EngineSettings, GearboxSettings,
-    SteeringSettings,
+    AeroSettings, AssistSettings, BrakeSettings, ClutchSettings, DifferentialKind, EngineLayout, EngineSettings,
+    GearboxSettings, SteeringSettings,
 };
 use crate::limits::MAX_VALUE;
 use crate::settings::WheelSettings;
@@ -414,6 +414,16 @@ impl VehicleSettings {
         field!("engine.braking_torque", e.braking_torque, 0.0, M);
         field!("engine.speed_limit", e.speed_limit, 0.0, 10_000.0);
         field!("engine.stall_rpm", e.stall_rpm, 0.0, e.idle_rpm - 50.0);
+        e.cylinders = e.cylinders.clamp(1, 16);
+        if e.strokes != 2 && e.strokes != 4 {
+            return Err(VehicleSettingsError::new("engine.strokes", "must be 2 or 4"));
+        }
+        if e.layout == EngineLayout::CrossPlaneV8 && e.cylinders != 8 {
+            return Err(VehicleSettingsError::new(
+                "engine.layout",
+                format!("CrossPlaneV8 needs 8 cylinders, not {}", e.cylinders),
+            ));
+        }
 
         let cl = &mut self.clutch;
         field!("clutch.max_torque", cl.max_torque, 0.0, M);

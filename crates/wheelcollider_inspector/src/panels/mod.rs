@@ -22,6 +22,8 @@ macro_rules! wheel_field {
 
 mod plots;
 mod sim;
+#[cfg(feature = "audio")]
+mod sound;
 mod tune;
 mod tune_vehicle;
 
@@ -101,6 +103,7 @@ pub(crate) fn inspector_ui(
     mut gizmos: Option<ResMut<WheelGizmos>>,
     mut physics_time: ResMut<Time<Physics>>,
     fixed: Res<Time<Fixed>>,
+    #[cfg(feature = "audio")] mut audio: Option<ResMut<wheelcollider_audio::plugin::AudioSettings>>,
 ) {
     if !state.visible {
         return;
@@ -143,6 +146,14 @@ pub(crate) fn inspector_ui(
                     ui.separator();
                     let hz = 1.0 / fixed.timestep().as_secs_f64().max(1e-6);
                     replay_ui(ui, state, recorder, replay, hz);
+                    #[cfg(feature = "audio")]
+                    if let Some(audio) = audio.as_deref_mut() {
+                        ui.separator();
+                        let mut edited = audio.clone();
+                        if sound::sound_ui(ui, &mut edited) {
+                            *audio = edited;
+                        }
+                    }
                 }
             });
         });

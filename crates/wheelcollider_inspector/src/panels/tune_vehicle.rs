@@ -106,6 +106,50 @@ pub(super) fn vehicle_chassis_ui(ui: &mut egui::Ui, settings: &mut VehicleSettin
     })
 }
 
+/// The engine's cylinders, strokes and layout (what its sound is built on). A
+/// cross-plane V8 needs 8 cylinders: picking it sets them, and another count turns it
+/// into a plain V.
+fn engine_sound_ui(ui: &mut egui::Ui, e: &mut EngineSettings) -> bool {
+    let before = e.layout;
+    let mut changed = false;
+    ui.label("cylinders");
+    changed |= ui.add(egui::DragValue::new(&mut e.cylinders).range(1..=16)).changed();
+    ui.end_row();
+    ui.label("cycle");
+    ui.horizontal(|ui| {
+        for (name, strokes) in [("four-stroke", 4), ("two-stroke", 2)] {
+            if ui.selectable_label(e.strokes == strokes, name).clicked() && e.strokes != strokes {
+                e.strokes = strokes;
+                changed = true;
+            }
+        }
+    });
+    ui.end_row();
+    ui.label("layout");
+    ui.horizontal_wrapped(|ui| {
+        for layout in [
+            EngineLayout::Inline,
+            EngineLayout::Flat,
+            EngineLayout::V,
+            EngineLayout::CrossPlaneV8,
+        ] {
+            if ui.selectable_label(e.layout == layout, format!("{layout:?}")).clicked() && e.layout != layout {
+                e.layout = layout;
+                changed = true;
+            }
+        }
+    });
+    ui.end_row();
+    if e.layout == EngineLayout::CrossPlaneV8 && e.cylinders != 8 {
+        if before == EngineLayout::CrossPlaneV8 {
+            e.layout = EngineLayout::V;
+        } else {
+            e.cylinders = 8;
+        }
+    }
+    changed
+}
+
 /// The "engine" section of [`vehicle_ui`].
 pub(super) fn vehicle_engine_ui(ui: &mut egui::Ui, settings: &mut VehicleSettings) -> bool {
     section(ui, "vehicle", "engine", false, |ui, changed| {
@@ -132,6 +176,7 @@ pub(super) fn vehicle_engine_ui(ui: &mut egui::Ui, settings: &mut VehicleSetting
             *changed = true;
         }
         ui.end_row();
+        *changed |= engine_sound_ui(ui, e);
     })
 }
 

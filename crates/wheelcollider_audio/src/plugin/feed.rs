@@ -1,0 +1,202 @@
+//! The per-frame feeding: the listener, the nearest vehicles, each one's input from
+//! its telemetry and wheels, and the impacts (landings, and hard contacts of the
+//! chassis estimated from avian's contact impulse over the chassis' mass).
+
+use avian3d::prelude::*;
+use bevy::ecs::query::QueryData;
+use bevy::prelude::*;
+use wheelcollider_avian::prelude::*;
+use wheelcollider_avian::vehicle::VehicleRuntime;
+use wheelcollider_avian::wheel::skid_intensity;
+use wheelcollider_core::vehicle::{EngineSettings, LIMITER_BAND_RPM, VehicleSettings};
+
+use super::{AudioSettings, SoundControl, SoundListener, sync_settings};
+use crate::car::{CarInput, Placement};
+use crate::dsp::smoothstep;
+use crate::engine::EngineInput;
+use crate::gearbox::GearboxInput;
+use crate::mixer::lock;
+use crate::tyre::{GroundSound, TyreInput};
+
+/// The feeding system's set, in `PostUpdate` after transform propagation.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FeedSystems;
+
+/// The distance gain at `distance` (m) for `settings`: 1 within the reference
+/// distance `r`, then `r / (r + rolloff·(d − r))` (OpenAL's inverse-distance model),
+/// faded to 0 over the last 20 % before the maximum distance.
+pub fn distance_gain(settings: &AudioSettings, distance: f32) -> f32 {
+    let r = settings.reference_distance.max(0.1);
+    let max = settings.max_distance.max(r);
+    if !distance.is_finite() || distance >= max {
+        return 0.0;
+    }
+    let d = distance.max(r);
+    let inverse = r / (r + settings.rolloff.max(0.0) * (d - r));
+    inverse * (1.0 - smoothstep(0.8 * max, max, distance))
+}
+
+/// The pan (−1 left ..= 1 right) of a sound at `offset` from the listener (world, m)
+/// for a listener turned by `rotation`, scaled by `width`: the sideways share of the
+/// direction in the listener's frame.
+pub fn pan_of(rotation: Quat, offset: Vec3, width: f32) -> f32 {
+    let local = rotation.inverse() * offset;
+    let length = local.length();
+    if length < 1e-3 || !length.is_finite() {
+        return 0.0;
+    }
+    (local.x / length * width.clamp(0.0, 1.0)).clamp(-1.0, 1.0)
+}
+
+/// Every new vehicle sends its landings and its chassis' collisions.
+pub(super) fn listen_to_vehicle(add: On<Add, Vehicle>, mut commands: Commands) {
+    commands
+        .entity(add.entity)
+        .try_insert((WheelEventsEnabled, CollisionEventsEnabled));
+}
+
+/// What the feeding reads of a vehicle.
+#[derive(QueryData)]
+pub(super) struct VehicleData {
+    entity: Entity,
+    vehicle: &'static Vehicle,
+    runtime: &'static VehicleRuntime,
+    telemetry: &'static VehicleTelemetry,
+    driver: &'static VehicleInput,
+    transform: &'static GlobalTransform,
+    linear: &'static LinearVelocity,
+    angular: &'static AngularVelocity,
+    centre_of_mass: Option<&'static ComputedCenterOfMass>,
+    wheels: &'static ChassisWheels,
+}
+
+/// The wheels' side of a car: each wheel's output and settings, and the surfaces.
+#[derive(bevy::ecs::system::SystemParam)]
+pub(super) struct Wheels<'w, 's> {
+    wheels: Query<'w, 's, (&'static WheelOutput, &'static WheelCollider)>,
+    surfaces: Query<'w, 's, &'static WheelSurface>,
+}
+
+/// Lists the nearest vehicles with what each is doing, and their impacts.
+#[allow(clippy::too_many_arguments, reason = "a Bevy system's parameters")]
+pub(super) fn feed(
+    settings: Res<AudioSettings>,
+    control: Res<SoundControl>,
+    listener: Query<&GlobalTransform, With<SoundListener>>,
+    vehicles: Query<VehicleData>,
+    wheels: Wheels,
+    masses: Query<&ComputedMass>,
+    mut landings: MessageReader<Landed>,
+    mut collisions: MessageReader<CollisionStart>,
+    contacts: Collisions,
+) {
+    sync_settings(&settings, &control);
+    let (eye, facing) = listener
+        .iter()
+        .next()
+        .map_or((Vec3::ZERO, Quat::IDENTITY), |t| (t.translation(), t.rotation()));
+    let mut near: Vec<(f32, Entity)> = vehicles
+        .iter()
+        .map(|v| (v.transform.translation().distance(eye), v.entity))
+        .filter(|(d, _)| *d < settings.max_distance)
+        .collect();
+    near.sort_by(|a, b| a.0.total_cmp(&b.0));
+    near.truncate(settings.voices.min(64));
+    let mut c = lock(&control.0);
+    c.begin_frame();
+    for &(distance, entity) in &near {
+        let Ok(v) = vehicles.get(entity) else { continue };
+        let vehicle = v.runtime.settings.as_ref().unwrap_or(&v.vehicle.0);
+        let input = c.car(entity.to_bits(), &vehicle.engine);
+        fill_car(input, vehicle, &v, &wheels, &settings);
+        input.placement = Placement {
+            gain: distance_gain(&settings, distance),
+            pan: pan_of(facing, v.transform.translation() - eye, settings.stereo_width),
+        };
+    }
+    c.end_frame();
+    let heard = |e: Entity| near.iter().any(|n| n.1 == e);
+    for landed in landings.read() {
+        if heard(landed.chassis) {
+            c.impact(landed.chassis.to_bits(), landed.impact_speed);
+        }
+    }
+    for start in collisions.read() {
+        for body in [start.body1, start.body2].into_iter().flatten().filter(|b| heard(*b)) {
+            let impulse = contacts
+                .get(start.collider1, start.collider2)
+                .map_or(0.0, |pair| pair.total_normal_impulse_magnitude());
+            let mass = masses.get(body).map_or(0.0, |m| m.value());
+            if mass > 0.0 {
+                c.impact(body.to_bits(), impulse / mass);
+            }
+        }
+    }
+}
+
+/// Peak of the engine's torque curve (N·m), at least 1.
+fn peak_torque(engine: &EngineSettings) -> f32 {
+    engine.torque_curve.iter().map(|p| p[1]).fold(1.0, f32::max)
+}
+
+/// A car's input from its vehicle's settings, telemetry and wheels.
+fn fill_car(
+    input: &mut CarInput,
+    vehicle: &VehicleSettings,
+    v: &VehicleDataItem<'_, '_>,
+    wheels: &Wheels,
+    settings: &AudioSettings,
+) {
+    let p = &v.telemetry.powertrain;
+    let engine = &vehicle.engine;
+    let load = p.engine_torque / peak_torque(engine);
+    input.engine = EngineInput {
+        rpm: p.engine_rpm,
+        throttle: p.throttle,
+        load,
+        limiter: p.engine_rpm >= engine.redline_rpm - LIMITER_BAND_RPM && v.driver.throttle > 0.3,
+        running: !p.stalled,
+    };
+    let ratio = match p.gear {
+        g if g > 0 => vehicle.gearbox.forward.get(g as usize - 1).copied().unwrap_or(1.0),
+        g if g < 0 => vehicle.gearbox.reverse,
+        _ => 0.0,
+    };
+    input.gearbox = GearboxInput {
+        shaft_rpm: if ratio > 0.0 {
+            p.engine_rpm * p.clutch_engagement / ratio
+        } else {
+            0.0
+        },
+        load: load.abs() * p.clutch_engagement,
+        reverse: p.gear < 0,
+    };
+    let com = v
+        .transform
+        .transform_point(v.centre_of_mass.map_or(Vec3::ZERO, |c| c.0));
+    input.speed = v.linear.0.length();
+    input.tyres.clear();
+    for &wheel in v.wheels.wheels() {
+        let Ok((out, collider)) = wheels.wheels.get(wheel) else {
+            continue;
+        };
+        let o = &out.output;
+        let ground = out.hit.map_or(GroundSound::ASPHALT, |hit| {
+            let surface =
+                (wheels.surfaces.get(hit.entity).ok()).or_else(|| hit.body.and_then(|b| wheels.surfaces.get(b).ok()));
+            settings
+                .grounds
+                .of(surface.map_or(SurfaceMaterial::Asphalt, |s| s.material))
+        });
+        let point_velocity = v.linear.0 + v.angular.0.cross(out.contact_position - com);
+        let sideways = point_velocity.dot(out.sideways_direction);
+        let forward = o.angular_velocity * collider.0.radius() - o.ground_speed;
+        input.tyres.push(TyreInput {
+            grounded: o.grounded,
+            skid: skid_intensity(o.normalized_slip, o.load),
+            slip_speed: forward.hypot(sideways),
+            rolling_speed: o.ground_speed.abs(),
+            ground,
+        });
+    }
+}
