@@ -29,9 +29,11 @@ fn squeal_rms(skid: f32, slip_speed: f32) -> f32 {
 #[test]
 fn squeal_silent_without_skid() {
     for slip in [0.0, 2.0, 10.0] {
-        let level = decibels(squeal_rms(0.0, slip));
+        let rms = squeal_rms(0.0, slip);
+        let level = decibels(rms);
         println!("skid 0, slip {slip} m/s: {level:.1} dBFS");
         assert!(level < -60.0, "slip {slip}: {level} dBFS");
+        assert_eq!(rms, 0.0, "slip {slip}: not silence");
     }
 }
 
