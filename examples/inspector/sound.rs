@@ -9,6 +9,7 @@
 
 use std::time::Duration;
 
+use avian3d::prelude::LinearVelocity;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use wheelcollider::audio::Mixer;
@@ -42,6 +43,7 @@ impl Plugin for SoundPlugin {
                     samples: Vec::new(),
                 })
                 .add_systems(PreUpdate, drive_lap.after(VehicleInputSystems))
+                .add_systems(Update, log_lap)
                 .add_systems(Last, record);
         }
     }
@@ -149,6 +151,7 @@ fn drive_lap(
     };
     inspector.visible = false;
     let t = time.elapsed_secs();
+    let before = *part;
     let (drive, over) = lap_input(
         &mut part,
         t,
@@ -156,9 +159,30 @@ fn drive_lap(
         transform.forward().as_vec3(),
         velocity.length(),
     );
+    if *part != before {
+        info!(
+            "sound lap: {:?} at {t:.2} s, {:.0} km/h",
+            *part,
+            3.6 * velocity.length()
+        );
+    }
     input.0 = drive;
     if over {
         exit.write(AppExit::Success);
+    }
+}
+
+/// The lap's shifts and landings, with their times: what the spectrogram shows.
+fn log_lap(time: Res<Time>, mut shifts: MessageReader<GearChanged>, mut landings: MessageReader<Landed>) {
+    let t = time.elapsed_secs();
+    for s in shifts.read() {
+        info!("sound lap: gear {} → {} at {t:.2} s", s.from, s.to);
+    }
+    for l in landings.read() {
+        info!(
+            "sound lap: landed at {t:.2} s, {:.1} m/s, {:.2} s in the air",
+            l.impact_speed, l.airborne_time
+        );
     }
 }
 

@@ -92,6 +92,11 @@ impl MixControl {
         self.cars.iter().map(|c| c.key)
     }
 
+    /// The impacts no mixer has taken yet: (car key, impact speed m/s).
+    pub fn pending_impacts(&self) -> &[(u64, f32)] {
+        &self.impacts
+    }
+
     /// A thump for the car `key`, for an impact at `speed` (m/s). Kept until a mixer
     /// takes it (the last 64 at most).
     pub fn impact(&mut self, key: u64, speed: f32) {

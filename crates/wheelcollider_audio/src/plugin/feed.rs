@@ -2,6 +2,8 @@
 //! its telemetry and wheels, and the impacts (landings, and hard contacts of the
 //! chassis estimated from avian's contact impulse over the chassis' mass).
 
+use std::collections::HashSet;
+
 use avian3d::prelude::*;
 use bevy::ecs::query::QueryData;
 use bevy::prelude::*;
@@ -15,7 +17,7 @@ use crate::car::{CarInput, Placement};
 use crate::dsp::smoothstep;
 use crate::engine::EngineInput;
 use crate::gearbox::GearboxInput;
-use crate::mixer::lock;
+use crate::mixer::{MixControl, lock};
 use crate::tyre::{GroundSound, TyreInput};
 
 /// The feeding system's set, in `PostUpdate` after transform propagation.
@@ -48,11 +50,9 @@ pub fn pan_of(rotation: Quat, offset: Vec3, width: f32) -> f32 {
     (local.x / length * width.clamp(0.0, 1.0)).clamp(-1.0, 1.0)
 }
 
-/// Every new vehicle sends its landings and its chassis' collisions.
+/// Every new vehicle sends its landings.
 pub(super) fn listen_to_vehicle(add: On<Add, Vehicle>, mut commands: Commands) {
-    commands
-        .entity(add.entity)
-        .try_insert((WheelEventsEnabled, CollisionEventsEnabled));
+    commands.entity(add.entity).try_insert(WheelEventsEnabled);
 }
 
 /// What the feeding reads of a vehicle.
@@ -87,8 +87,8 @@ pub(super) fn feed(
     wheels: Wheels,
     masses: Query<&ComputedMass>,
     mut landings: MessageReader<Landed>,
-    mut collisions: MessageReader<CollisionStart>,
     contacts: Collisions,
+    mut touching: Local<HashSet<(Entity, Entity)>>,
 ) {
     sync_settings(&settings, &control);
     let (eye, facing) = listener
@@ -121,17 +121,32 @@ pub(super) fn feed(
             c.impact(landed.chassis.to_bits(), landed.impact_speed);
         }
     }
-    for start in collisions.read() {
-        for body in [start.body1, start.body2].into_iter().flatten().filter(|b| heard(*b)) {
-            let impulse = contacts
-                .get(start.collider1, start.collider2)
-                .map_or(0.0, |pair| pair.total_normal_impulse_magnitude());
-            let mass = masses.get(body).map_or(0.0, |m| m.value());
-            if mass > 0.0 {
-                c.impact(body.to_bits(), impulse / mass);
+    hard_contacts(&mut c, &near, &contacts, &masses, &mut touching);
+}
+
+/// A thump for each contact of a heard chassis that was not touching last frame, at
+/// the chassis' change of speed in it: the contact's normal impulse over the chassis'
+/// mass (N·s / kg = m/s). Avian's collision events would need `CollisionEventsEnabled`
+/// before the collider enters its tree; the contact graph needs nothing.
+fn hard_contacts(
+    c: &mut MixControl,
+    near: &[(f32, Entity)],
+    contacts: &Collisions,
+    masses: &Query<&ComputedMass>,
+    touching: &mut HashSet<(Entity, Entity)>,
+) {
+    let mut now = HashSet::new();
+    for &(_, chassis) in near {
+        let mass = masses.get(chassis).map_or(0.0, |m| m.value());
+        for pair in contacts.collisions_with(chassis).filter(|p| p.is_touching()) {
+            let key = (pair.collider1.min(pair.collider2), pair.collider1.max(pair.collider2));
+            if !touching.contains(&key) && mass > 0.0 {
+                c.impact(chassis.to_bits(), pair.total_normal_impulse_magnitude() / mass);
             }
+            now.insert(key);
         }
     }
+    *touching = now;
 }
 
 /// Peak of the engine's torque curve (N·m), at least 1.

@@ -140,8 +140,9 @@ impl SoundControl {
 
 /// The vehicles' sound. Needs the wheelcollider plugins; plays through Bevy's audio
 /// when [`play`](Self::play) is set, the `output` feature is on and Bevy's
-/// `AudioPlugin` was added before it. Turns on [`WheelEventsEnabled`] and avian's
-/// `CollisionEventsEnabled` on every vehicle, to hear its landings and hard contacts.
+/// `AudioPlugin` was added before it. Turns on [`WheelEventsEnabled`] on every
+/// vehicle, to hear its landings; its chassis' hard contacts come from avian's contact
+/// graph.
 pub struct VehicleAudioPlugin {
     /// Play the mix on the audio device (true by default). Off, the mix is only
     /// rendered by the mixers a game makes with [`SoundControl::mixer`] (a recording).

@@ -164,12 +164,20 @@ fn layouts_have_their_characters() {
 fn stall_silences_and_limiter_crackles() {
     let settings = engine(4, 4, EngineLayout::Inline);
     let mut voice = EngineVoice::new(&settings, FS, 13);
-    let off = EngineInput { running: false, ..input(800.0, 0.0) };
+    let off = EngineInput {
+        running: false,
+        ..input(800.0, 0.0)
+    };
     let x = render(&mut voice, &off, 0.5);
     assert!(decibels(rms(&x)) < -80.0, "stalled: {} dBFS", decibels(rms(&x)));
     let note = |limiter| {
         let mut voice = EngineVoice::new(&settings, FS, 13);
-        let i = EngineInput { limiter, throttle: 0.0, load: -0.2, ..input(6950.0, 0.0) };
+        let i = EngineInput {
+            limiter,
+            throttle: 0.0,
+            load: -0.2,
+            ..input(6950.0, 0.0)
+        };
         render(&mut voice, &i, 1.0)
     };
     let (cut, clean) = (note(true), note(false));
@@ -178,6 +186,10 @@ fn stall_silences_and_limiter_crackles() {
     let window = (0.005 * FS) as usize;
     let windows = pops.chunks(window).count() as f32;
     let busy = pops.chunks(window).filter(|w| rms(w) > 0.1 * note_level).count() as f32 / windows;
-    println!("crackle: {:.1} dB of the note, in {:.0} % of 5 ms windows", 20.0 * (level / note_level).log10(), 100.0 * busy);
+    println!(
+        "crackle: {:.1} dB of the note, in {:.0} % of 5 ms windows",
+        20.0 * (level / note_level).log10(),
+        100.0 * busy
+    );
     assert!(level > 0.2 * note_level && (0.1..0.9).contains(&busy));
 }

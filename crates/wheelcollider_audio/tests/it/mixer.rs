@@ -56,7 +56,10 @@ fn cars_come_and_go_without_clicks() {
         max_step(&gone)
     );
     assert_eq!(mixer.voices(), 0, "a car gone is dropped");
-    assert!(decibels(rms(&gone[(0.4 * FS) as usize..])) < -100.0, "silent after 0.4 s");
+    assert!(
+        decibels(rms(&gone[(0.4 * FS) as usize..])) < -100.0,
+        "silent after 0.4 s"
+    );
     list(&control, &[2], 3000.0);
     let fresh = left(&mut mixer, 0.2);
     assert!(
