@@ -88,6 +88,21 @@ fn resonance(engine: &EngineSettings) -> f32 {
     }
 }
 
+/// Eight lines side by side (structure of arrays), so that the per-sample sum runs
+/// eight lines at once: each line's weight `w`, phasor `p` (`e^{i·h·2πφ}` at the
+/// present sample) and rotor `r` (its turn per sample in this block). The lines turn
+/// independently, with no chain from one to the next, and are re-synchronised to the
+/// one phase `φ` at every block.
+#[derive(Clone, Copy, Debug, Default)]
+struct Lanes {
+    wr: [f32; 8],
+    wi: [f32; 8],
+    pr: [f32; 8],
+    pi: [f32; 8],
+    rr: [f32; 8],
+    ri: [f32; 8],
+}
+
 /// The engine's voice: one per car.
 #[derive(Clone, Debug)]
 pub struct EngineVoice {
@@ -102,6 +117,10 @@ pub struct EngineVoice {
     lines: Vec<[f32; 2]>,
     /// The lines' present weights (amplitude × `c_h`).
     weights: Vec<[f32; 2]>,
+    /// The lines in lanes of eight for the per-sample sum: weights, phasors and rotors.
+    lanes: Vec<Lanes>,
+    /// The cycle's phase advance per sample in this block.
+    increment: f64,
     active: usize,
     resonance: f32,
     /// The cycle's phase, 0..1 (f64: hours of play keep the phase exact).
@@ -153,11 +172,15 @@ impl EngineVoice {
             redline: engine.redline_rpm.max(idle + 100.0),
             step,
             weights: vec![[0.0; 2]; lines.len()],
+            lanes: vec![Lanes::default(); lines.len().div_ceil(8)],
+            increment: 0.0,
             lines,
             active: 0,
             resonance: resonance(engine),
             phase: 0.0,
             firing_slot: 0,
+            // Advanced a block at a time (the lines' frequencies step every 0.7 ms,
+            // their phases never).
             rpm: Smoother::new(idle, 0.01, sample_rate),
             throttle: Smoother::new(0.0, 0.03, sample_rate),
             load: Smoother::new(0.0, 0.03, sample_rate),
@@ -234,6 +257,41 @@ impl EngineVoice {
         self.pop_level = 0.35 * (0.5 + 0.5 * r.min(1.0));
     }
 
+    /// Starts a block at the smoothed rpm: each line's weight, its phasor from the one
+    /// phase, and its rotation per sample, packed in lanes.
+    fn start_block(&mut self) {
+        self.increment = (self.cycle_frequency(self.rpm.value) / self.sample_rate) as f64;
+        let step = self.step as f64;
+        let (s0, c0) = (TAU * ((self.phase * step).fract() as f32)).sin_cos();
+        let (s1, c1) = (TAU * ((self.increment * step).fract() as f32)).sin_cos();
+        let (mut p, mut r) = ([c0, s0], [c1, s1]);
+        for lane in &mut self.lanes {
+            *lane = Lanes::default();
+        }
+        for (k, w) in self.weights[..self.active].iter().enumerate() {
+            let (lane, j) = (&mut self.lanes[k / 8], k % 8);
+            (lane.wr[j], lane.wi[j]) = (w[0], w[1]);
+            (lane.pr[j], lane.pi[j]) = (p[0], p[1]);
+            (lane.rr[j], lane.ri[j]) = (r[0], r[1]);
+            p = [p[0] * c0 - p[1] * s0, p[0] * s0 + p[1] * c0];
+            r = [r[0] * c1 - r[1] * s1, r[0] * s1 + r[1] * c1];
+        }
+    }
+
+    /// The lines' sum at the present sample, each line's phasor then turned by a sample.
+    fn harmonics(&mut self) -> f32 {
+        let mut acc = [0.0f32; 8];
+        for l in &mut self.lanes[..self.active.div_ceil(8)] {
+            for j in 0..8 {
+                acc[j] += l.wr[j] * l.pr[j] - l.wi[j] * l.pi[j];
+                let re = l.pr[j] * l.rr[j] - l.pi[j] * l.ri[j];
+                l.pi[j] = l.pr[j] * l.ri[j] + l.pi[j] * l.rr[j];
+                l.pr[j] = re;
+            }
+        }
+        acc.iter().sum()
+    }
+
     /// Adds `gain` × the next `out.len()` samples to `out` (mono).
     pub fn render(&mut self, input: &EngineInput, gain: f32, out: &mut [f32]) {
         let target_rpm = if input.rpm.is_finite() {
@@ -244,24 +302,16 @@ impl EngineVoice {
         let on_target = if input.running { 1.0 } else { 0.0 };
         for o in out.iter_mut() {
             if self.left_in_block == 0 {
+                self.rpm.advance(target_rpm, BLOCK);
                 self.update_block(input);
+                self.start_block();
                 self.left_in_block = BLOCK;
             }
             self.left_in_block -= 1;
-            let rpm = self.rpm.next(target_rpm);
             let on = self.on.next(on_target);
-            self.phase += (self.cycle_frequency(rpm) / self.sample_rate) as f64;
+            let harmonic = self.harmonics();
+            self.phase += self.increment;
             self.phase -= self.phase.floor();
-            let angle = TAU * ((self.phase * self.step as f64).fract() as f32);
-            let (s, c) = angle.sin_cos();
-            let (mut zr, mut zi) = (c, s);
-            let mut harmonic = 0.0;
-            for w in &self.weights[..self.active] {
-                harmonic += w[0] * zr - w[1] * zi;
-                let r = zr * c - zi * s;
-                zi = zr * s + zi * c;
-                zr = r;
-            }
             let noise = self.noise.sample();
             let intake = self.intake_gain * self.intake.process(&self.intake_coefs, noise).band;
             let slot = (self.phase * self.cylinders as f64) as u32;

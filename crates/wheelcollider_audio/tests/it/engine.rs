@@ -115,8 +115,8 @@ fn decibels(v: f32) -> f32 {
 }
 
 /// An rpm step from 3 000 to 6 000 (a shift's blip, the limiter) makes no
-/// sample-to-sample jump larger than the steady 6 000 rpm note's: the harmonics share
-/// one phase, which the step does not reset.
+/// sample-to-sample jump larger than the steady 6 000 rpm note's (within 1 %): the
+/// harmonics share one phase, which the step does not reset.
 #[test]
 fn rpm_step_does_not_click() {
     let settings = engine(4, 4, EngineLayout::Inline);
@@ -129,7 +129,11 @@ fn rpm_step_does_not_click() {
     voice.render(&input(6000.0, 0.0), 1.0, &mut jump);
     let jump_step = max_step(&jump);
     println!("largest step: {jump_step:.4} through the jump, {steady_step:.4} steady at 6 000 rpm");
-    assert!(jump_step <= steady_step, "the jump clicks: {jump_step} > {steady_step}");
+    // Within 1 %: after the jump the note is the steady one, met at another phase.
+    assert!(
+        jump_step <= 1.01 * steady_step,
+        "the jump clicks: {jump_step} > {steady_step}"
+    );
 }
 
 /// The characters: an evenly firing inline four has nothing at half its firing
