@@ -42,8 +42,9 @@ pub struct Tile {
 }
 
 /// The ground tiles (none overlap), the pit under the grate and a safety floor far
-/// below; the grate's bars are returned apart (each a 0.3 m square bar).
-pub fn ground(commands: &mut Commands) -> (Vec<Tile>, Vec<Entity>) {
+/// below; the grate's body and its bars (each a 0.3 m square bar, its child) are
+/// returned apart.
+pub fn ground(commands: &mut Commands) -> (Vec<Tile>, Entity, Vec<Entity>) {
     let tiles = [
         ("asphalt", [-140.0, 140.0, -400.0, 70.0], WheelSurface::ASPHALT),
         ("asphalt west", [-220.0, -140.0, -140.0, 70.0], WheelSurface::ASPHALT),
@@ -73,19 +74,28 @@ pub fn ground(commands: &mut Commands) -> (Vec<Tile>, Vec<Entity>) {
         Collider::cuboid(x1 - x0, 1.0, z1 - z0),
         Transform::from_xyz((x0 + x1) / 2.0, -0.9, (z0 + z1) / 2.0),
     ));
+    // One static body of steel (one entry in the inspector's surfaces), a collider
+    // per bar.
+    let grate = commands
+        .spawn((
+            Name::new("grate"),
+            RigidBody::Static,
+            Transform::default(),
+            WheelSurface {
+                material: SurfaceMaterial::Metal,
+                ..WheelSurface::ASPHALT
+            },
+        ))
+        .id();
     let mut bars = vec![];
     let mut z = z0 + 0.15;
     while z < z1 {
         bars.push(
             commands
                 .spawn((
-                    RigidBody::Static,
                     Collider::cuboid(x1 - x0, 0.3, 0.3),
                     Transform::from_xyz((x0 + x1) / 2.0, -0.15, z),
-                    WheelSurface {
-                        material: SurfaceMaterial::Metal,
-                        ..WheelSurface::ASPHALT
-                    },
+                    ChildOf(grate),
                 ))
                 .id(),
         );
@@ -96,7 +106,7 @@ pub fn ground(commands: &mut Commands) -> (Vec<Tile>, Vec<Entity>) {
         Collider::half_space(Vec3::Y),
         Transform::from_xyz(0.0, -20.0, 0.0),
     ));
-    (Vec::from(tiles), bars)
+    (Vec::from(tiles), grate, bars)
 }
 
 /// Kerbs beside the straight's first 60 m: 8 cm high, 0.6 × 2 m; `true` for the red

@@ -123,7 +123,7 @@ pub fn label(commands: &mut Commands, text: &str, at: Vec3) {
 }
 
 fn ground(commands: &mut Commands, kit: &mut Kit) {
-    let (tiles, bars) = layout::ground(commands);
+    let (tiles, grate, bars) = layout::ground(commands);
     for tile in &tiles {
         dress_tile(commands, kit, tile);
     }
@@ -132,6 +132,7 @@ fn ground(commands: &mut Commands, kit: &mut Kit) {
     let [x0, x1, ..] = layout::GRATE;
     let steel = kit.paint(Color::srgb(0.45, 0.45, 0.47));
     let bar = kit.meshes.add(Cuboid::new(x1 - x0, 0.3, 0.3));
+    commands.entity(grate).insert(Visibility::default());
     for e in bars {
         commands
             .entity(e)

@@ -279,6 +279,10 @@ impl EngineVoice {
     }
 
     /// The lines' sum at the present sample, each line's phasor then turned by a sample.
+    #[allow(
+        clippy::needless_range_loop,
+        reason = "seven arrays indexed in step: the loop the compiler vectorises"
+    )]
     fn harmonics(&mut self) -> f32 {
         let mut acc = [0.0f32; 8];
         for l in &mut self.lanes[..self.active.div_ceil(8)] {
