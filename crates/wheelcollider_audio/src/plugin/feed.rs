@@ -12,7 +12,7 @@ use wheelcollider_avian::vehicle::VehicleRuntime;
 use wheelcollider_avian::wheel::skid_intensity;
 use wheelcollider_core::vehicle::{EngineSettings, LIMITER_BAND_RPM, VehicleSettings};
 
-use super::{AudioSettings, SoundControl, SoundListener, sync_settings};
+use super::{AudioSettings, SoundControl, SoundListener};
 use crate::car::{CarInput, Placement};
 use crate::dsp::smoothstep;
 use crate::engine::EngineInput;
@@ -90,7 +90,6 @@ pub(super) fn feed(
     contacts: Collisions,
     mut touching: Local<HashSet<(Entity, Entity)>>,
 ) {
-    sync_settings(&settings, &control);
     let (eye, facing) = listener
         .iter()
         .next()
@@ -103,6 +102,7 @@ pub(super) fn feed(
     near.sort_by(|a, b| a.0.total_cmp(&b.0));
     near.truncate(settings.voices.min(64));
     let mut c = lock(&control.0);
+    (c.volumes, c.muted) = (settings.volumes, settings.muted);
     c.begin_frame();
     for &(distance, entity) in &near {
         let Ok(v) = vehicles.get(entity) else { continue };

@@ -27,7 +27,7 @@ use bevy::prelude::*;
 use wheelcollider_avian::prelude::*;
 
 use crate::car::Volumes;
-use crate::mixer::{Mixer, SharedControl, lock};
+use crate::mixer::{Mixer, SharedControl};
 use crate::tyre::GroundSound;
 
 pub use feed::{FeedSystems, distance_gain, pan_of};
@@ -173,11 +173,4 @@ impl Plugin for VehicleAudioPlugin {
             output::build(app);
         }
     }
-}
-
-/// Copies the settings' volumes and mute into the control (part of [`feed::feed`]).
-fn sync_settings(settings: &AudioSettings, control: &SoundControl) {
-    let mut c = lock(&control.0);
-    c.volumes = settings.volumes;
-    c.muted = settings.muted;
 }
