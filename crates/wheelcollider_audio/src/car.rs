@@ -6,7 +6,7 @@ use std::f32::consts::FRAC_PI_4;
 
 use wheelcollider_core::vehicle::EngineSettings;
 
-use crate::dsp::Smoother;
+use crate::dsp::{Smoother, finite_or};
 use crate::engine::{EngineInput, EngineVoice};
 use crate::gearbox::{GearboxInput, GearboxVoice};
 use crate::impact::ImpactVoice;
@@ -83,7 +83,7 @@ impl Default for Volumes {
 impl Volumes {
     /// The volumes clamped to 0..=4, non-finite ones replaced by 1.
     pub fn sanitized(&self) -> Self {
-        let f = |v: f32| if v.is_finite() { v.clamp(0.0, 4.0) } else { 1.0 };
+        let f = |v: f32| finite_or(v, 1.0).clamp(0.0, 4.0);
         Self {
             master: f(self.master),
             engine: f(self.engine),
@@ -163,12 +163,8 @@ impl CarSynth {
         self.wind.render(input.speed, volumes.wind, mono);
         self.impacts.render(volumes.impacts, mono);
         let p = input.placement;
-        let gain = if p.gain.is_finite() {
-            p.gain.clamp(0.0, 1.0)
-        } else {
-            0.0
-        };
-        let pan = if p.pan.is_finite() { p.pan.clamp(-1.0, 1.0) } else { 0.0 };
+        let gain = finite_or(p.gain, 0.0).clamp(0.0, 1.0);
+        let pan = finite_or(p.pan, 0.0).clamp(-1.0, 1.0);
         for ((m, l), r) in mono.iter().zip(left.iter_mut()).zip(right.iter_mut()) {
             let g = self.gain.next(gain);
             let angle = (self.pan.next(pan) + 1.0) * FRAC_PI_4;

@@ -92,9 +92,10 @@ impl Svf {
     }
 }
 
-/// A one-pole smoother: `y += a·(x − y)` each sample, `a = 1 − e^(−1/(τ·fs))`, so a
-/// step in its target reaches 63 % after `τ`. Controls arrive once per game frame; the
-/// smoother turns the frame's staircase into a curve without zipper noise.
+/// A one-pole smoother: `y += a·(x − y)` each sample, `a = 1 − e^(−1/(τ·fs))`: a step in
+/// its target is followed with the time constant `τ`. Controls arrive once per game
+/// frame; the smoother turns the frame's staircase into a curve without zipper noise
+/// (test `cars_come_and_go_without_clicks`).
 #[derive(Clone, Copy, Debug)]
 pub struct Smoother {
     /// The current value.
@@ -132,11 +133,20 @@ impl Smoother {
     }
 }
 
-/// The soft limiter on the mix: `tanh`, linear to within 1 % below 0.17 and never
-/// reaching ±1, so the output stays within ±1 whatever the voices add up to.
+/// The soft limiter on the mix: `tanh`, linear for small signals and never reaching ±1,
+/// so the output stays within ±1 whatever the voices add up to (test
+/// `many_cars_stay_within_one`); a non-finite sum is silence.
 #[inline]
 pub fn soft_limit(x: f32) -> f32 {
     if x.is_finite() { x.tanh() } else { 0.0 }
+}
+
+/// `x` if it is finite, else `fallback`: every voice passes its inputs through it, so
+/// that a NaN never reaches a smoother or a filter, whose state it would keep (test
+/// `bad_input_is_silent_not_nan`).
+#[inline]
+pub fn finite_or(x: f32, fallback: f32) -> f32 {
+    if x.is_finite() { x } else { fallback }
 }
 
 /// A level in decibels relative to full scale for an RMS `rms` (−200 dB for silence).

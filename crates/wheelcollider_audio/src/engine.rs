@@ -19,7 +19,7 @@ use std::f32::consts::TAU;
 
 use wheelcollider_core::vehicle::{EngineLayout, EngineSettings};
 
-use crate::dsp::{Noise, Smoother, Svf, SvfCoefs, smoothstep};
+use crate::dsp::{Noise, Smoother, Svf, SvfCoefs, finite_or, smoothstep};
 
 /// What the engine is doing, once per game frame.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -53,8 +53,9 @@ fn pulses(engine: &EngineSettings) -> Vec<(f32, f32)> {
     match engine.layout {
         EngineLayout::Flat if n.is_multiple_of(2) => (0..n)
             .map(|k| {
-                // Unequal-length headers: every other pulse arrives 15 % of a firing
-                // interval late and a little weaker.
+                // Unequal-length headers: every other pulse arrives late and a little
+                // weaker, which brings back the line at half the firing frequency (test
+                // `layouts_have_their_characters`).
                 let late = k % 2 == 1;
                 let offset = (k as f32 + if late { 0.15 } else { 0.0 }) / n as f32;
                 (offset, if late { 0.9 } else { 1.0 })
@@ -73,6 +74,18 @@ fn pulses(engine: &EngineSettings) -> Vec<(f32, f32)> {
                 .collect()
         }
         _ => (0..n).map(even).collect(),
+    }
+}
+
+/// Each cylinder fires once a cycle: the cycles per revolution are the firings per
+/// revolution ([`EngineSettings::firing_frequency`]) over the cylinders; a four-stroke's
+/// 0.5 where the settings were never validated (no cylinder, no stroke).
+fn cycles_per_rev(engine: &EngineSettings) -> f32 {
+    let cycles = engine.firing_frequency(60.0) / engine.cylinders.max(1) as f32;
+    if cycles.is_finite() && cycles > 0.0 {
+        cycles
+    } else {
+        0.5
     }
 }
 
@@ -167,7 +180,7 @@ impl EngineVoice {
         let idle = engine.idle_rpm;
         Self {
             sample_rate,
-            cycles_per_rev: if engine.strokes == 2 { 1.0 } else { 0.5 },
+            cycles_per_rev: cycles_per_rev(engine),
             cylinders: n as f32,
             redline: engine.redline_rpm.max(idle + 100.0),
             step,
@@ -206,8 +219,10 @@ impl EngineVoice {
 
     /// The lines' amplitudes, the intake's and the crackle's for the smoothed controls.
     fn update_block(&mut self, input: &EngineInput) {
-        let throttle = self.throttle.advance(input.throttle.clamp(0.0, 1.0), BLOCK);
-        let load = self.load.advance(input.load.clamp(-1.0, 1.0), BLOCK);
+        let throttle = self
+            .throttle
+            .advance(finite_or(input.throttle, 0.0).clamp(0.0, 1.0), BLOCK);
+        let load = self.load.advance(finite_or(input.load, 0.0).clamp(-1.0, 1.0), BLOCK);
         let rpm = self.rpm.value.max(0.0);
         let r = (rpm / self.redline).clamp(0.0, 1.2);
         let power = (0.5 * throttle + 0.5 * load.max(0.0)).clamp(0.0, 1.0);
@@ -298,11 +313,7 @@ impl EngineVoice {
 
     /// Adds `gain` × the next `out.len()` samples to `out` (mono).
     pub fn render(&mut self, input: &EngineInput, gain: f32, out: &mut [f32]) {
-        let target_rpm = if input.rpm.is_finite() {
-            input.rpm.clamp(0.0, 2.0 * self.redline)
-        } else {
-            0.0
-        };
+        let target_rpm = finite_or(input.rpm, 0.0).clamp(0.0, 2.0 * self.redline);
         let on_target = if input.running { 1.0 } else { 0.0 };
         for o in out.iter_mut() {
             if self.left_in_block == 0 {

@@ -4,7 +4,7 @@
 
 use std::f32::consts::TAU;
 
-use crate::dsp::{Smoother, smoothstep};
+use crate::dsp::{Smoother, finite_or, smoothstep};
 
 /// What the gearbox is doing, once per game frame.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -44,14 +44,10 @@ impl GearboxVoice {
 
     /// Adds `gain` × the next `out.len()` samples to `out` (mono).
     pub fn render(&mut self, input: &GearboxInput, gain: f32, out: &mut [f32]) {
-        let rpm = if input.shaft_rpm.is_finite() {
-            input.shaft_rpm.abs().min(20_000.0)
-        } else {
-            0.0
-        };
+        let rpm = finite_or(input.shaft_rpm, 0.0).abs().min(20_000.0);
         let teeth = if input.reverse { REVERSE_TEETH } else { FORWARD_TEETH };
         let f = rpm / 60.0 * teeth;
-        let load = input.load.abs().min(1.0);
+        let load = finite_or(input.load, 0.0).abs().min(1.0);
         let base = if input.reverse { 0.12 } else { 0.02 };
         // Silent below 60 Hz (a crawl), fading out towards the top of hearing's comfort.
         let target = base * (0.3 + 0.7 * load) * smoothstep(60.0, 300.0, f) * (1.0 - smoothstep(6000.0, 9000.0, f));

@@ -174,8 +174,7 @@ impl Mixer {
 
     /// Copies the control out: new cars, changed engines, inputs, impacts, volumes.
     fn sync(&mut self) {
-        let control = self.control.clone();
-        let mut c = lock(&control);
+        let mut c = lock(&self.control);
         self.volumes = c.volumes.sanitized();
         self.muted = c.muted;
         for v in &mut self.voices {

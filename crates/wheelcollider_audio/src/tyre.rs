@@ -7,7 +7,7 @@
 //! zero intensity (test `squeal_silent_without_skid`) and rises with it (test
 //! `squeal_rises_with_skid`). The road's sounds scale with the rolling speed.
 
-use crate::dsp::{Noise, Smoother, Svf, SvfCoefs};
+use crate::dsp::{Noise, Smoother, Svf, SvfCoefs, finite_or};
 
 /// How a ground sounds under a tyre: the gains of the road voices (each ≥ 0, about
 /// 0..=1.5; 1 is asphalt's rumble and hiss).
@@ -163,20 +163,12 @@ impl TyreVoice {
 
     fn update_block(&mut self, input: &TyreInput) -> [f32; 5] {
         let fs = self.sample_rate;
-        let skid = if input.skid.is_finite() {
-            input.skid.clamp(0.0, 1.0)
-        } else {
-            0.0
-        };
-        let slip = if input.slip_speed.is_finite() {
-            input.slip_speed.abs().min(30.0)
-        } else {
-            0.0
-        };
+        let skid = finite_or(input.skid, 0.0).clamp(0.0, 1.0);
+        let slip = finite_or(input.slip_speed, 0.0).abs().min(30.0);
         let f0 = 620.0 + 180.0 * skid + 25.0 * slip.min(12.0);
         self.squeal_coefs = [SvfCoefs::new(f0, 12.0, fs), SvfCoefs::new(2.03 * f0, 10.0, fs)];
-        let v = if input.grounded && input.rolling_speed.is_finite() {
-            input.rolling_speed.abs().min(150.0)
+        let v = if input.grounded {
+            finite_or(input.rolling_speed, 0.0).abs().min(150.0)
         } else {
             0.0
         };

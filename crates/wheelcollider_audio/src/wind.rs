@@ -1,7 +1,7 @@
 //! Wind: noise through a resonant low-pass whose cut-off rises with speed, its
 //! amplitude following the dynamic pressure `½ρv²`, so ∝ v² (test `wind_follows_v2`).
 
-use crate::dsp::{Noise, Smoother, Svf, SvfCoefs};
+use crate::dsp::{Noise, Smoother, Svf, SvfCoefs, finite_or};
 
 /// Speed (m/s) at which the wind's amplitude is 1 (about 250 km/h).
 pub const WIND_REFERENCE_SPEED: f32 = 70.0;
@@ -41,7 +41,7 @@ impl WindVoice {
 
     /// The amplitude at `speed` (m/s): `(v / WIND_REFERENCE_SPEED)²`, at most 2.
     pub fn amplitude(speed: f32) -> f32 {
-        let v = if speed.is_finite() { speed.abs() } else { 0.0 };
+        let v = finite_or(speed, 0.0).abs();
         (v / WIND_REFERENCE_SPEED).powi(2).min(2.0)
     }
 

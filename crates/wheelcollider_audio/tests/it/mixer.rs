@@ -4,7 +4,7 @@ use std::sync::{Arc, Mutex};
 
 use wheelcollider_audio::dsp::decibels;
 use wheelcollider_audio::wav::write_wav;
-use wheelcollider_audio::{EngineInput, MixControl, Mixer, Placement, lock};
+use wheelcollider_audio::{EngineInput, GearboxInput, GroundSound, MixControl, Mixer, Placement, TyreInput, lock};
 use wheelcollider_core::vehicle::EngineSettings;
 
 use crate::common::*;
@@ -137,27 +137,69 @@ fn many_cars_stay_within_one() {
     assert!(x.iter().all(|v| v.is_finite() && v.abs() <= 1.0));
 }
 
-/// Non-finite inputs and placements give silence, never a NaN.
+/// Non-finite inputs and placements give silence, never a NaN, and leave no voice
+/// poisoned: with good inputs again the car sounds as a car that never had them does
+/// (within 1 dB). The limiter maps a NaN to 0, so the recovery is what shows that every
+/// voice kept its state sane.
 #[test]
 fn bad_input_is_silent_not_nan() {
-    let (control, mut mixer) = mix();
-    {
-        let mut c = lock(&control);
+    let set = |control: &std::sync::Arc<Mutex<MixControl>>, bad: bool| {
+        let nan = if bad { f32::NAN } else { 1.0 };
+        let mut c = lock(control);
         c.begin_frame();
         let car = c.car(1, &EngineSettings::default());
         car.engine = EngineInput {
-            rpm: f32::NAN,
-            throttle: f32::INFINITY,
-            load: f32::NAN,
-            limiter: false,
+            rpm: if bad { f32::NAN } else { 3000.0 },
+            throttle: if bad { f32::INFINITY } else { 0.5 },
+            load: 0.5 * nan,
+            limiter: bad,
             running: true,
         };
-        car.speed = f32::NAN;
-        car.placement = Placement {
+        car.gearbox = GearboxInput {
+            shaft_rpm: 1000.0 * nan,
+            load: nan,
+            reverse: false,
+        };
+        let tyre = TyreInput {
+            grounded: true,
+            skid: 0.5 * nan,
+            slip_speed: 3.0 * nan,
+            rolling_speed: 20.0 * nan,
+            ground: GroundSound {
+                rumble: nan,
+                ..GroundSound::ASPHALT
+            },
+        };
+        car.tyres = vec![tyre; 4];
+        car.speed = 30.0 * nan;
+        c.volumes.engine = nan;
+        c.impact(1, 5.0 * nan);
+        c.end_frame();
+    };
+    let (clean, mut reference) = mix();
+    set(&clean, false);
+    left(&mut reference, 0.5);
+    let expected = decibels(rms(&left(&mut reference, 0.5)));
+    let (control, mut mixer) = mix();
+    set(&control, true);
+    let bad = left(&mut mixer, 0.5);
+    assert!(bad.iter().all(|v| v.is_finite()));
+    set(&control, false);
+    left(&mut mixer, 0.5);
+    let level = decibels(rms(&left(&mut mixer, 0.5)));
+    println!("after NaN and infinite inputs, good inputs sound at {level:.1} dBFS; never bad: {expected:.1}");
+    assert!(
+        (level - expected).abs() < 1.0,
+        "a voice stayed poisoned: {level} dBFS, not {expected}"
+    );
+    // A non-finite placement is silence.
+    {
+        let mut c = lock(&control);
+        c.begin_frame();
+        c.car(1, &EngineSettings::default()).placement = Placement {
             gain: f32::NAN,
             pan: f32::INFINITY,
         };
-        c.volumes.engine = f32::NAN;
         c.end_frame();
     }
     let x = left(&mut mixer, 0.5);
