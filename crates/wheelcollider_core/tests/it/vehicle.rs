@@ -154,3 +154,28 @@ fn the_preset_list_is_every_shipped_file() {
         "tests/it/common's PRESETS must name every file in assets/presets"
     );
 }
+
+/// The engine's sound fields: cylinders clamp to 1 ..= 16; a stroke count other than 2
+/// or 4, or a cross-plane V8 without 8 cylinders, is refused by name; the firing
+/// frequency is `rpm / 60 · cylinders · 2 / strokes`.
+#[test]
+fn engine_sound_fields_clamp_or_are_refused_by_name() {
+    let with = |f: &dyn Fn(&mut EngineSettings)| {
+        let mut s = preset("road");
+        f(&mut s.engine);
+        s.validate().map(|()| s.engine.cylinders)
+    };
+    assert_eq!(with(&|e| e.cylinders = 0), Ok(1));
+    assert_eq!(with(&|e| e.cylinders = 40), Ok(16));
+    assert_eq!(with(&|e| e.strokes = 3).unwrap_err().field, "engine.strokes");
+    let v8 = |e: &mut EngineSettings| (e.layout, e.cylinders) = (EngineLayout::CrossPlaneV8, 6);
+    assert_eq!(with(&v8).unwrap_err().field, "engine.layout");
+    assert_eq!(
+        with(&|e| (e.layout, e.cylinders) = (EngineLayout::CrossPlaneV8, 8)),
+        Ok(8)
+    );
+    let kart = preset("kart").engine;
+    assert_eq!((kart.cylinders, kart.strokes), (1, 2));
+    assert!((kart.firing_frequency(6000.0) - 100.0).abs() < 1e-4);
+    assert!((preset("road").engine.firing_frequency(6000.0) - 200.0).abs() < 1e-4);
+}
