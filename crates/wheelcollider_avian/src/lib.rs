@@ -112,8 +112,9 @@ pub mod prelude {
     pub use crate::vehicle::{VehicleFromPreset, VehiclePreset};
     pub use crate::wheel::{
         AntiRollBar, ChassisState, ChassisWheels, ContactPatch, Landed, SkidEnded, SkidStarted, SurfaceChanged,
-        SurfaceMaterial, WheelCollider, WheelContactEnded, WheelContactStarted, WheelEffects, WheelEventsEnabled,
-        WheelHit, WheelInput, WheelModel, WheelOf, WheelOutput, WheelState, WheelSurface, WheelSweepLayers,
+        SurfaceMaterial, WheelCollider, WheelContactEnded, WheelContactStarted, WheelDriveline, WheelEffects,
+        WheelEventsEnabled, WheelHit, WheelInput, WheelModel, WheelOf, WheelOutput, WheelState, WheelSurface,
+        WheelSweepLayers,
     };
     pub use crate::{ReplayPlugin, VehiclePlugin, WheelColliderPlugins, WheelPlugin, WheelSystems, WheelVisualSystems};
     pub use wheelcollider_core::{MagicFormula, SettingsError, SuspensionForceDirection, SweepType, WheelSettings};

@@ -58,6 +58,6 @@ pub use tyre::{
     atan as fast_atan, sin_cos_0_pi,
 };
 pub use wheel::{
-    Contact, DT_RANGE, MAX_ANGULAR_VELOCITY, STICK_SPEED, StepInput, StepOutput, StepState, Suspension, Travel,
-    WheelInput, compression_of, step,
+    Contact, DT_RANGE, MAX_ANGULAR_VELOCITY, STICK_SPEED, Staged, StepInput, StepOutput, StepState, Suspension, Travel,
+    WheelInput, compression_of, stage, step,
 };

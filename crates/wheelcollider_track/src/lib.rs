@@ -2,8 +2,8 @@
 //!
 //! A headless test track: the standard manoeuvres vehicle engineers run (settle,
 //! acceleration, braking, steady-state circle, step steer, slalom, slope hold, bump run,
-//! brake in turn, sine with dwell) and two in the tyre's low-speed regime (handbrake
-//! turn, donut),
+//! brake in turn, sine with dwell), those in the tyre's low-speed regime (handbrake
+//! turn, full-lock circle) and a drift player's (a power-oversteer donut, a burnout),
 //! turning a [`VehicleSettings`] into numbers and time series.
 //!
 //! Each run builds its own headless app (no window, exact fixed steps), spawns the car
@@ -97,12 +97,19 @@ pub enum Maneuver {
     HandbrakeTurn,
     /// Full lock at 3 m/s: the driven radius against the kinematic one, and how steady
     /// each wheel's lateral force is (RMS about its trend, % of the load).
+    FullLockCircle,
+    /// A power-oversteer donut: full lock and full throttle in first from 2 m/s, traction
+    /// control and ESC off: the rear slip over its peak, the yaw rate, the radius and
+    /// how steady the rear lateral force is.
     Donut,
+    /// A burnout: the front brakes held, full throttle in first: how far the car moves,
+    /// the rear wheels' spin against the limiter's, the engine's speed.
+    Burnout,
 }
 
 impl Maneuver {
     /// Every manoeuvre, in the order `all` runs them.
-    pub const ALL: [Maneuver; 12] = [
+    pub const ALL: [Maneuver; 14] = [
         Maneuver::Settle,
         Maneuver::Acceleration,
         Maneuver::Braking,
@@ -114,7 +121,9 @@ impl Maneuver {
         Maneuver::BrakeInTurn,
         Maneuver::SineWithDwell,
         Maneuver::HandbrakeTurn,
+        Maneuver::FullLockCircle,
         Maneuver::Donut,
+        Maneuver::Burnout,
     ];
 
     /// The command-line name (`step-steer`…).
@@ -131,7 +140,9 @@ impl Maneuver {
             Maneuver::BrakeInTurn => "brake-in-turn",
             Maneuver::SineWithDwell => "sine-with-dwell",
             Maneuver::HandbrakeTurn => "handbrake-turn",
+            Maneuver::FullLockCircle => "full-lock-circle",
             Maneuver::Donut => "donut",
+            Maneuver::Burnout => "burnout",
         }
     }
 }
@@ -211,7 +222,9 @@ pub fn run_maneuver(
         Maneuver::BrakeInTurn => maneuvers::brake_in_turn::brake_in_turn(&settings, options, &mut out),
         Maneuver::SineWithDwell => maneuvers::sine_with_dwell::sine_with_dwell(&settings, options, &mut out),
         Maneuver::HandbrakeTurn => maneuvers::handbrake_turn::handbrake_turn(&settings, options, &mut out),
+        Maneuver::FullLockCircle => maneuvers::full_lock_circle::full_lock_circle(&settings, options, &mut out),
         Maneuver::Donut => maneuvers::donut::donut(&settings, options, &mut out),
+        Maneuver::Burnout => maneuvers::burnout::burnout(&settings, options, &mut out),
     };
     let (time, mut channels) = sim.rec.finish(&sim.labels);
     channels.extend(out.extra);

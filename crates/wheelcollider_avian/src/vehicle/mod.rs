@@ -70,7 +70,7 @@ pub struct VehicleInput(pub wheelcollider_core::vehicle::DriverInput);
 /// one kept.
 #[derive(Component, Reflect, Clone, Debug, Default, PartialEq)]
 #[reflect(Component)]
-#[require(VehicleInput, VehicleTelemetry, VehicleRuntime)]
+#[require(VehicleInput, VehicleTelemetry, VehicleRuntime, crate::wheel::WheelDriveline)]
 pub struct Vehicle(pub VehicleSettings);
 
 /// Which wheel of the vehicle this is: axle index (front first) and side.

@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use wheelcollider_core::vehicle::{ChassisMotion, VehicleState, WheelFeedback, step_vehicle};
 
 use super::{Vehicle, VehicleInput, VehicleRuntime, VehicleSettings, VehicleTelemetry, VehicleWheel};
-use crate::wheel::{AntiRollBar, ChassisState, ChassisWheels, WheelCollider, WheelInput, WheelOutput};
+use crate::wheel::{AntiRollBar, ChassisState, ChassisWheels, WheelCollider, WheelDriveline, WheelInput, WheelOutput};
 
 /// Validates changed cars and pushes them to the wheels and the body.
 pub(crate) fn sync_vehicles(
@@ -80,6 +80,7 @@ type VehicleQuery<'w, 's> = Query<
         &'static mut VehicleRuntime,
         &'static mut VehicleInput,
         &'static mut VehicleTelemetry,
+        &'static mut WheelDriveline,
         &'static ChassisWheels,
         &'static Rotation,
         &'static LinearVelocity,
@@ -97,7 +98,7 @@ pub(crate) fn drive_vehicles(
     if dt <= 0.0 {
         return;
     }
-    for (mut runtime, mut input, mut telemetry, children, rot, lin, ang) in &mut vehicles {
+    for (mut runtime, mut input, mut telemetry, mut driveline, children, rot, lin, ang) in &mut vehicles {
         let runtime = &mut *runtime;
         let (Some(settings), Some(state)) = (runtime.settings.as_ref(), runtime.state.as_mut()) else {
             continue;
@@ -157,6 +158,16 @@ pub(crate) fn drive_vehicles(
                 ..runtime.commands[i]
             };
         }
+        // The wheels' step solves the driveline with their tyres.
+        driveline.line = report.driveline;
+        driveline.wheels = core::array::from_fn(|i| {
+            runtime
+                .entities
+                .get(i)
+                .copied()
+                .flatten()
+                .unwrap_or(Entity::PLACEHOLDER)
+        });
         let accel = (v - telemetry.last_velocity) / dt;
         let k = settings.aero.drag_factor();
         *telemetry = VehicleTelemetry {

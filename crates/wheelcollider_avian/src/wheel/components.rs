@@ -11,6 +11,7 @@
 
 use avian3d::prelude::*;
 use bevy::prelude::*;
+use wheelcollider_core::vehicle::{Driveline, MAX_DRIVEN_AXLES};
 use wheelcollider_core::{StepOutput, StepState, SweepType, WheelSettings};
 
 /// A wheel: put it on an entity that is a child of a dynamic rigid body. The entity's
@@ -245,6 +246,44 @@ pub struct ChassisState {
     /// Whether a grounded wheel stands on another dynamic body, which takes the
     /// opposite force.
     pub(crate) reactions: bool,
+}
+
+/// Optional, on a chassis: the driveline behind its driven wheels, solved with their
+/// tyres in the wheels' step ([`solve_driveline`](wheelcollider_core::vehicle::solve_driveline):
+/// the gearbox output, the differentials and the driven wheels' spins as one solve). The
+/// vehicle layer writes `line` and `wheels` every step before the wheels' step, which
+/// writes `drive`. Without it (or with no axle driven) each wheel spins on its own
+/// [`WheelInput`].
+///
+/// A driven wheel's [`WheelInput::drive_torque`] is then only the solve's first guess,
+/// and its [`WheelInput::drivetrain_inertia`] is not read: the driveline's inertia is in
+/// `line`. The solve needs all the driven wheels in one group of the chassis (the first
+/// [`MAX_WHEELS`](wheelcollider_core::suspension::MAX_WHEELS)); otherwise the wheels
+/// spin on their own inputs.
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
+#[reflect(Component, Default, Clone)]
+pub struct WheelDriveline {
+    /// The driveline: the gearbox output's torque, inertia and speed, each driven
+    /// axle's share and differential.
+    pub line: Driveline,
+    /// The wheel entity at each of the driveline's wheel indices (`2·axle` left,
+    /// `2·axle + 1` right); [`Entity::PLACEHOLDER`] where there is none.
+    pub wheels: [Entity; 2 * MAX_DRIVEN_AXLES],
+    /// The drive torque the last solve gave each wheel index (N·m); 0 for undriven ones.
+    pub drive: [f32; 2 * MAX_DRIVEN_AXLES],
+    /// Rounds of wheel solves the last solve took (0: not solved).
+    pub rounds: u32,
+}
+
+impl Default for WheelDriveline {
+    fn default() -> Self {
+        Self {
+            line: Driveline::default(),
+            wheels: [Entity::PLACEHOLDER; 2 * MAX_DRIVEN_AXLES],
+            drive: [0.0; 2 * MAX_DRIVEN_AXLES],
+            rounds: 0,
+        }
+    }
 }
 
 /// The visual entity of a wheel, a **child of the wheel entity**: its local

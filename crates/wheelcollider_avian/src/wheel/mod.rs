@@ -12,7 +12,9 @@
 //! | sweep | `sweep/` | ray, sphere or cylinder cast along the suspension; ground filter (walls and start-inside hits passed by) |
 //! | contact | `contact.rs` | the hit → `Sensed`: the contact in the wheel's frame, velocities, ground camber, effective masses, surface, and the suspension's row with its speed readings (`approach.rs`: the bodies' approach and the ground's rise) |
 //! | suspension | `suspension.rs` | the chassis' `Sensed` rows → each wheel's solved force (springs, dampers, bump stops and anti-roll bars together) |
-//! | model | `model.rs` | `Sensed` + force → the core's step (tyre, spin, static friction) → [`WheelState`], [`WheelOutput`], the force on the chassis |
+//! | model | `model.rs` | `Sensed` + force → the core's step staged up to the spin |
+//! | driveline | `driveline.rs` | the chassis' [`WheelDriveline`] → the driven wheels' spins and drive torques, solved together with their tyres |
+//! | finish | `model.rs` | the staged step finished (spin, tyre, static friction) → [`WheelState`], [`WheelOutput`], the force on the chassis |
 //! | apply | `apply.rs` | each chassis' force sums to its body, then the opposite force to dynamic ground (serial) |
 //! | events | `events.rs` | contact, skid, surface and landing events and [`WheelEffects`], for wheels with [`WheelEventsEnabled`] |
 //! | visuals | `visuals.rs` | [`WheelModel`]s placed every frame, interpolated between steps |
@@ -30,6 +32,7 @@ mod attach;
 pub mod components;
 mod contact;
 mod contracts;
+mod driveline;
 mod edits;
 pub mod events;
 mod model;

@@ -1,25 +1,25 @@
-//! The wheel model on one wheel, after its chassis' suspension solve: the core's
-//! [`step`] (tyre, spin, static friction) with the solved suspension force, then the
-//! force on the chassis; the carried [`WheelState`] and every output into
-//! [`WheelOutput`]. The last stage of a wheel's step (the table in `wheel/mod.rs`).
+//! The wheel model on one wheel, after its chassis' suspension solve: the core's step
+//! with the solved suspension force, [`stage`]d up to the spin so that the chassis'
+//! driveline can be solved with the driven wheels' tyres (`driveline.rs`), then
+//! [`Staged::finish`]ed (spin, tyre, static friction); the force on the chassis, the
+//! carried [`WheelState`] and every output into [`WheelOutput`]. The last stage of a
+//! wheel's step (the table in `wheel/mod.rs`).
 
 use super::components::*;
 use super::contracts::Sensed;
 use bevy::prelude::*;
 use wheelcollider_core::suspension::SuspensionForce;
-use wheelcollider_core::{StepInput, Suspension, step};
+use wheelcollider_core::{Staged, StepInput, StepOutput, Suspension, WheelSettings, stage};
 
-/// Finishes one wheel after the chassis' suspension solve (`force`, `None` in the air):
-/// the core's step, the force on the chassis, the state for the next step and the
-/// outputs.
-pub(super) fn finish_wheel(
+/// Stages one wheel after the chassis' suspension solve (`force`, `None` in the air): the
+/// core's step up to its spin ([`stage`]), for the driveline solve and [`finish_wheel`].
+/// `Err` holds the output of a step that could not run.
+pub(super) fn stage_wheel<'a>(
     dt: f32,
     (sensed, force): (&Sensed, Option<SuspensionForce>),
-    (wheel, input): (&WheelCollider, &WheelInput),
+    (settings, input): (&'a WheelSettings, WheelInput),
     state: &mut WheelState,
-    output: &mut WheelOutput,
-) {
-    let settings = &wheel.0;
+) -> Result<Staged<'a>, StepOutput> {
     let suspension = match (sensed.ground, force) {
         (Some(g), Some(force)) => Suspension::Solved {
             force,
@@ -33,13 +33,29 @@ pub(super) fn finish_wheel(
         // A wheel spawned on the ground starts at rest at its compression.
         state.step.compression = settings.suspension_length() - (g.contact.hit_distance - settings.radius());
     }
-    output.previous_pose = (output.output.current_suspension_length, state.step.angle, output.yaw);
     let step_input = StepInput {
-        input: *input,
+        input,
         contact: sensed.ground.map(|g| g.contact),
         suspension,
     };
-    let out = step(settings, &mut state.step, step_input, dt);
+    stage(settings, &mut state.step, step_input, dt)
+}
+
+/// Finishes one staged wheel: its spin (its own, or `driven`: the spin and drive torque
+/// the driveline solve gave it), the force on the chassis, the state for the next step
+/// and the outputs.
+pub(super) fn finish_wheel(
+    staged: Result<Staged, StepOutput>,
+    driven: Option<(f64, f64)>,
+    sensed: &Sensed,
+    state: &mut WheelState,
+    output: &mut WheelOutput,
+) {
+    output.previous_pose = (output.output.current_suspension_length, state.step.angle, output.yaw);
+    let out = match staged {
+        Ok(staged) => staged.finish(&mut state.step, driven),
+        Err(out) => out,
+    };
     if out.rejected_input {
         warn_once!("wheel {}: a non-finite input was replaced by 0", sensed.entity);
     }

@@ -56,6 +56,7 @@ impl Plugin for WheelPlugin {
             .register_type::<AntiRollBar>()
             .register_type::<WheelSurface>()
             .register_type::<ChassisState>()
+            .register_type::<WheelDriveline>()
             .register_type::<WheelEventsEnabled>()
             .register_type::<WheelEffects>()
             .register_type::<super::events::LandingState>()

@@ -11,9 +11,11 @@ use super::contact::sense_wheel;
 use super::contracts::{
     ChassisContext, ChassisFrame, GroundQuery, MIN_MASS, Sensed, SurfaceQuery, WheelQuery, WheelView,
 };
+use super::driveline::Slots;
 use avian3d::prelude::*;
 use bevy::prelude::*;
 use wheelcollider_core::suspension::MAX_WHEELS;
+use wheelcollider_core::{Staged, StepOutput};
 
 /// The box (chassis frame, m) that holds a wheel's sweep: from the shape's start `radius`
 /// above the mount to the end of its travel, widened by the shape's half-diagonal and
@@ -86,7 +88,7 @@ pub(crate) fn step_wheels(
         (&Position, &Rotation, &LinearVelocity, &AngularVelocity),
         (&ComputedMass, &ComputedAngularInertia, &ComputedCenterOfMass),
         Option<&GravityScale>,
-        Option<&CollisionLayers>,
+        (Option<&CollisionLayers>, Option<&mut WheelDriveline>),
         &ChassisWheels,
         &mut ChassisState,
     )>,
@@ -110,7 +112,15 @@ pub(crate) fn step_wheels(
         .par_iter_mut()
         .batching_strategy(bevy::ecs::batching::BatchingStrategy::new().batches_per_thread(4))
         .for_each(
-            |(entity, (pos, rot, lin, ang), (mass, inertia, com), scale, layers, children, mut chassis_state)| {
+            |(
+                entity,
+                (pos, rot, lin, ang),
+                (mass, inertia, com),
+                scale,
+                (layers, mut driveline),
+                children,
+                mut chassis_state,
+            )| {
                 let screened = chassis_state
                     .sweep_box
                     .filter(|&local| !moving_near(&casts, grid, entity, pos.0, rot.0, local));
@@ -157,7 +167,10 @@ pub(crate) fn step_wheels(
                     ground: &ground,
                     surfaces,
                 };
-                let flush = |batch: &[Entity], sums: &mut ChassisSums| step_group(&ctx, &wheels, batch, sums);
+                // The driveline is solved with the first group's wheels (see `WheelDriveline`).
+                let mut driveline = driveline.as_deref_mut();
+                let mut flush =
+                    |batch: &[Entity], sums: &mut ChassisSums| step_group(&ctx, &wheels, batch, sums, driveline.take());
                 for w in mine() {
                     batch[n] = w;
                     n += 1;
@@ -213,9 +226,15 @@ impl Default for ChassisSums {
 }
 
 /// One group of one chassis' wheels (all of them, unless it has more than
-/// [`MAX_WHEELS`]): sense each, solve their suspension together, finish each and add its
-/// force to `sums`.
-fn step_group(ctx: &ChassisContext, wheels: &WheelQuery, batch: &[Entity], sums: &mut ChassisSums) {
+/// [`MAX_WHEELS`]): sense each, solve their suspension together, stage each, solve the
+/// `driveline` with the driven ones, finish each and add its force to `sums`.
+fn step_group(
+    ctx: &ChassisContext,
+    wheels: &WheelQuery,
+    batch: &[Entity],
+    sums: &mut ChassisSums,
+    driveline: Option<&mut WheelDriveline>,
+) {
     let mut sensed = [Sensed::default(); MAX_WHEELS];
     // What the finish needs of each wheel, kept from its one lookup.
     #[allow(clippy::type_complexity)]
@@ -256,12 +275,31 @@ fn step_group(ctx: &ChassisContext, wheels: &WheelQuery, batch: &[Entity], sums:
     let sensed = &sensed[..batch.len()];
     let (frame, dt) = (&ctx.frame, ctx.dt);
     let forces = super::suspension::solve_chassis(frame, sensed, dt, ctx.groups as f32);
-    for ((s, force), kept) in sensed.iter().zip(forces).zip(&mut kept) {
-        let Some((wheel, input, state, output)) = kept else {
+    let slots = driveline.as_deref().and_then(|d| Slots::of(d, batch));
+    let mut staged: [Option<Result<Staged, StepOutput>>; MAX_WHEELS] = Default::default();
+    let mut start = [0.0f32; MAX_WHEELS];
+    for (i, ((s, force), kept)) in sensed.iter().zip(forces).zip(&mut kept).enumerate() {
+        let Some((wheel, input, state, _)) = kept else {
+            continue;
+        };
+        let mut input = **input;
+        if slots.is_some_and(|sl| sl.driven(i)) {
+            // The driveline's inertia is in the solve.
+            input.drivetrain_inertia = 0.0;
+        }
+        start[i] = input.drive_torque;
+        staged[i] = Some(super::model::stage_wheel(dt, (s, force), (&wheel.0, input), state));
+    }
+    let driven = match (driveline, slots) {
+        (Some(d), Some(slots)) => super::driveline::solve(d, &slots, &staged, &start, dt).unwrap_or([None; MAX_WHEELS]),
+        _ => [None; MAX_WHEELS],
+    };
+    for (i, (s, kept)) in sensed.iter().zip(&mut kept).enumerate() {
+        let (Some((_, _, state, output)), Some(staged)) = (kept, staged[i].take()) else {
             continue;
         };
         let output = &mut **output;
-        super::model::finish_wheel(dt, (s, force), (wheel, input), state, output);
+        super::model::finish_wheel(staged, driven[i], s, state, output);
         if output.output.grounded {
             sums.grounded += 1;
             sums.force += output.force;

@@ -173,7 +173,9 @@ pub(crate) fn axle_brake_torques(
 /// driven tyres can take, or `None` when it is off.
 ///
 /// Each grounded driven wheel can react [`TRACTION_PEAK_FRACTION`] of its budget × radius;
-/// an open axle differential passes twice its weaker wheel's, a locking one the sum;
+/// an open axle differential passes twice its weaker wheel's, a limited-slip one
+/// `(2·weaker + preload)/(1 − locking)` (its torque difference within capacity) up to
+/// the sum, a locked one the sum;
 /// an open centre differential is limited by the axle that runs out first for its
 /// share, a locking one passes the sum. On top comes the torque the rotating parts
 /// need to keep up with the car accelerating at what the tyres give
@@ -211,8 +213,13 @@ pub(crate) fn traction_limit(
             radius = radius.max(w.radius);
             TRACTION_PEAK_FRACTION * w.radius * f
         });
+        let weak = caps[0].min(caps[1]);
         let axle = match settings.axles[a].differential {
-            DifferentialKind::Open => 2.0 * caps[0].min(caps[1]),
+            DifferentialKind::Open => 2.0 * weak,
+            // |T_strong − T_weak| ≤ preload + k·T_in with T_in = T_strong + T_weak.
+            DifferentialKind::LimitedSlip { preload, locking, .. } if locking < 1.0 => {
+                ((2.0 * weak + preload) / (1.0 - locking)).min(caps[0] + caps[1])
+            }
             _ => caps[0] + caps[1],
         };
         by_share = by_share.min(axle / share);

@@ -2,13 +2,16 @@
 //! distribution of the gearbox's torque: the centre differential between the first
 //! two driven axles, then each driven axle's between its wheels.
 //!
-//! A locked or limited-slip differential is a friction coupling solved as a velocity
-//! constraint, like the clutch: the torque moved from one side to the other that gives
-//! both the same speed at the end of the step, with the drive and the tyres' last
-//! reaction fed forward, clamped to the capacity (`preload + locking·|T_in|` for a
-//! limited-slip one, unbounded for a locked one, 0 for an open one).
+//! This split is fed forward from the last step's tyres: a locked or limited-slip
+//! differential moves the torque from one side to the other that gives both the same
+//! speed at the end of the step, predicted with the drive and the tyres' last
+//! reaction, the torque difference clamped to the capacity (`preload + locking·|T_in|`
+//! for a limited-slip one, unbounded for a locked one, 0 for an open one). The wheels'
+//! step then solves the same couplings with this step's tyres ([`Driveline`],
+//! [`solve_driveline`](super::solve_driveline)); the split here is that solve's first
+//! guess and what a wheel stepped on its own gets.
 
-use super::{VehicleSettings, WheelFeedback, WheelInput, finite};
+use super::{Coupling, Driveline, DrivenAxle, MAX_DRIVEN_AXLES, VehicleSettings, WheelFeedback, WheelInput, finite};
 use crate::limits::MAX_VALUE;
 
 /// How a differential shares torque between its two outputs.
@@ -22,25 +25,78 @@ pub enum DifferentialKind {
     Open,
     /// Both sides turn at the same speed, with whatever torque that takes.
     Locked,
-    /// A clutch-type (Salisbury) limited-slip differential: it moves torque from the
-    /// faster side to the slower one, up to `preload + locking · |input torque|` (N·m)
-    /// on power and `preload + coast_locking · |input torque|` on the overrun (engine
-    /// braking). The ramp angles set the two: a **1-way** unit locks on power only
-    /// (`coast_locking: Some(0.0)`), a **1.5-way** one locks less on the overrun
-    /// (about half), a **2-way** one the same both ways (`None`, the default).
+    /// A limited-slip differential (clutch-type Salisbury or gear-type Torsen): it
+    /// moves torque from the faster side to the slower one while the **difference**
+    /// between the two sides' torques stays within its capacity,
+    /// `|T_left − T_right| ≤ preload + locking · |T_in|` (N·m) on power and
+    /// `preload + coast_locking · |T_in|` on the overrun (engine braking), `T_in` the
+    /// torque into the differential. The ramp angles set the two: a **1-way** unit
+    /// locks on power only (`coast_locking: Some(0.0)`), a **1.5-way** one locks less
+    /// on the overrun (about half), a **2-way** one the same both ways (`None`, the
+    /// default).
+    ///
+    /// From a datasheet (without preload): a **bias ratio** `B` (the most the slower
+    /// side gets over the faster one's, a Torsen's "2.5:1") is
+    /// `locking = (B − 1)/(B + 1)`, and back `B = (1 + locking)/(1 − locking)`
+    /// ([`DifferentialKind::bias_ratio`]); a **locking percentage** (a Salisbury's
+    /// "40 %": the torque difference over the input torque) is `locking = 0.40`.
+    /// `locking` ≥ 1 locks fully on power.
     LimitedSlip {
-        /// Locking torque with no input torque (N·m), ≥ 0.
+        /// The torque difference it holds with no input torque (N·m), ≥ 0.
         preload: f32,
-        /// Extra locking torque per N·m of input torque on power, ≥ 0 (0.3–1 typical).
+        /// The torque difference it holds per N·m of input torque on power, ≥ 0
+        /// (0.2–0.6 typical; 0.43 is a 2.5:1 Torsen).
         locking: f32,
-        /// Extra locking torque per N·m of input torque on the overrun, ≥ 0; `None`:
-        /// the same as `locking` (2-way).
+        /// The torque difference it holds per N·m of input torque on the overrun, ≥ 0;
+        /// `None`: the same as `locking` (2-way).
         #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
         coast_locking: Option<f32>,
     },
 }
 
-/// Locking capacity (N·m) of a differential passing `input` N·m (on the overrun when
+impl DifferentialKind {
+    /// The bias ratio on power (the most torque the slower side gets per N·m of the
+    /// faster side's, with no preload): 1 open, `(1 + locking)/(1 − locking)` limited
+    /// slip, infinite locked (and for `locking` ≥ 1).
+    pub fn bias_ratio(&self) -> f32 {
+        match *self {
+            DifferentialKind::Open => 1.0,
+            DifferentialKind::Locked => f32::INFINITY,
+            DifferentialKind::LimitedSlip { locking, .. } if locking < 1.0 => (1.0 + locking) / (1.0 - locking),
+            DifferentialKind::LimitedSlip { .. } => f32::INFINITY,
+        }
+    }
+
+    /// The `locking` that gives a bias ratio `bias` (≥ 1; below clamps to 1, open):
+    /// `(bias − 1)/(bias + 1)`.
+    pub fn locking_for_bias(bias: f32) -> f32 {
+        let b = if bias.is_nan() { 1.0 } else { bias.max(1.0) };
+        if b.is_infinite() { 1.0 } else { (b - 1.0) / (b + 1.0) }
+    }
+
+    /// The coupling this differential gives the driveline solve for an input torque
+    /// that is `coasting` (on the overrun).
+    fn coupling(&self, coasting: bool) -> Coupling {
+        match *self {
+            DifferentialKind::Open => Coupling::Open,
+            DifferentialKind::Locked => Coupling::Locked,
+            DifferentialKind::LimitedSlip {
+                preload,
+                locking,
+                coast_locking,
+            } => Coupling::Limited {
+                preload,
+                locking: if coasting {
+                    coast_locking.unwrap_or(locking)
+                } else {
+                    locking
+                },
+            },
+        }
+    }
+}
+
+/// Locking capacity (N·m): the torque difference between the outputs that a differential passing `input` N·m (on the overrun when
 /// `coasting`).
 fn capacity_of(kind: DifferentialKind, input: f32, coasting: bool) -> f32 {
     match kind {
@@ -82,7 +138,8 @@ struct Side {
 
 /// A friction coupling between two outputs: the torque moved from `a` to `b` that gives
 /// both the same speed at the end of this step, with the drive and the tyres' last
-/// reaction fed forward, clamped to the capacity.
+/// reaction fed forward, clamped so that the difference it makes (twice what it moves)
+/// stays within `capacity`.
 fn couple(a: Side, b: Side, capacity: f32, dt: f32) -> f32 {
     if capacity <= 0.0 || a.inertia <= 0.0 || b.inertia <= 0.0 {
         return 0.0;
@@ -90,13 +147,15 @@ fn couple(a: Side, b: Side, capacity: f32, dt: f32) -> f32 {
     let predicted =
         (a.speed - b.speed) + dt * ((a.drive - a.tyre_torque) / a.inertia - (b.drive - b.tyre_torque) / b.inertia);
     let t = predicted / (dt * (1.0 / a.inertia + 1.0 / b.inertia));
-    finite(t).clamp(-capacity, capacity)
+    let half = 0.5 * capacity;
+    finite(t).clamp(-half, half)
 }
 
 /// Splits `wheel_torque` (N·m, at the gearbox output) over the driven axles by
 /// `shares`, through the centre differential and each axle's, into the wheels' drive
 /// torques in `out`. Returns the torque the centre differential moved from the first
-/// driven axle to the second (N·m).
+/// driven axle to the second (N·m), and the [`Driveline`]'s shares and couplings (its
+/// torque, inertia and speed are the caller's).
 pub(crate) fn distribute(
     settings: &VehicleSettings,
     shares: &[f32],
@@ -105,7 +164,8 @@ pub(crate) fn distribute(
     out: &mut [WheelInput],
     n_axles: usize,
     dt: f32,
-) -> f32 {
+) -> (f32, Driveline) {
+    let mut line = Driveline::default();
     let mut centre_transfer = 0.0;
     let mut axle_torque = [0.0f32; 16];
     for (a, s) in shares.iter().enumerate() {
@@ -128,7 +188,9 @@ pub(crate) fn distribute(
         };
         let (a, b) = (side(f), side(r));
         let input = axle_torque[f] + axle_torque[r];
-        let cap = capacity_of(settings.centre_differential, input, coasting(input, a.speed + b.speed));
+        let coast = coasting(input, a.speed + b.speed);
+        let cap = capacity_of(settings.centre_differential, input, coast);
+        line.centre = settings.centre_differential.coupling(coast);
         let t = couple(a, b, cap, dt);
         axle_torque[f] -= t;
         axle_torque[r] += t;
@@ -151,10 +213,17 @@ pub(crate) fn distribute(
         };
         let (sl, sr) = (side(l), side(r));
         let coast = coasting(axle_torque[a], sl.speed + sr.speed);
-        let cap = capacity_of(settings.axles[a].differential, axle_torque[a], coast);
+        let kind = settings.axles[a].differential;
+        let cap = capacity_of(kind, axle_torque[a], coast);
+        if a < MAX_DRIVEN_AXLES {
+            line.axles[a] = DrivenAxle {
+                share: shares[a],
+                coupling: kind.coupling(coast),
+            };
+        }
         let t = couple(sl, sr, cap, dt);
         out[l].drive_torque = finite(0.5 * axle_torque[a] - t);
         out[r].drive_torque = finite(0.5 * axle_torque[a] + t);
     }
-    centre_transfer
+    (centre_transfer, line)
 }

@@ -39,6 +39,16 @@ pub struct EngineSettings {
     /// Engine braking torque at the redline with the throttle closed (N·m), ≥ 0; it
     /// scales with rpm and with (1 − throttle)².
     pub braking_torque: f32,
+    /// The torque it takes to turn the stalled engine over (N·m), ≥ 0: its compression
+    /// and static friction, a friction that holds it still up to this torque. Through
+    /// the engaged clutch and the gears it holds a stalled car parked in gear (about
+    /// `breakaway · ratio / η` at the driven wheels). About 24 N·m per litre of
+    /// displacement for a four-stroke and 48 for a two-stroke (a breakaway mean
+    /// effective pressure of 3 bar, `p·V/(4π)` per cycle of two revolutions: an
+    /// estimate, three times the ≈ 1 bar motored friction mean effective pressure of a
+    /// petrol engine at low speed that Heywood, *Internal Combustion Engine
+    /// Fundamentals*, ch. 13, gives); 0: none.
+    pub breakaway_torque: f32,
     /// Road-speed governor (km/h, ≥ 0; 0: none): the engine's control cuts the
     /// throttle over the last [`SPEED_LIMIT_BAND`] km/h below it, as many cars are
     /// limited (250 km/h for most German ones).
@@ -86,6 +96,7 @@ impl Default for EngineSettings {
             redline_rpm: 6800.0,
             inertia: 0.2,
             braking_torque: 60.0,
+            breakaway_torque: 48.0,
             speed_limit: 0.0,
             stall_rpm: 0.0,
             cylinders: 4,
@@ -143,6 +154,12 @@ impl EngineSettings {
         if t.is_finite() { t.clamp(0.0, 1.0) } else { 0.0 }
     }
 
+    /// The engine speed (rpm) at which the wheels turning a stalled engine through the
+    /// locked clutch start it (a bump start): halfway between the stall speed and idle.
+    pub fn restart_rpm(&self) -> f32 {
+        0.5 * (self.stall_rpm + self.idle_rpm)
+    }
+
     /// The firing frequency at `rpm` (Hz): `rpm / 60 · cylinders · 2 / strokes`.
     pub fn firing_frequency(&self, rpm: f32) -> f32 {
         rpm / 60.0 * self.cylinders as f32 * 2.0 / self.strokes as f32
@@ -195,23 +212,30 @@ pub(crate) fn governed_torque(
 
 /// Stalling and restarting: an engine below its [`stall_rpm`](EngineSettings::stall_rpm)
 /// stalls (a manual clutch only: an automatic one opens before); a stalled one starts
-/// at idle when the `throttle` is pressed with the clutch `open`.
+/// at idle when the `throttle` is pressed with the clutch `open`, or is **bump
+/// started** when the wheels turn it through the locked clutch at
+/// [`restart_rpm`](EngineSettings::restart_rpm) or more. Returns whether it was bump
+/// started.
 pub(crate) fn stall_or_start(
     engine: &EngineSettings,
     state: &mut VehicleState,
     manual: bool,
     throttle: f32,
     open: bool,
-) {
+) -> bool {
     let stall = engine.stall_rpm / RAD_PER_S_TO_RPM;
     if state.stalled {
         if open && throttle > 0.1 {
             state.stalled = false;
             state.engine_speed = state.engine_speed.max(engine.idle_rpm / RAD_PER_S_TO_RPM);
+        } else if !open && state.clutch_locked && state.engine_speed * RAD_PER_S_TO_RPM >= engine.restart_rpm() {
+            state.stalled = false;
+            return true;
         }
     } else if manual && stall > 0.0 && state.engine_speed < stall {
         state.stalled = true;
     }
+    false
 }
 
 /// The road-speed governor: `throttle` scaled down linearly over the last
@@ -224,8 +248,20 @@ pub(crate) fn governed_speed(engine: &EngineSettings, throttle: f32, speed: f32)
     }
 }
 
-/// Integrates the engine's speed over one step: its torque against the clutch's.
+/// Integrates the engine's speed over one step: its torque against the clutch's, and a
+/// stalled engine's breakaway friction (implicitly: it holds the engine still while the
+/// rest cannot overcome it, and never turns it back).
 pub(crate) fn integrate(engine: &EngineSettings, state: &mut VehicleState, engine_torque: f32, dt: f32) {
-    state.engine_speed =
-        (state.engine_speed + (engine_torque - state.clutch_torque) * dt / engine.inertia).clamp(0.0, 2.0e4);
+    let free = state.engine_speed + (engine_torque - state.clutch_torque) * dt / engine.inertia;
+    let hold = if state.stalled {
+        engine.breakaway_torque * dt / engine.inertia
+    } else {
+        0.0
+    };
+    let speed = if free.abs() <= hold {
+        0.0
+    } else {
+        free - hold.copysign(free)
+    };
+    state.engine_speed = speed.clamp(0.0, 2.0e4);
 }

@@ -213,8 +213,13 @@ pub struct PowertrainReport {
     /// The brake input after auto-reverse swapped the pedals, 0..=1.
     pub brake: f32,
     /// Torque the centre differential moved from the first driven axle to the second
-    /// (N·m); what each axle differential moved shows in the wheels' drive torques.
+    /// (N·m) in the feed-forward split; what each axle differential moved shows in the
+    /// wheels' drive torques.
     pub centre_transfer: f32,
+    /// The driveline for the wheels' step to solve with the tyres
+    /// ([`solve_driveline`](super::solve_driveline)): the gearbox output's torque,
+    /// inertia and speed, each driven axle's share and the differentials' couplings.
+    pub driveline: super::Driveline,
     /// Torque about the steering axes (N·m, positive turning the wheels left) from the
     /// steered wheels' aligning torques and mechanical trail, last step: what a
     /// force-feedback wheel plays (scaled by the game). In a turn it opposes the steer.
@@ -225,4 +230,8 @@ pub struct PowertrainReport {
     /// The engine has stalled (see [`EngineSettings::stall_rpm`](super::EngineSettings::stall_rpm)):
     /// it makes no torque until it is restarted.
     pub stalled: bool,
+    /// The stalled engine was started this step by the wheels turning it through the
+    /// locked clutch (a bump start, see
+    /// [`EngineSettings::restart_rpm`](super::EngineSettings::restart_rpm)).
+    pub bump_started: bool,
 }

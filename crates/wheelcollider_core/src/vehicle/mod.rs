@@ -16,7 +16,8 @@
 //! | `brakes.rs` | [`BrakeSettings`] | service brakes, handbrake, ABS, traction control |
 //! | `anti_roll.rs` | `AxleSettings::anti_roll_stiffness` | the bar's force (the plugin solves it implicitly instead) |
 //! | `engine.rs` | [`EngineSettings`] | idle control, rev limiter, torque, engine speed |
-//! | `differential.rs` | [`DifferentialKind`] | centre and axle differentials |
+//! | `differential.rs` | [`DifferentialKind`] | centre and axle differentials: the feed-forward split and the [`Driveline`] |
+//! | `driveline.rs` | [`Driveline`] | the driveline and the driven wheels' spins as one solve ([`solve_driveline`], run by the wheels' step) |
 //! | `aero.rs` | [`AeroSettings`] | drag and downforce (applied by the plugin) |
 //! | `assists.rs` | [`AssistSettings`] | yaw stability (ESC) in the step; anti-flip and air control on the body ([`body_acceleration`], applied by the plugin) |
 //! | `settings.rs` | [`VehicleSettings`], [`AxleSettings`], [`ChassisSettings`] | the whole car: layout, validation, RON |
@@ -26,18 +27,25 @@
 //!
 //! # How the drivetrain is integrated
 //! The engine is a rotating body of its own (`J_e·dω_e/dt = T_engine − T_clutch`). The
-//! clutch, the axle differentials and the centre differential are friction couplings
-//! solved as velocity constraints, the way a contact solver treats friction: each step,
-//! the coupling torque is the one that gives both sides the same speed at the end of
-//! the step, predicted from their speeds, inertias, the drive torque and the tyres'
-//! reaction of the last step, `T = Δω_predicted / (dt·(1/J_a + 1/J_b))`, clamped to the
-//! capacity (the clutch's torque × engagement, an LSD's `preload + locking·|T_in|`,
-//! unbounded for a locked differential, 0 for an open one). Below capacity the coupling
-//! locks; above, it slips with the capacity's torque, as a dry clutch does. Nothing is
-//! accumulated from step to step, so there is no integrator to ring: an early version
-//! that accumulated the torque oscillated without damping (two integrators in a loop).
-//! The wheels then solve their spin implicitly with the tyre (see [`crate::spin`]),
-//! which keeps the chain stable at 30–240 Hz.
+//! clutch is a friction coupling solved as a velocity constraint, the way a contact
+//! solver treats friction: each step, the coupling torque is the one that gives both
+//! sides the same speed at the end of the step, predicted from their speeds, inertias,
+//! the drive torque and the tyres' reaction of the last step,
+//! `T = Δω_predicted / (dt·(1/J_a + 1/J_b))`, clamped to its capacity (the clutch's
+//! torque × engagement). Below capacity it locks and the engine joins the gearbox
+//! output's inertia; above, it slips with the capacity's torque, as a dry clutch does.
+//! Nothing is accumulated from step to step, so there is no integrator to ring.
+//!
+//! Behind the gearbox, the differentials and the driven wheels' spins are **one
+//! solve** with the tyres at this step's slips ([`solve_driveline`], in `driveline.rs`):
+//! [`step_vehicle`] hands the gearbox output's torque, inertia and speed and the
+//! differentials' couplings on as [`PowertrainReport::driveline`], and the wheels'
+//! step solves it after their suspension, so a wheel spun alone through an open
+//! differential carries a quarter of the reflected inertia, a locked axle's wheels turn
+//! at one speed, and a limited-slip differential holds its torque difference within its
+//! capacity. The drive torques [`step_vehicle`] writes into each [`WheelInput`] are the
+//! same split fed forward from the last step's tyres (the solve's first guess, and what a
+//! wheel stepped on its own gets).
 //!
 //! | quantity | unit |
 //! | --- | --- |
@@ -52,6 +60,7 @@ mod assists;
 mod brakes;
 mod derived;
 mod differential;
+mod driveline;
 mod engine;
 mod io;
 mod predict;
@@ -70,6 +79,10 @@ pub use brakes::{
     ABS_MIN_SPEED, ABS_PEAK_FRACTION, BrakeSettings, LOCK_SLIP, LOCK_SPEED_FLOOR, TRACTION_PEAK_FRACTION,
 };
 pub use differential::DifferentialKind;
+pub use driveline::{
+    Coupling, Driveline, DrivelineSolution, DrivenAxle, DrivenWheel, MAX_DRIVEN_AXLES, MAX_EVALUATIONS,
+    SPEED_TOLERANCE, SpinTerms, solve_driveline,
+};
 pub use engine::{EngineLayout, EngineSettings, LIMITER_BAND_RPM, SPEED_LIMIT_BAND};
 pub use io::{DriverInput, PowertrainReport, VehicleState, WheelFeedback};
 pub use settings::*;
@@ -240,7 +253,7 @@ fn powertrain<W: Fn(usize) -> WheelFeedback + Copy>(
     // The clutch is open for a start with the pedal down, in neutral or mid-shift.
     let open = ratio == 0.0 || shifting || disconnected || raw.clutch > 0.9;
     let manual = !settings.clutch.automatic;
-    engine::stall_or_start(&settings.engine, state, manual, throttle, open);
+    report.bump_started = engine::stall_or_start(&settings.engine, state, manual, throttle, open);
     let rpm = state.engine_speed * RAD_PER_S_TO_RPM;
     let carried = transmission::reflected_inertia(settings, ratio, state.clutch_locked);
     let drive_limit = brakes::traction_limit(settings, state, shares, ratio, carried, wheel, dt)
@@ -265,7 +278,23 @@ fn powertrain<W: Fn(usize) -> WheelFeedback + Copy>(
             out[w].drivetrain_friction_torque = drag;
         }
     }
-    report.centre_transfer = differential::distribute(settings, shares, clutch.wheel_torque, wheel, out, n_axles, dt);
+    let (centre_transfer, line) =
+        differential::distribute(settings, shares, clutch.wheel_torque, wheel, out, n_axles, dt);
+    report.centre_transfer = centre_transfer;
+    // A stalled engine turned through the locked clutch resists with its breakaway, on
+    // the overrun through the gears' losses.
+    let friction = if state.stalled && state.clutch_locked {
+        settings.engine.breakaway_torque * ratio.abs() / settings.gearbox.efficiency
+    } else {
+        0.0
+    };
+    report.driveline = Driveline {
+        torque: clutch.wheel_torque,
+        inertia: clutch.reflected_inertia,
+        speed: driven.speed,
+        friction: finite(friction),
+        ..line
+    };
     report.engine_torque = engine_torque;
     report.throttle = throttle;
     report.clutch_engagement = engagement;

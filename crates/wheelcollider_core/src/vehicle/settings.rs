@@ -414,6 +414,7 @@ impl VehicleSettings {
         field!("engine.braking_torque", e.braking_torque, 0.0, M);
         field!("engine.speed_limit", e.speed_limit, 0.0, 10_000.0);
         field!("engine.stall_rpm", e.stall_rpm, 0.0, e.idle_rpm - 50.0);
+        field!("engine.breakaway_torque", e.breakaway_torque, 0.0, 5000.0);
         e.cylinders = e.cylinders.clamp(1, 16);
         if e.strokes != 2 && e.strokes != 4 {
             return Err(VehicleSettingsError::new("engine.strokes", "must be 2 or 4"));

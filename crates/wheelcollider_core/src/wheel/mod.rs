@@ -358,6 +358,34 @@ fn out32(v: f64) -> f32 {
 /// assert!((out.spring_force - 40_000.0 * 0.05).abs() < 1e-2);
 /// ```
 pub fn step(settings: &WheelSettings, state: &mut StepState, input: StepInput, dt: f32) -> StepOutput {
+    match stage(settings, state, input, dt) {
+        Ok(staged) => staged.finish(state, None),
+        Err(out) => out,
+    }
+}
+
+/// A wheel's [`step`] run up to its spin (stages 1–3: the inputs, the suspension, the
+/// slips), so that a driveline solve can couple several wheels' spins
+/// ([`crate::vehicle::solve_driveline`]) before each [`Staged::finish`]es.
+pub struct Staged<'a> {
+    settings: &'a WheelSettings,
+    torques: stages::Torques,
+    loaded: stages::Loaded,
+    slips: stages::Slips<'a>,
+    spinner: stages::Spinner,
+    dt: f64,
+    out: StepOutput,
+}
+
+/// Runs stages 1–3 of [`step`] on one wheel (see [`Staged`]). A `dt` that is not finite
+/// and positive gives `Err` with the output [`step`] returns for it (the state
+/// untouched).
+pub fn stage<'a>(
+    settings: &'a WheelSettings,
+    state: &mut StepState,
+    input: StepInput,
+    dt: f32,
+) -> Result<Staged<'a>, StepOutput> {
     let mut out = StepOutput {
         peak_slip: settings.peak_slip(),
         ..Default::default()
@@ -366,15 +394,55 @@ pub fn step(settings: &WheelSettings, state: &mut StepState, input: StepInput, d
         out.rejected_input = true;
         out.angular_velocity = state.angular_velocity;
         out.angle = state.angle;
-        return out;
+        return Err(out);
     }
     let dt = dt.clamp(*DT_RANGE.start(), *DT_RANGE.end()) as f64;
     let (torques, ground) = stages::read_input(state, &input);
     let loaded = stages::suspension(settings, state, ground, &torques, dt, &mut out);
     let slips = stages::slips(settings, state, &loaded, dt, &mut out);
-    let rolled = stages::spin(settings, state, &loaded, &slips, &torques, dt);
-    let held = stages::static_friction(settings, state, &loaded, &rolled, &torques, dt);
-    stages::write_output(settings, state, &loaded, &rolled, held, dt, &mut out);
-    out.rejected_input = torques.rejected;
-    out
+    let spinner = stages::Spinner::new(settings, state, &loaded, &slips, &torques, dt);
+    Ok(Staged {
+        settings,
+        torques,
+        loaded,
+        slips,
+        spinner,
+        dt,
+        out,
+    })
+}
+
+/// A staged wheel in the driveline solve: its spin for a drive torque in place of its
+/// input's (nothing is kept but the tyre's last evaluation, which [`Staged::finish`]
+/// reuses), its spin solve's terms and its tyre's torque at a spin.
+impl crate::vehicle::DrivenWheel for Staged<'_> {
+    fn respond(&self, drive: f64, inertia: f64) -> (f64, f64) {
+        self.spinner.respond(&self.slips, drive, inertia / self.dt)
+    }
+
+    fn terms(&self) -> crate::vehicle::SpinTerms {
+        self.spinner.terms(&self.slips)
+    }
+
+    fn tyre_torque(&self, w: f64) -> (f64, f64) {
+        self.spinner.tyre_torque(&self.slips, w)
+    }
+}
+
+impl Staged<'_> {
+    /// Stages 4–6: the spin (solved here, or `driven`: the spin and the drive torque a
+    /// driveline solve found), static friction and the outputs.
+    pub fn finish(mut self, state: &mut StepState, driven: Option<(f64, f64)>) -> StepOutput {
+        let max = MAX_ANGULAR_VELOCITY as f64;
+        let given = driven.map(|(w, drive)| (w.clamp(-max, max), drive));
+        if let Some((_, drive)) = given {
+            self.torques.drive = drive;
+        }
+        let rolled = stages::spin(state, &self.loaded, &self.slips, &self.spinner, given);
+        let (settings, dt, mut out) = (self.settings, self.dt, self.out);
+        let held = stages::static_friction(settings, state, &self.loaded, &rolled, &self.torques, dt);
+        stages::write_output(settings, state, &self.loaded, &rolled, held, dt, &mut out);
+        out.rejected_input = self.torques.rejected;
+        out
+    }
 }

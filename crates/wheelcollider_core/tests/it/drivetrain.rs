@@ -204,8 +204,9 @@ fn split(diff: DifferentialKind, throttle: f32, left: f32, right: f32) -> (f32, 
 
 #[test]
 fn limited_slip_locks_on_power_and_on_the_overrun_as_its_ramps_say() {
-    // Far apart speeds: the coupling saturates, so each side differs from half the
-    // input by exactly preload + k·|input| (k: locking on power, coast_locking off it).
+    // Far apart speeds: the coupling saturates, so the two sides' torques differ by
+    // exactly preload + k·|input| (k: locking on power, coast_locking off it): the
+    // capacity bounds the difference, each side moving half of it from half the input.
     let lsd = |coast| DifferentialKind::LimitedSlip {
         preload: 0.0,
         locking: 0.6,
@@ -222,18 +223,18 @@ fn limited_slip_locks_on_power_and_on_the_overrun_as_its_ramps_say() {
         println!("measured: | {name} | {pl:.1}, {pr:.1} | {cl:.1}, {cr:.1} |");
         assert!(p_in > 0.0 && c_in < 0.0, "power {p_in}, overrun {c_in}");
         // On power the slower (right) wheel gets more.
-        let moved = 0.5 * (pr - pl);
+        let difference = pr - pl;
         assert!(
-            (moved - 0.6 * p_in.abs()).abs() < 1e-3 * p_in.abs(),
-            "{name}: {moved} vs {}",
+            (difference - 0.6 * p_in.abs()).abs() < 1e-3 * p_in.abs(),
+            "{name}: {difference} vs {}",
             0.6 * p_in
         );
         // On the overrun torque also moves to the slower wheel (it holds the faster one
         // back harder): an open differential (1-way) moves none.
-        let moved = 0.5 * (cr - cl);
+        let difference = cr - cl;
         assert!(
-            (moved - k_coast * c_in.abs()).abs() < 1e-3 * c_in.abs().max(1.0),
-            "{name}: {moved} vs {}",
+            (difference - k_coast * c_in.abs()).abs() < 1e-3 * c_in.abs().max(1.0),
+            "{name}: {difference} vs {}",
             k_coast * c_in.abs()
         );
     }

@@ -41,7 +41,21 @@ pub(super) fn diff_ui(ui: &mut egui::Ui, id: &str, d: &mut DifferentialKind) -> 
     {
         egui::Grid::new((id, "lsd")).num_columns(2).show(ui, |ui| {
             changed |= num(ui, "preload", preload, 0.0..=5000.0, " N·m", 5.0);
-            changed |= num(ui, "locking on power", locking, 0.0..=5.0, " per N·m", 0.01);
+            changed |= num(ui, "locking on power", locking, 0.0..=1.0, " per N·m", 0.01);
+            // The datasheets' figure beside it: |T_l − T_r| ≤ preload + locking·|T_in|.
+            ui.label("bias ratio");
+            let bias = DifferentialKind::LimitedSlip {
+                preload: 0.0,
+                locking: *locking,
+                coast_locking: None,
+            }
+            .bias_ratio();
+            ui.label(if bias.is_finite() {
+                format!("{bias:.2} : 1")
+            } else {
+                "locked".into()
+            });
+            ui.end_row();
             ui.label("on the overrun");
             ui.horizontal(|ui| {
                 for (name, value) in [("1-way", Some(0.0)), ("1.5-way", Some(0.5 * *locking)), ("2-way", None)] {
@@ -53,7 +67,7 @@ pub(super) fn diff_ui(ui: &mut egui::Ui, id: &str, d: &mut DifferentialKind) -> 
             });
             ui.end_row();
             if let Some(c) = coast_locking {
-                changed |= num(ui, "locking on overrun", c, 0.0..=5.0, " per N·m", 0.01);
+                changed |= num(ui, "locking on overrun", c, 0.0..=1.0, " per N·m", 0.01);
             }
         });
     }
@@ -161,6 +175,7 @@ pub(super) fn vehicle_engine_ui(ui: &mut egui::Ui, settings: &mut VehicleSetting
         // Below idle (the validation's clamp).
         let stall = (e.idle_rpm - 50.0).max(0.0);
         *changed |= num(ui, "stall speed", &mut e.stall_rpm, 0.0..=stall, " rpm", 10.0);
+        *changed |= num(ui, "breakaway", &mut e.breakaway_torque, 0.0..=500.0, " N·m", 1.0);
         ui.label("torque scale");
         let mut scale = 1.0f32;
         if ui

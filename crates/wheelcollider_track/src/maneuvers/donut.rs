@@ -1,58 +1,69 @@
 use super::prelude::*;
 
-/// The speed held (m/s).
-const SPEED: f32 = 3.0;
+/// The speed the donut starts from (m/s).
+const START: f32 = 2.0;
 
-/// A slow donut: full lock at 3 m/s (11 km/h), the throttle holding the speed. At
-/// walking pace the path is the steering's own circle, so the radius the car drives
-/// is compared with the kinematic radius of its centre of mass, `√(b² + (L/tan δ)²)`
-/// (`L` the wheelbase, `b` the centre of mass ahead of the rear axle, `δ` the mean
-/// road-wheel angle), and each wheel's lateral force should be steady: its RMS about
-/// a straight-line trend over the second half, as a fraction of the wheel's load.
+/// A power-oversteer donut: traction control and ESC off, first gear, full lock and
+/// full throttle from 2 m/s for 15 s. A rear-driven car spins its rear tyres far past
+/// their peak and circles on them: the rear wheels' longitudinal slip over their peak
+/// slip (sustained above 3), the yaw rate (above 1 rad/s), the radius (3–6 m) and how
+/// steady the rear lateral force is (RMS about its trend, % of load), over the last
+/// 10 s. A front-driven car understeers wide instead; the metrics say so.
 pub(crate) fn donut(settings: &VehicleSettings, o: &ManeuverOptions, out: &mut Out) -> Sim {
-    let mut sim = Sim::new(settings, o, Ground::Flat(WheelSurface::ASPHALT));
+    let mut settings = settings.clone();
+    settings.brakes.traction_control = false;
+    settings.assists.yaw_stability.enabled = false;
+    let mut sim = Sim::new(&settings, o, Ground::Flat(WheelSurface::ASPHALT));
     sim.hold(DriverInput::default(), 1.0);
-    sim.launch(SPEED);
-    let seconds = if o.quick { 6.0 } else { 16.0 };
+    sim.launch(START);
+    let seconds = if o.quick { 8.0 } else { 15.0 };
     let n = sim.steps(seconds);
-    let (mut radii, mut angles) = (vec![], vec![]);
-    let first = sim.rec.time.len() + n / 2;
-    for i in 0..n {
-        let throttle = ((SPEED - sim.k.speed) * 0.5).clamp(0.0, 1.0);
-        let brake = ((sim.k.speed - SPEED - 0.3) * 0.5).clamp(0.0, 1.0);
+    let first = sim.rec.time.len() + sim.steps(seconds - if o.quick { 4.0 } else { 10.0 });
+    let (mut yaw, mut radii) = (vec![], vec![]);
+    for _ in 0..n {
         sim.step(DriverInput {
-            throttle,
-            brake,
+            throttle: 1.0,
             steer: 1.0,
             ..Default::default()
         });
-        if i >= n / 2 && sim.k.yaw_rate.abs() > 1e-3 {
-            radii.push(sim.k.speed / sim.k.yaw_rate.abs());
-            angles.push(sim.k.road_wheel_angle.abs().to_radians());
+        if sim.rec.time.len() > first {
+            yaw.push(sim.k.yaw_rate.abs());
+            if sim.k.yaw_rate.abs() > 1e-3 {
+                radii.push(sim.k.speed / sim.k.yaw_rate.abs());
+            }
         }
     }
-    let radius = mean(&radii);
-    let wheelbase = settings.wheelbase_for(0);
-    let rear = settings.axles.last().map_or(0.0, |a| a.z);
-    let b = (rear - settings.chassis.center_of_mass[2]).abs();
-    let delta = mean(&angles);
-    let kinematic = (b * b + (wheelbase / delta.tan()).powi(2)).sqrt();
-    out.metric("radius", radius, "m", Some(kinematic));
-    out.metric("speed", mean(&sim.rec.chassis[0][first..]) / 3.6, "m/s", Some(SPEED));
-    let mut worst = 0.0f32;
-    for wheel in &sim.rec.wheels {
-        let (load, force) = (&wheel[1][first..], &wheel[5][first..]);
-        let load = mean(load);
-        if load > 1.0 {
-            worst = worst.max(rms_about_line(force) / load);
-        }
-    }
-    out.metric("lateral_force_rms", worst * 100.0, "% load", None);
-    let (front, rear) = (
-        format!("{}.sideways_force", sim.labels[0]),
-        format!("{}.sideways_force", sim.labels[sim.labels.len() - 1]),
+    let rear = rear_wheels(&sim);
+    let peak = rear
+        .iter()
+        .map(|&i| sim.wheel(i).output.peak_slip)
+        .fold(0.0f32, f32::max)
+        .max(1e-3);
+    let slip = mean(
+        &rear
+            .iter()
+            .map(|&i| mean(&sim.rec.wheels[i][2][first..]).abs())
+            .collect::<Vec<_>>(),
     );
-    out.plot("Lateral force (N)", "time", &[&front, &rear]);
+    out.metric("rear_slip_over_peak", slip / peak, "×", None);
+    out.metric("yaw_rate", mean(&yaw), "rad/s", None);
+    out.metric("radius", mean(&radii), "m", None);
+    let mut worst = 0.0f32;
+    for &i in &rear {
+        let load = mean(&sim.rec.wheels[i][1][first..]);
+        if load > 1.0 {
+            worst = worst.max(rms_about_line(&sim.rec.wheels[i][5][first..]) / load);
+        }
+    }
+    out.metric("rear_lateral_force_rms", worst * 100.0, "% load", None);
+    let rl = format!("{}.forward_slip", sim.labels[rear[0]]);
+    out.plot("Rear longitudinal slip", "time", &[&rl]);
     out.plot("Yaw rate (deg/s)", "time", &["yaw_rate"]);
     sim
+}
+
+/// The last axle's two wheel indices.
+pub(crate) fn rear_wheels(sim: &Sim) -> [usize; 2] {
+    let n = sim.wheels.len();
+    [n - 2, n - 1]
 }

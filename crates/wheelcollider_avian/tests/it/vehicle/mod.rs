@@ -2,6 +2,7 @@
 
 mod assists;
 mod closed_forms;
+mod driveline;
 mod engine;
 mod geometry;
 mod presets;
