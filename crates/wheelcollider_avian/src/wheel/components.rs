@@ -263,7 +263,7 @@ pub struct ChassisState {
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
 #[reflect(Component, Default, Clone)]
 pub struct WheelDriveline {
-    /// The driveline: the gearbox output's torque, inertia and speed, each driven
+    /// The driveline: the gearbox output's torque and inertia, each driven
     /// axle's share and differential.
     pub line: Driveline,
     /// The wheel entity at each of the driveline's wheel indices (`2·axle` left,

@@ -155,7 +155,7 @@ fn couple(a: Side, b: Side, capacity: f32, dt: f32) -> f32 {
 /// `shares`, through the centre differential and each axle's, into the wheels' drive
 /// torques in `out`. Returns the torque the centre differential moved from the first
 /// driven axle to the second (N·m), and the [`Driveline`]'s shares and couplings (its
-/// torque, inertia and speed are the caller's).
+/// torque, inertia and friction are the caller's).
 pub(crate) fn distribute(
     settings: &VehicleSettings,
     shares: &[f32],

@@ -217,8 +217,8 @@ pub struct PowertrainReport {
     /// wheels' drive torques.
     pub centre_transfer: f32,
     /// The driveline for the wheels' step to solve with the tyres
-    /// ([`solve_driveline`](super::solve_driveline)): the gearbox output's torque,
-    /// inertia and speed, each driven axle's share and the differentials' couplings.
+    /// ([`solve_driveline`](super::solve_driveline)): the gearbox output's torque
+    /// and inertia, each driven axle's share and the differentials' couplings.
     pub driveline: super::Driveline,
     /// Torque about the steering axes (N·m, positive turning the wheels left) from the
     /// steered wheels' aligning torques and mechanical trail, last step: what a

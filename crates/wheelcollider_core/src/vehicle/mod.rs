@@ -38,7 +38,7 @@
 //!
 //! Behind the gearbox, the differentials and the driven wheels' spins are **one
 //! solve** with the tyres at this step's slips ([`solve_driveline`], in `driveline.rs`):
-//! [`step_vehicle`] hands the gearbox output's torque, inertia and speed and the
+//! [`step_vehicle`] hands the gearbox output's torque and inertia and the
 //! differentials' couplings on as [`PowertrainReport::driveline`], and the wheels'
 //! step solves it after their suspension, so a wheel spun alone through an open
 //! differential carries a quarter of the reflected inertia, a locked axle's wheels turn
@@ -291,7 +291,6 @@ fn powertrain<W: Fn(usize) -> WheelFeedback + Copy>(
     report.driveline = Driveline {
         torque: clutch.wheel_torque,
         inertia: clutch.reflected_inertia,
-        speed: driven.speed,
         friction: finite(friction),
         ..line
     };

@@ -11,16 +11,18 @@
 //! limited-slip one as locked while the torque difference stays within its capacity
 //! and as two wheels with the capacity's difference past it. Each answers with its mean
 //! speed and that speed's slope per N·m (the compliance `1 / (J/dt + r·∂Fx/∂ω)`, 0 while
-//! a brake holds it at rest). [`solve_driveline`] linearises every axle that way,
-//! solves the gearbox output and the centre differential exactly on that model, and
-//! solves the axles again at the new torques: a Newton iteration on the whole system,
-//! which stops when no axle's speed moves by more than [`SPEED_TOLERANCE`] (one or two
-//! rounds in a steady state). The constraints:
+//! a brake holds it at rest). [`solve_driveline`] finds the gearbox output's torque
+//! by a safeguarded Newton iteration on the output's balance, each evaluation solving
+//! every axle exactly (the centre differential's transfer on the axles' linear model),
+//! until the output's speed would move by less than [`SPEED_TOLERANCE`] (two or three
+//! evaluations in a steady state, at most [`MAX_EVALUATIONS`]). It starts from, and
+//! falls back to where it cannot converge, every wheel carrying its axle's share of the
+//! output's inertia with the vehicle step's feed-forward torque. The constraints:
 //!
 //! - **the gearbox output** is a body with the inertia the gearbox (and, with the
 //!   clutch locked, the engine) reflects through the ratio:
 //!   `J_r·(ω_out' − ω_out)/dt = T_src − T_out − T_f·sgn(ω_out')`, with
-//!   `ω_out = Σ sₐ·ωₐ` and `T_f` a friction (a stalled engine's breakaway) that holds
+//!   `ω_out = Σ sₐ·ωₐ` (at the start of the step, from its wheels' spins) and `T_f` a friction (a stalled engine's breakaway) that holds
 //!   the output still while it can (`sgn` is any value in −1..=1 at rest);
 //! - **an axle differential** passes its input `Tₐ` as `Tₐ/2 ∓ t` to its two wheels,
 //!   and turns at the mean of their speeds `ωₐ = (ω_l + ω_r)/2`. Open: `t = 0`, equal
@@ -40,7 +42,8 @@
 /// The most driven axles a [`Driveline`] holds.
 pub const MAX_DRIVEN_AXLES: usize = 8;
 
-/// A solve stops once no axle's speed moves by more than this (rad/s) between rounds.
+/// A solve stops once its next step would move the gearbox output's speed by less than
+/// this (rad/s).
 pub const SPEED_TOLERANCE: f64 = 1e-3;
 
 /// How a differential joins its two outputs in the solve.
@@ -90,8 +93,6 @@ pub struct Driveline {
     /// Inertia of the gearbox output's own body (kg·m²): the gearbox's, and the
     /// engine's with the clutch locked, through the ratio squared.
     pub inertia: f32,
-    /// The gearbox output's speed at the start of the step (rad/s).
-    pub speed: f32,
     /// A friction torque on the gearbox output (N·m, ≥ 0) that only ever opposes its
     /// turning and holds it still up to its size: a stalled engine's breakaway
     /// (compression and friction) through the locked clutch and the ratio.
@@ -310,7 +311,12 @@ pub fn solve_driveline<'w, W: DrivenWheel + 'w>(
         count: 0,
     };
     let j_dt = (line.inertia.max(0.0) as f64) / dt;
-    let (source, speed0) = (line.torque as f64, line.speed as f64);
+    let source = line.torque as f64;
+    // The output's speed at the start of the step, from its wheels' (what they carry).
+    let speed0: f64 = (0..MAX_DRIVEN_AXLES)
+        .filter(|&a| driven[a])
+        .map(|a| 0.5 * line.axles[a].share as f64 * (wheel(2 * a).terms().omega + wheel(2 * a + 1).terms().omega))
+        .sum();
     let friction = line.friction.max(0.0) as f64;
     // g and its slope from an evaluation's output speed and slope.
     let g = |out: f64, (w, dw): (f64, f64)| {

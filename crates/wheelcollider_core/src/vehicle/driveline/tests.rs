@@ -81,9 +81,9 @@ fn a_locked_axle_turns_as_one() {
     let (a, b) = (Linear::new(1.0, 50.0, 2.0, dt), Linear::new(1.0, 5.0, 3.0, dt));
     let sol = solve_driveline(&rear(Coupling::Locked), dt, &[], |i| if i == 2 { &a } else { &b });
     assert_eq!(sol.spin[2], sol.spin[3]);
-    // (ΣJ/dt + J_r/dt + Σk)·ω' = ΣJ/dt·ωᵢ + J_r/dt·0 + T
+    // (ΣJ/dt + J_r/dt + Σk)·ω' = ΣJ/dt·ωᵢ + J_r/dt·ω_out + T, ω_out = (2 + 3)/2
     let j_dt = 1.0 / dt;
-    let w = (j_dt * 2.0 + j_dt * 3.0 + 400.0) / (2.0 * j_dt + 4.0 / dt + 55.0);
+    let w = (j_dt * 2.0 + j_dt * 3.0 + 4.0 / dt * 2.5 + 400.0) / (2.0 * j_dt + 4.0 / dt + 55.0);
     assert!((sol.spin[2] - w).abs() < 1e-6, "{} vs {w}", sol.spin[2]);
 }
 
