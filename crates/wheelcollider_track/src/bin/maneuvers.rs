@@ -13,7 +13,8 @@
 //! and exits 1 if any moved by more than the tolerance (per cent, default 0.5).
 //!
 //! Manoeuvres: settle, acceleration, braking, circle, step-steer, slalom, slope-hold,
-//! bump-run (`docs/maneuvers.md` says what each measures and how).
+//! bump-run, brake-in-turn, sine-with-dwell, handbrake-turn, full-lock-circle, donut,
+//! burnout (`docs/maneuvers.md` says what each measures and how).
 //!
 //! Why `plot` is long: one PNG panel's axes, series and legend with plotters, in drawing
 //! order.
@@ -28,7 +29,8 @@ const USAGE: &str = "usage: maneuvers --preset FILE.ron [--preset FILE.ron …] 
                  [--json FILE] [--csv DIR] [--plots DIR] [--hz RATE] [--quick]
        maneuvers --compare A.ron B.ron [same options]
        maneuvers --diff OLD.json NEW.json [--tolerance PERCENT]
-manoeuvres: settle, acceleration, braking, circle, step-steer, slalom, slope-hold, bump-run, brake-in-turn, all";
+manoeuvres: settle, acceleration, braking, circle, step-steer, slalom, slope-hold, bump-run, brake-in-turn,
+            sine-with-dwell, handbrake-turn, full-lock-circle, donut, burnout, all";
 
 struct Args {
     presets: Vec<PathBuf>,

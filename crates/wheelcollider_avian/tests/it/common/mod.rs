@@ -240,6 +240,28 @@ pub fn launch(app: &mut App, car: Entity, v: f32) {
     }
 }
 
+/// Split μ: static ground with its top at y = 0, ice for x < 0 and asphalt for x > 0.
+pub fn split_mu(app: &mut App) {
+    for (x, surface) in [(-100.0, WheelSurface::ICE), (100.0, WheelSurface::ASPHALT)] {
+        app.world_mut().spawn((
+            RigidBody::Static,
+            Collider::cuboid(200.0, 2.0, 400.0),
+            Transform::from_xyz(x, -1.0, 0.0),
+            surface,
+        ));
+    }
+}
+
+/// Puts a vehicle in `gear` at once (the shift done), the engine's speed left alone.
+pub fn set_gear(app: &mut App, car: Entity, gear: i32) {
+    let mut runtime = app
+        .world_mut()
+        .get_mut::<wheelcollider_avian::vehicle::VehicleRuntime>(car)
+        .unwrap();
+    let state = runtime.state.as_mut().unwrap();
+    (state.gear, state.next_gear) = (gear, gear);
+}
+
 /// A static half-space at y = 0, with `surface` if given.
 pub fn flat(app: &mut App, surface: Option<WheelSurface>) -> Entity {
     let e = app

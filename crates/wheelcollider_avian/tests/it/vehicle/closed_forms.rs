@@ -230,14 +230,7 @@ fn limited_slip_moves_the_car_with_one_side_on_ice() {
         settings.axles[0].differential = diff;
         let mut app = app(HZ);
         // Left half ice, right half asphalt.
-        for (x, surface) in [(-100.0, WheelSurface::ICE), (100.0, WheelSurface::ASPHALT)] {
-            app.world_mut().spawn((
-                RigidBody::Static,
-                Collider::cuboid(200.0, 2.0, 400.0),
-                Transform::from_xyz(x, -1.0, 0.0),
-                surface,
-            ));
-        }
+        split_mu(&mut app);
         let car = settled(&mut app, &settings);
         input(&mut app, car, |i| i.throttle = 1.0);
         for _ in 0..steps(4.0, HZ) {

@@ -64,11 +64,7 @@ fn a_wheel_spun_alone_through_an_open_differential_carries_a_quarter() {
         app.update();
         let (free, held) = (wheel_at(&app, car, 0), wheel_at(&app, car, 1));
         app.world_mut().entity_mut(held).insert(Held);
-        {
-            let mut runtime = app.world_mut().get_mut::<VehicleRuntime>(car).unwrap();
-            let state = runtime.state.as_mut().unwrap();
-            (state.gear, state.next_gear) = (1, 1);
-        }
+        set_gear(&mut app, car, 1);
         input(&mut app, car, |i| i.throttle = 0.5);
         let ratio = s.gearbox.total_ratio(1);
         let j_r = (s.gearbox.inertia + s.engine.inertia) * ratio * ratio;
@@ -265,14 +261,7 @@ fn a_limited_slip_differential_holds_its_bias_ratio_on_split_mu() {
         };
         let bias = s.axles[1].differential.bias_ratio() as f64;
         let mut app = app(hz);
-        for (x, surface) in [(-100.0, WheelSurface::ICE), (100.0, WheelSurface::ASPHALT)] {
-            app.world_mut().spawn((
-                RigidBody::Static,
-                Collider::cuboid(200.0, 2.0, 400.0),
-                Transform::from_xyz(x, -1.0, 0.0),
-                surface,
-            ));
-        }
+        split_mu(&mut app);
         let car = spawn_preset_car(&mut app, &s, Transform::from_xyz(0.0, s.touch_height(), 0.0));
         run(&mut app, steps(1.0, hz));
         let wheels = [wheel_at(&app, car, 2), wheel_at(&app, car, 3)];
