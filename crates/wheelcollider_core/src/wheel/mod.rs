@@ -29,6 +29,7 @@
 //! - camber > 0 tilts the wheel's top towards −sideways (left), as the original's
 //!   `camberAngle` does in the wheel's own frame.
 
+mod spinner;
 mod stages;
 
 pub use crate::output::StepOutput;
@@ -372,7 +373,7 @@ pub struct Staged<'a> {
     torques: stages::Torques,
     loaded: stages::Loaded,
     slips: stages::Slips<'a>,
-    spinner: stages::Spinner,
+    spinner: spinner::Spinner,
     dt: f64,
     out: StepOutput,
 }
@@ -400,7 +401,7 @@ pub fn stage<'a>(
     let (torques, ground) = stages::read_input(state, &input);
     let loaded = stages::suspension(settings, state, ground, &torques, dt, &mut out);
     let slips = stages::slips(settings, state, &loaded, dt, &mut out);
-    let spinner = stages::Spinner::new(settings, state, &loaded, &slips, &torques, dt);
+    let spinner = spinner::Spinner::new(settings, state, &loaded, &slips, &torques, dt);
     Ok(Staged {
         settings,
         torques,
