@@ -252,6 +252,15 @@ pub fn split_mu(app: &mut App) {
     }
 }
 
+/// The shipped preset `name` ([`preset_with`], ray wheels) with a manual clutch and a
+/// manual gearbox (gears by `VehicleInput` or [`set_gear`]).
+pub fn manual_gears(name: &str) -> VehicleSettings {
+    let mut s = preset_with(name, SweepType::Ray);
+    s.clutch.automatic = false;
+    s.gearbox.automatic = false;
+    s
+}
+
 /// Puts a vehicle in `gear` at once (the shift done), the engine's speed left alone.
 pub fn set_gear(app: &mut App, car: Entity, gear: i32) {
     let mut runtime = app

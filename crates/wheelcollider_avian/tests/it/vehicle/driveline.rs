@@ -44,13 +44,12 @@ fn hold(mut wheels: Query<&mut WheelInput, With<Held>>) {
 /// gear with its clutch engaged, its front right wheel held by its brake: the front left
 /// one spins up at `(η·r·T_e/2 − T_drag)/(J_w + J_r/4)`, `J_r = (J_gearbox + J_engine)·r²`,
 /// within 5 % at every rate. A solve that split the reflected inertia J/2 per wheel (the
-/// old feed-forward) gives `J_w + J_r/2`: 1.9× too slow.
+/// old feed-forward) gives `J_w + J_r/2`: 1.9× too slow (checked: with every step falling
+/// back to that split the test fails).
 #[test]
 fn a_wheel_spun_alone_through_an_open_differential_carries_a_quarter() {
     for hz in RATES {
-        let mut s = preset_with("road", SweepType::Ray);
-        s.clutch.automatic = false;
-        s.gearbox.automatic = false;
+        let mut s = manual_gears("road");
         s.brakes.traction_control = false;
         s.assists.yaw_stability.enabled = false;
         s.validate().unwrap();
@@ -231,7 +230,7 @@ fn the_launch_does_not_depend_on_the_step() {
 /// share, within 10 % (each wheel's torque at the road: force × radius, its rolling
 /// resistance and the gearbox's drag, and what its spin took, `J·Δω/Δt`), reaching
 /// it where the differential slips the whole time. Checked: with the capacity moved
-/// whole from side to side (the old law) the GT86's asphalt wheel gets 4.6× the ice
+/// whole from side to side (the old law) the GT86's asphalt wheel gets 5.8× the ice
 /// wheel's torque and the test fails.
 #[test]
 fn a_limited_slip_differential_holds_its_bias_ratio_on_split_mu() {

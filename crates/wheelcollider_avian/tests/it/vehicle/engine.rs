@@ -13,9 +13,7 @@ const HZ: f64 = 60.0;
 
 /// The road car with a manual clutch and gearbox, a stall speed of 400 rpm, parked.
 fn manual(auto_blip: bool) -> (App, Entity) {
-    let mut s = preset_with("road", SweepType::Ray);
-    s.clutch.automatic = false;
-    s.gearbox.automatic = false;
+    let mut s = manual_gears("road");
     s.gearbox.auto_blip = auto_blip;
     s.engine.stall_rpm = 400.0;
     s.validate().unwrap();
@@ -129,10 +127,7 @@ fn a_downshift_without_a_blip_jolts() {
 /// then released. Returns how far it moved in the next 5 s (m), and whether the engine
 /// is still stalled (rolling fast enough, the wheels bump start it).
 fn stalled_in_gear_on(degrees: f32, gear: i32, hz: f64) -> (f32, bool) {
-    let mut s = preset_with("gt86", SweepType::Ray);
-    s.clutch.automatic = false;
-    s.gearbox.automatic = false;
-    s.validate().unwrap();
+    let s = manual_gears("gt86");
     let slope = Quat::from_rotation_x(-degrees.to_radians());
     let mut app = app(hz);
     spawn_ground(&mut app, slope);
@@ -179,9 +174,7 @@ fn a_stalled_car_in_first_holds_on_a_hill() {
 #[test]
 fn a_rolling_car_bump_starts_in_second() {
     for hz in RATES {
-        let mut s = preset_with("gt86", SweepType::Ray);
-        s.clutch.automatic = false;
-        s.gearbox.automatic = false;
+        let mut s = manual_gears("gt86");
         s.validate().unwrap();
         let (mut app, car) = on_flat(&s, hz);
         run(&mut app, steps(1.0, hz));

@@ -296,8 +296,6 @@ pub fn solve_driveline<'w, W: DrivenWheel + 'w>(
     start: &[f64],
     wheel: impl Fn(usize) -> &'w W,
 ) -> DrivelineSolution {
-    let first = |i: usize| start.get(i).copied().unwrap_or(0.0);
-    let torque: [f64; MAX_DRIVEN_AXLES] = core::array::from_fn(|a| first(2 * a) + first(2 * a + 1));
     let driven: [bool; MAX_DRIVEN_AXLES] = core::array::from_fn(|a| line.axles[a].share > 0.0);
     let mut e = Evaluation {
         line,
@@ -306,7 +304,7 @@ pub fn solve_driveline<'w, W: DrivenWheel + 'w>(
         answers: [AxleAnswer::default(); MAX_DRIVEN_AXLES],
         lin: None,
         out: f64::NAN,
-        torque,
+        torque: [0.0; MAX_DRIVEN_AXLES],
         moved: 0.0,
         count: 0,
     };
