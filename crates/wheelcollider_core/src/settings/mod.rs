@@ -414,16 +414,14 @@ impl WheelSettings {
     );
     float_setting!(
         /// Tyre load sensitivity, 0 ..= 1: how fast the friction coefficient falls as
-        /// the load rises, `μ(Fz) = μ · (Fz / Fz0)^(−s)` with `Fz0` the
-        /// [`nominal_load`](Self::nominal_load), the factor clamped to 0.5 ..= 1.5 (see
-        /// [`load_grip_factor`](Self::load_grip_factor)). Near `Fz0` it is the Magic
-        /// Formula's linear law `μ · (1 − s · (Fz / Fz0 − 1))` (its `p_Dy2`, `p_Dx2`:
-        /// the same slope there), but the peak force `μ(Fz)·Fz ∝ Fz^(1−s)` never falls
-        /// as the load rises, where the linear law's turns down past
-        /// `Fz0 · (1 + s) / (2·s)`. Real tyres have 0.1–0.3. It is what makes a car's
-        /// balance respond to its weight split and anti-roll bars: with 0 (the
-        /// original's behaviour) each tyre's force is proportional to its load, and
-        /// moving load across an axle leaves the axle's grip unchanged.
+        /// the load rises, the Magic Formula's linear law `μ(Fz) = μ · (1 − s · (Fz /
+        /// Fz0 − 1))` (Pacejka's `p_Dx2`, `p_Dy2` with `s = −p_D2`) with `Fz0` the
+        /// [`nominal_load`](Self::nominal_load), up to the load `Fz0 · (1 + s) / (2·s)`
+        /// where the peak force `μ(Fz)·Fz` is greatest, and the force flat past it (see
+        /// [`load_grip_factor`](Self::load_grip_factor)). Real tyres have 0.1–0.3. It
+        /// is what makes a car's balance respond to its weight split and anti-roll bars:
+        /// with 0 (the original's behaviour) each tyre's force is proportional to its
+        /// load, and moving load across an axle leaves the axle's grip unchanged.
         load_sensitivity, set_load_sensitivity, 0.0, 1.0
     );
     float_setting!(
@@ -553,19 +551,24 @@ impl WheelSettings {
     }
 
     /// The factor load sensitivity applies to the friction coefficient at tyre load
-    /// `load` (N): `(load / nominal_load)^(−s)`, clamped to 0.5 ..= 1.5; exactly 1 when
-    /// [`load_sensitivity`](Self::load_sensitivity) is 0. `factor · load` never falls
-    /// as the load rises (`tests/it/tyre.rs`, `peak_force_never_falls_with_load`).
+    /// `load` (N): the Magic Formula's `1 − s·(r − 1)` with `r = load / nominal_load`
+    /// and `s` the [`load_sensitivity`](Self::load_sensitivity), up to the relative load
+    /// `r* = (1 + s) / (2·s)` where the peak force `factor · load` is greatest, and
+    /// `(1 + s)² / (4·s·r)` past it (the force flat there); exactly 1 when `s` is 0.
+    /// `factor · load` never falls as the load rises (`tests/it/tyre.rs`,
+    /// `peak_force_never_falls_with_load`).
     #[inline]
     pub fn load_grip_factor(&self, load: f64) -> f64 {
-        if self.load_sensitivity == 0.0 {
+        let s = self.load_sensitivity as f64;
+        if s == 0.0 {
             return 1.0;
         }
         let r = load.max(0.0) / self.nominal_load as f64;
-        if r <= 0.0 {
-            return 1.5;
+        if r <= (1.0 + s) / (2.0 * s) {
+            1.0 - s * (r - 1.0)
+        } else {
+            (1.0 + s) * (1.0 + s) / (4.0 * s * r)
         }
-        r.powf(-(self.load_sensitivity as f64)).clamp(0.5, 1.5)
     }
 
     /// The factor camber puts on the lateral curve's peak (see
@@ -592,7 +595,7 @@ impl WheelSettings {
     }
 
     /// Both load factors at `load` (N): ([`load_grip_factor`](Self::load_grip_factor),
-    /// [`load_stiffness_factor`](Self::load_stiffness_factor)), the power law evaluated
+    /// [`load_stiffness_factor`](Self::load_stiffness_factor)), the grip law evaluated
     /// once (the wheel step reads both every step).
     #[inline]
     pub(crate) fn load_factors(&self, load: f64) -> (f64, f64) {

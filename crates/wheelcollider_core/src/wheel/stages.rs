@@ -296,6 +296,10 @@ pub(super) struct Slips<'a> {
     /// included), and the bounded transient slip kept for the next step.
     pub sigma: f64,
     pub sigma_state: f64,
+    /// The lateral deflection's rate (m/s): the contact's sideways velocity less what
+    /// rolling takes up, `vy − |vx|·(σ − σ_camber)`; 0 in a steady turn at any speed
+    /// above the slip's floor, the sideways velocity at a standstill.
+    pub deflection_rate: f64,
     /// The friction ellipse's semi-axes at this load and grip (N).
     pub max_force: [f64; 2],
 }
@@ -411,6 +415,7 @@ pub(super) fn slips<'a>(
         lag: [lag_x, lag_y],
         sigma,
         sigma_state,
+        deflection_rate: vy - vx.abs() * (sigma - camber_slip),
         max_force: [lon.d() as f64 * scale, lat.d() as f64 * scale * tyre.lateral_peak],
     }
 }
@@ -451,8 +456,9 @@ pub(super) fn spin(
     let kappa = spinner.kappa_at(slips, omega);
     let forces = spinner.forces(slips, omega);
     let max_force = slips.max_force;
-    // Low-speed damping of the lateral deflection (see `SlipLag::new`), within friction.
-    let fy = (forces.fy - slips.lag[1].damping * loaded.vy).clamp(-max_force[1], max_force[1]);
+    // Low-speed damping of the lateral deflection's rate (see `SlipLag::new`), within
+    // friction: it damps the transient and leaves a steady turn's force to the curve.
+    let fy = (forces.fy - slips.lag[1].damping * slips.deflection_rate).clamp(-max_force[1], max_force[1]);
     state.slip = if loaded.grounded {
         [out32(kappa), out32(slips.sigma_state)]
     } else {

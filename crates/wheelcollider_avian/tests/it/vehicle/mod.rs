@@ -6,3 +6,4 @@ mod driveline;
 mod engine;
 mod geometry;
 mod presets;
+mod tyre_in_car;
