@@ -327,12 +327,45 @@ pub(crate) fn clutch_step(
         }
     } else {
         state.clutch_torque = sync.clamp(-capacity, capacity);
+        let before = state.engine_speed;
         super::engine::integrate(&settings.engine, state, engine_torque, dt);
+        if settings.clutch.automatic && ratio != 0.0 && before > ratio * side.speed {
+            state.engine_speed = centrifugal_bite(settings, before, state.engine_speed, engine_torque, dt);
+        }
         ClutchStep {
             wheel_torque: through(state.clutch_torque) * ratio,
             reflected_inertia,
         }
     }
+}
+
+/// The engine's speed (rad/s) at the end of a step in which an automatic clutch slips
+/// with the engine faster than its input: the explicit step's `free` speed from `start`,
+/// but no further than where the centrifugal clutch's capacity at that speed takes the
+/// engine's torque, `J_e·(ω − ω₀)/dt = T_e − T_max·engagement(ω)` (the clutch's
+/// engagement evaluated at the step's end, so that one long step cannot rev the engine
+/// past its bite and lock the clutch at a speed a short one never reaches:
+/// `tests/it/vehicle/tyre_in_car.rs`, `a_full_throttle_launch_does_not_depend_on_the_step_rate`).
+fn centrifugal_bite(settings: &VehicleSettings, start: f32, free: f32, engine_torque: f32, dt: f32) -> f32 {
+    let j_e = settings.engine.inertia;
+    let residual = |w: f32| {
+        let engaged = clutch_engagement(settings, 1.0, false, w * RAD_PER_S_TO_RPM, 0.0);
+        j_e * (w - start) / dt - engine_torque + settings.clutch.max_torque * engaged
+    };
+    if free <= start || residual(free) <= 0.0 {
+        return free;
+    }
+    // The residual rises with ω (the engagement is monotone): bisect [start, free].
+    let (mut lo, mut hi) = (start, free);
+    for _ in 0..24 {
+        let mid = 0.5 * (lo + hi);
+        if residual(mid) > 0.0 {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    lo
 }
 
 /// The inertia (kg·m²) the driven wheels carry at the gearbox output through the total

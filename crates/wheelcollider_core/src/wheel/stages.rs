@@ -590,9 +590,10 @@ pub(super) fn write_output(
         state.angle = 0.0;
     }
     state.compression = out32(loaded.compression);
-    // The links follow the forces through their bushings' lag (`LINK_LAG`).
-    // In the air they carry nothing, at once.
-    let follow = dt / (dt + LINK_LAG);
+    // The links follow the forces through their bushings' lag (`LINK_LAG`), its exact
+    // first-order response over the step (the same time constant at every rate). In
+    // the air they carry nothing, at once.
+    let follow = -(-dt / LINK_LAG).exp_m1();
     state.jacking = match loaded.grounded {
         true => out32(state.jacking as f64 + follow * (jacking(settings, loaded, fx, fy) - state.jacking as f64)),
         false => 0.0,

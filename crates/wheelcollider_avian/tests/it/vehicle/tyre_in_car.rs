@@ -1,4 +1,6 @@
-//! The tyre in the car (#50).
+//! The tyre in the car, with the chassis' real masses, at 20–240 Hz (`docs/wheel-model.md`,
+//! 3c; `docs/vehicle.md`): a steady turn's lateral force is the curve's at every speed,
+//! and a full-throttle launch does not depend on the step rate.
 use crate::common;
 
 use avian3d::prelude::*;
@@ -20,7 +22,7 @@ fn wheels(app: &App, car: Entity) -> Vec<(Entity, VehicleWheel)> {
         .collect()
 }
 
-/// Holds `car` on a steady left circle at `v` (m/s) and `ay` (m/s²) for `seconds`,
+/// Holds a car from `settings` on a steady left circle at `v` (m/s) and `ay` (m/s²) for `seconds`,
 /// steering on the yaw rate and holding the speed; returns, averaged over the last
 /// `avg` seconds, per wheel: (load, geometric tan α, sideways force, camber).
 fn circle(settings: &VehicleSettings, hz: f64, v: f32, ay: f32, seconds: f64, avg: f64) -> Vec<[f64; 4]> {
@@ -61,46 +63,61 @@ fn circle(settings: &VehicleSettings, hz: f64, v: f32, ay: f32, seconds: f64, av
     sums.iter().map(|s| s.map(|x| x / n as f64)).collect()
 }
 
+/// The road car on a steady 0.2 g left circle at 3, 5, 10, 20 and 30 m/s, at 30, 60 and
+/// 240 Hz: its rear wheels (free rolling, not steered) carry the curve's force at their
+/// geometric slip angle, `Σ C(Fz)·tan α + Σ t_c·sin γ·Fz·f(Fz)` (cornering stiffness at
+/// the load, camber thrust), within 3 % at every speed. The low-speed damping acts on
+/// the deflection's rate, which is 0 in a steady turn. Checked: with the damping on the
+/// contact's sideways velocity (before #50) the rear axle is 26 % stiffer at 3 m/s and
+/// 46 % at 10 m/s.
 #[test]
-fn probe_circle() {
+fn a_steady_turns_force_is_the_curves_at_every_speed() {
     let s = preset("road");
     let rear = &s.axles[1].wheel;
-    for v in [3.0, 5.0, 10.0, 20.0, 30.0] {
-        let w = circle(&s, 60.0, v, 0.2 * 9.81, 12.0, 3.0);
-        for k in 2..4 {
-            let [load, slip, fy, camber] = w[k];
-            let c = rear.cornering_stiffness(load);
-            println!(
-                "v {v} wheel {k}: load {load:.0} slip {slip:.5} fy {fy:.1} camber {camber:.2} fy/α {:.0} C {c:.0}",
-                fy / slip.atan()
-            );
+    let mut failed = vec![];
+    for hz in [30.0, 60.0, 240.0] {
+        for v in [3.0, 5.0, 10.0, 20.0, 30.0] {
+            let w = circle(&s, hz, v, 0.2 * 9.81, 12.0, 3.0);
+            let (mut force, mut curve) = (0.0, 0.0);
+            for [load, slip, fy, camber] in &w[2..4] {
+                let thrust = rear.camber_thrust() as f64 * camber.to_radians().sin() * load * rear.load_grip_factor(*load);
+                curve += rear.cornering_stiffness(*load) * slip.atan() + thrust;
+                force -= fy;
+            }
+            let ratio = force / curve;
+            eprintln!("measured: road {hz} Hz at {v} m/s on 0.2 g: rear axle {force:.1} N, the curve {curve:.1} N ({ratio:.4})");
+            if (ratio - 1.0).abs() > 0.03 {
+                failed.push(format!("{hz} Hz {v} m/s: {ratio}"));
+            }
         }
-        let (f, a): (f64, f64) = (w[2][2] + w[3][2], w[2][1].atan() * rear.cornering_stiffness(w[2][0]) + w[3][1].atan() * rear.cornering_stiffness(w[3][0]));
-        println!("v {v}: rear sum fy {f:.1} Cα sum {a:.1} ratio {:.3}", f / a);
     }
+    assert!(failed.is_empty(), "{failed:#?}");
 }
 
+/// Full throttle for 8 s from rest on flat asphalt, at 20, 30, 60, 120 and 240 Hz: the
+/// speed reached is the same within 2 % (the road car, the GT86 and the kart; the rally
+/// car printed). Checked: with the automatic clutch's engagement read at the step's
+/// start (before #50) the road car at 20 Hz revs past its bite in one step, locks the
+/// clutch at 1 900 rpm at a standstill, spins its tyres into traction control and
+/// reaches 29.75 m/s against 31.86 at 240 Hz (6.6 %).
 #[test]
-fn probe_spin_trace() {
-    let settings = preset("gt86");
-    let hz = 60.0;
-    let (mut app, car) = on_flat(&settings, hz);
-    run(&mut app, steps(1.0, hz));
-    launch(&mut app, car, 20.0 / 3.6);
-    app.world_mut().get_mut::<AngularVelocity>(car).unwrap().0 = Vec3::Y * 3.0;
-    app.world_mut().get_mut::<VehicleInput>(car).unwrap().0.handbrake = 1.0;
-    let ws = wheels(&app, car);
-    let mut p0 = None;
-    for i in 0..steps(3.0, hz) {
-        run(&mut app, 1);
-        let v = velocity(&app, car);
-        let rot = rotation(&app, car);
-        let side = v.dot(rot * Vec3::X);
-        let roll = app.world().get::<AngularVelocity>(car).unwrap().0.dot(rot * Vec3::Z);
-        if v.length() < 0.05 && p0.is_none() { p0 = Some(position(&app, car)); }
-        if i % 3 == 0 && i > 50 {
-            let s: Vec<String> = ws.iter().map(|(w, _)| { let o = state(&app, *w); format!("{:.3}/{:.0}/{:.2}", o.output.transient_sideways_slip, o.output.sideways_force, o.output.static_friction) }).collect();
-            println!("t {:.2} |v| {:.3} side {side:.3} roll {roll:.3} d {:.4} {}", i as f64 / hz, v.length(), p0.map(|p| (position(&app, car) - p).length()).unwrap_or(0.0), s.join(" "));
+fn a_full_throttle_launch_does_not_depend_on_the_step_rate() {
+    let mut failed = vec![];
+    for name in ["road", "gt86", "kart", "rally"] {
+        let s = preset(name);
+        let mut speeds = vec![];
+        for hz in [20.0, 30.0, 60.0, 120.0, 240.0] {
+            let (mut app, car) = on_flat(&s, hz);
+            run(&mut app, steps(1.0, hz));
+            input(&mut app, car, |i| i.throttle = 1.0);
+            run(&mut app, steps(8.0, hz));
+            speeds.push(velocity(&app, car).length());
+        }
+        let (lo, hi) = speeds.iter().fold((f32::MAX, 0.0f32), |(l, h), &v| (l.min(v), h.max(v)));
+        eprintln!("measured: {name} after 8 s at 20/30/60/120/240 Hz: {speeds:.2?} m/s, {:.2} % apart", (hi / lo - 1.0) * 100.0);
+        if name != "rally" && hi / lo - 1.0 > 0.02 {
+            failed.push(format!("{name}: {speeds:?}"));
         }
     }
+    assert!(failed.is_empty(), "{failed:#?}");
 }
