@@ -30,6 +30,8 @@ pub(crate) struct Spinner {
     pub(super) coulomb: f64,
     /// The wheel's own drive torque (N·m), for a spin no driveline solve gives.
     pub(super) drive: f64,
+    /// The brake's torque (N·m, ≥ 0).
+    pub(super) brake: f64,
     /// The solve's last tyre evaluation: (spin, forces).
     last: core::cell::Cell<(f64, TyreForces)>,
 }
@@ -63,6 +65,7 @@ impl Spinner {
             rolling_torque,
             coulomb: torques.brake + torques.friction + rolling_torque,
             drive: torques.drive,
+            brake: torques.brake,
             last: core::cell::Cell::new((f64::NAN, TyreForces::default())),
         }
     }

@@ -76,6 +76,9 @@ pub(super) struct Rolled {
     /// Rolling resistance (N·m) and all the torques that only resist the spin (N·m).
     pub rolling_torque: f64,
     pub coulomb: f64,
+    /// The brake's torque (N·m, ≥ 0): what part of a force against the travel the
+    /// brake makes (the links' brake geometry), the rest coming through the drive.
+    pub brake: f64,
     /// The friction ellipse's semi-axes at this load and grip (N).
     pub max_force: [f64; 2],
 }
@@ -473,6 +476,7 @@ pub(super) fn spin(
         inv_den: [slips.lag[0].inv_den, slips.lag[1].inv_den],
         rolling_torque: spinner.rolling_torque,
         coulomb: spinner.coulomb,
+        brake: spinner.brake,
         max_force,
     }
 }
@@ -595,7 +599,7 @@ pub(super) fn write_output(
     // the air they carry nothing, at once.
     let follow = -(-dt / LINK_LAG).exp_m1();
     state.jacking = match loaded.grounded {
-        true => out32(state.jacking as f64 + follow * (jacking(settings, loaded, fx, fy) - state.jacking as f64)),
+        true => out32(state.jacking as f64 + follow * (jacking(settings, loaded, rolled, fx, fy) - state.jacking as f64)),
         false => 0.0,
     };
     out.angular_velocity = state.angular_velocity;
@@ -613,18 +617,28 @@ pub(crate) const LINK_LAG: f64 = 0.02;
 /// The vertical force (N, positive lifting the body) the links carry from a grounded
 /// tyre's forces `fx`, `fy` (the wheel's forward and sideways): each force turned into the
 /// chassis' frame, times its slope, upwards when it pushes towards the centre of mass
-/// (`WheelSettings::roll_centre_slope`; `docs/vehicle.md`, "Geometry").
-fn jacking(settings: &WheelSettings, loaded: &Loaded, fx: f64, fy: f64) -> f64 {
+/// (`WheelSettings::roll_centre_slope`; `docs/vehicle.md`, "Geometry"). The
+/// longitudinal force takes the brake's slope for the part the brake makes (a force
+/// against the spin up to the brake's torque over the radius, reacted at the
+/// upright) and the drive's for the rest (the drive and engine braking, reacted
+/// through the drive shafts), so coasting jacks like driving and the choice does not
+/// flip at a standstill (`tests/it/vehicle/geometry.rs`,
+/// `engine_braking_jacks_through_the_drive_geometry`).
+fn jacking(settings: &WheelSettings, loaded: &Loaded, rolled: &Rolled, fx: f64, fy: f64) -> f64 {
     if !settings.has_links() {
         return 0.0;
     }
     let (sin, cos) = loaded.yaw;
-    let (ahead, right) = (fx * cos + fy * sin, fy * cos - fx * sin);
-    // A force against the wheel's travel is braking.
-    let pitch = if fx * loaded.vx < 0.0 {
-        settings.brake_pitch_slope()
+    // The brake's force opposes the spin; a locked wheel's, whichever way it holds.
+    let braked = if rolled.omega == 0.0 || fx * rolled.omega < 0.0 {
+        (rolled.brake / settings.radius() as f64).min(fx.abs())
     } else {
-        settings.drive_pitch_slope()
-    } as f64;
-    -(loaded.side[0] * ahead * pitch + loaded.side[1] * right * settings.roll_centre_slope() as f64)
+        0.0
+    };
+    let brake = braked.copysign(fx);
+    // The forces in the chassis' frame: ahead by the brake, ahead by the rest, right.
+    let ahead = [brake * cos, (fx - brake) * cos + fy * sin];
+    let right = fy * cos - fx * sin;
+    let pitch = ahead[0] * settings.brake_pitch_slope() as f64 + ahead[1] * settings.drive_pitch_slope() as f64;
+    -(loaded.side[0] * pitch + loaded.side[1] * right * settings.roll_centre_slope() as f64)
 }
