@@ -97,7 +97,9 @@ impl DriveRecording {
     /// (feature `serialize`).
     #[cfg(feature = "serialize")]
     pub fn from_ron(text: &str) -> Result<Self, VehicleSettingsError> {
-        let mut r: DriveRecording = ron::from_str(text)?;
+        // Optional settings may be written bare, as a preset's are.
+        let ron = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
+        let mut r: DriveRecording = ron.from_str(text)?;
         r.settings.validate().map_err(|e| VehicleSettingsError {
             field: format!("settings.{}", e.field),
             message: e.message,

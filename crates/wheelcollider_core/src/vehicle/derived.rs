@@ -135,12 +135,13 @@ impl VehicleSettings {
 
     /// The links' slopes of `axle`'s wheels (roll centre, braking, driving; see
     /// [`WheelSettings::roll_centre_slope`](crate::WheelSettings::roll_centre_slope)) from the axle's
-    /// `roll_centre_height`, `anti_dive` and `anti_squat`: `h_rc / half_track`, and
+    /// `roll_centre_height`, `anti_dive` and `anti_squat` ([`Self::axle_geometry`]):
+    /// `h_rc / half_track`, and
     /// `pct / 100 · h_cg / (β · L)` with β the axle's brake or drive share; 0 where β
     /// or L is 0. The wheel's setters clamp them to ±1.
     pub fn link_slopes(&self, axle: usize) -> [f32; 3] {
-        let a = &self.axles[axle];
-        let roll = a.roll_centre_height / a.half_track.max(0.01);
+        let a = self.axle_geometry(axle);
+        let roll = a.roll_centre_height / self.axles[axle].half_track.max(0.01);
         let (h, l) = (self.center_of_mass_height(), self.wheelbase());
         let pitch = |pct: f32, share: f32| {
             if pct == 0.0 || share <= 0.0 || l <= 0.0 {

@@ -62,6 +62,7 @@ mod derived;
 mod differential;
 mod driveline;
 mod engine;
+mod geometry;
 mod io;
 mod predict;
 mod settings;
@@ -84,6 +85,7 @@ pub use driveline::{
     SPEED_TOLERANCE, SpinTerms, solve_driveline,
 };
 pub use engine::{EngineLayout, EngineSettings, LIMITER_BAND_RPM, SPEED_LIMIT_BAND};
+pub use geometry::{AxleGeometry, AxleRole};
 pub use io::{DriverInput, PowertrainReport, VehicleState, WheelFeedback};
 pub use settings::*;
 pub use steering::SteeringSettings;
@@ -180,6 +182,7 @@ pub fn step_vehicle(
         };
         let elastic = steering::elastic_steer(
             &settings.axles[a],
+            &settings.axle_geometry(a),
             [&wheel(l), &wheel(r)],
             &mut state.compliance_steer[l..=r],
         );

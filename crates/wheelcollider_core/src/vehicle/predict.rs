@@ -95,9 +95,12 @@ impl VehicleSettings {
     /// two axles or a car that would not hold itself up (`K ≤ m·g·d`).
     pub fn predicted_roll_gradient(&self) -> Option<f32> {
         let loads = self.static_axle_loads()?;
-        let (f, r) = (&self.axles[0], &self.axles[1]);
         let share = loads[1] / (loads[0] + loads[1]);
-        let axis = f.roll_centre_height + share * (r.roll_centre_height - f.roll_centre_height);
+        let (hf, hr) = (
+            self.axle_geometry(0).roll_centre_height,
+            self.axle_geometry(1).roll_centre_height,
+        );
+        let axis = hf + share * (hr - hf);
         let d = self.center_of_mass_height() - axis;
         let k = self.roll_stiffness(0) + self.roll_stiffness(1);
         let w = self.chassis.mass * G;

@@ -108,7 +108,9 @@ pub struct AxleSettings {
     /// axles are usually set slightly negative). The roll is the suspension's:
     /// `atan((compression right − left) / track)`. Milliken, *Race Car Vehicle
     /// Dynamics*, §17.5.
-    pub roll_steer: f32,
+    /// `None` (the default): the value typical of the axle's role
+    /// ([`AxleGeometry::typical`](super::AxleGeometry::typical)).
+    pub roll_steer: Option<f32>,
     /// Lateral-force compliance steer (deg per kN of the wheel's own lateral force),
     /// −2..=2: positive turns the wheel away from its lateral force (towards smaller
     /// slip angles), as a compliant steering rack or bushing does: understeer on the
@@ -116,7 +118,9 @@ pub struct AxleSettings {
     /// implicitly against the tyre's cornering stiffness, so it is stable at any value in
     /// range (a negative one is held to a loop gain of −0.5); at most ±5° per wheel.
     /// Milliken §17.6.
-    pub compliance_steer: f32,
+    /// `None` (the default): the value typical of the axle's role
+    /// ([`AxleGeometry::typical`](super::AxleGeometry::typical)).
+    pub compliance_steer: Option<f32>,
     /// Height of the axle's roll centre above the ground (m), clamped to
     /// ±`half_track` (0: at the ground, every roll moment through the springs). The
     /// tyres' lateral forces reach the body through the links as if applied there:
@@ -127,7 +131,9 @@ pub struct AxleSettings {
     /// [`roll_centre_slope`](WheelSettings::roll_centre_slope) to `h_rc / half_track`.
     /// Milliken & Milliken, *Race Car Vehicle Dynamics*, §17.3; `docs/vehicle.md`,
     /// "Geometry".
-    pub roll_centre_height: f32,
+    /// `None` (the default): the value typical of the axle's role
+    /// ([`AxleGeometry::typical`](super::AxleGeometry::typical)).
+    pub roll_centre_height: Option<f32>,
     /// Anti-dive (%), −50 ..= 150: the share of the braking pitch transfer that this
     /// axle's links carry instead of its springs (on a rear axle: anti-lift). 100 % on
     /// every axle and the body does not pitch under braking. Milliken's definition,
@@ -135,12 +141,16 @@ pub struct AxleSettings {
     /// centre of mass' height at rest), sets each wheel's
     /// [`brake_pitch_slope`](WheelSettings::brake_pitch_slope) to `tan θ` (clamped to
     /// 1). Typical values: `docs/vehicle.md`, "Geometry"; Milliken §17.4.
-    pub anti_dive: f32,
+    /// `None` (the default): the value typical of the axle's role
+    /// ([`AxleGeometry::typical`](super::AxleGeometry::typical)).
+    pub anti_dive: Option<f32>,
     /// Anti-squat (%), −50 ..= 150: as `anti_dive` for the drive force, with the
     /// axle's share of the drive torque for β (on a front axle: anti-lift). 0 on an
     /// axle that is not driven. Sets each wheel's
     /// [`drive_pitch_slope`](WheelSettings::drive_pitch_slope).
-    pub anti_squat: f32,
+    /// `None` (the default): the value typical of the axle's role
+    /// ([`AxleGeometry::typical`](super::AxleGeometry::typical)).
+    pub anti_squat: Option<f32>,
     /// The mounts' height above flat ground with the car at rest (m), or `None` (the
     /// default) for where the springs' own sag puts them. Set, it fixes each wheel's
     /// [`spring_preload`](WheelSettings::spring_preload) to `load − rate · x` (the
@@ -163,11 +173,11 @@ impl Default for AxleSettings {
             handbrake: false,
             anti_roll_stiffness: 0.0,
             differential: DifferentialKind::Open,
-            roll_steer: 0.0,
-            compliance_steer: 0.0,
-            roll_centre_height: 0.0,
-            anti_dive: 0.0,
-            anti_squat: 0.0,
+            roll_steer: None,
+            compliance_steer: None,
+            roll_centre_height: None,
+            anti_dive: None,
+            anti_squat: None,
             ride_height: None,
         }
     }
@@ -367,12 +377,18 @@ impl VehicleSettings {
                 0.0,
                 crate::limits::MAX_SPRING
             );
-            field!(format!("axles[{i}].roll_steer"), a.roll_steer, -1.0, 1.0);
-            field!(format!("axles[{i}].compliance_steer"), a.compliance_steer, -2.0, 2.0);
             let h = a.half_track;
-            field!(format!("axles[{i}].roll_centre_height"), a.roll_centre_height, -h, h);
-            field!(format!("axles[{i}].anti_dive"), a.anti_dive, -50.0, 150.0);
-            field!(format!("axles[{i}].anti_squat"), a.anti_squat, -50.0, 150.0);
+            for (name, v, lo, hi) in [
+                ("roll_steer", &mut a.roll_steer, -1.0, 1.0),
+                ("compliance_steer", &mut a.compliance_steer, -2.0, 2.0),
+                ("roll_centre_height", &mut a.roll_centre_height, -h, h),
+                ("anti_dive", &mut a.anti_dive, -50.0, 150.0),
+                ("anti_squat", &mut a.anti_squat, -50.0, 150.0),
+            ] {
+                if let Some(v) = v.as_mut() {
+                    field!(format!("axles[{i}].{name}"), *v, lo, hi);
+                }
+            }
             if let Some(h) = a.ride_height.as_mut() {
                 // Kept as typed (a radius or travel edited later moves what it allows):
                 // `static_compression` holds it to 10–90 % of the travel.
@@ -478,7 +494,9 @@ impl VehicleSettings {
     /// field (for syntax and type errors) or the field's path (for values).
     #[cfg(feature = "serde")]
     pub fn from_ron(text: &str) -> Result<VehicleSettings, VehicleSettingsError> {
-        let mut settings: VehicleSettings = ron::from_str(text)?;
+        // A set optional field may be written bare (`anti_dive: 15.0`) or as `Some(15.0)`.
+        let ron = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
+        let mut settings: VehicleSettings = ron.from_str(text)?;
         settings.validate()?;
         Ok(settings)
     }

@@ -133,6 +133,7 @@ const MIN_COMPLIANCE_GAIN: f32 = -0.5;
 /// ±5°.
 pub(crate) fn elastic_steer(
     axle: &super::AxleSettings,
+    geometry: &super::AxleGeometry,
     [wl, wr]: [&super::WheelFeedback; 2],
     last: &mut [f32],
 ) -> [f32; 2] {
@@ -145,7 +146,7 @@ pub(crate) fn elastic_steer(
     };
     let compliance = |w: &super::WheelFeedback, last: &mut f32| {
         let k = axle.wheel.cornering_stiffness(w.load.max(0.0) as f64) as f32 * core::f32::consts::PI / 180.0;
-        let c = axle.compliance_steer * 1e-3;
+        let c = geometry.compliance_steer * 1e-3;
         let g = (c * k).max(MIN_COMPLIANCE_GAIN);
         let c = if k > 0.0 { g / k } else { c };
         let d = (c * w.sideways_force + g * *last) / (1.0 + g);
@@ -154,7 +155,7 @@ pub(crate) fn elastic_steer(
     };
     let (ll, lr) = last.split_at_mut(1);
     [
-        axle.roll_steer * roll + compliance(wl, &mut ll[0]),
-        axle.roll_steer * roll + compliance(wr, &mut lr[0]),
+        geometry.roll_steer * roll + compliance(wl, &mut ll[0]),
+        geometry.roll_steer * roll + compliance(wr, &mut lr[0]),
     ]
 }

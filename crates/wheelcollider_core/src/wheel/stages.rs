@@ -599,7 +599,9 @@ pub(super) fn write_output(
     // the air they carry nothing, at once.
     let follow = -(-dt / LINK_LAG).exp_m1();
     state.jacking = match loaded.grounded {
-        true => out32(state.jacking as f64 + follow * (jacking(settings, loaded, rolled, fx, fy) - state.jacking as f64)),
+        true => {
+            out32(state.jacking as f64 + follow * (jacking(settings, loaded, rolled, fx, fy) - state.jacking as f64))
+        }
         false => 0.0,
     };
     out.angular_velocity = state.angular_velocity;

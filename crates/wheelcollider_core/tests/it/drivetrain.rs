@@ -379,7 +379,7 @@ fn compliance_steer_settles_at_its_closed_form_even_when_stiff() {
     let mut settings = car();
     let load = 3500.0f32;
     for c in [0.2f32, 2.0] {
-        settings.axles[0].compliance_steer = c;
+        settings.axles[0].compliance_steer = Some(c);
         settings.validate().unwrap();
         let k = settings.axles[0].wheel.cornering_stiffness(load as f64) as f32 * std::f32::consts::PI / 180.0;
         let g = c * 1e-3 * k;

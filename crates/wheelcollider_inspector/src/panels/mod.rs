@@ -39,6 +39,7 @@ use wheelcollider_avian::debug::WheelGizmos;
 use wheelcollider_avian::prelude::*;
 use wheelcollider_avian::replay::{DriveRecorder, DriveReplay};
 use wheelcollider_avian::vehicle::VehicleRuntime;
+use wheelcollider_core::vehicle::AxleGeometry;
 
 use crate::{Request, Tab, gizmo_toggles};
 
@@ -220,11 +221,12 @@ fn tune_tab(
         ui.weak("Per-wheel edits last until the axle's settings change.");
     } else {
         let scale = chassis_scale(&settings);
+        let typical: Vec<AxleGeometry> = (0..settings.axles.len()).map(|i| settings.axle_geometry(i)).collect();
         for (i, axle) in settings.axles.iter_mut().enumerate() {
             egui::CollapsingHeader::new(format!("axle {i} wheels (left; right mirrored)"))
                 .default_open(i == 0 || probing)
                 .show(ui, |ui| {
-                    changed |= axle_ui(ui, (i, scale), axle);
+                    changed |= axle_ui(ui, (i, scale), axle, &typical[i]);
                     changed |= wheel_settings_ui(ui, &format!("axle{i}"), &mut axle.wheel);
                 });
         }
@@ -243,8 +245,9 @@ fn tune_tab(
 /// Axle `i`'s place, its bar, steer terms and links; returns whether any changed. Its
 /// position ranges scale with the chassis (`scale`, [`chassis_scale`]): along it within
 /// one chassis length of the middle, the half track up to one, the mount within half
-/// of one up or down, the roll centre within the half track.
-fn axle_ui(ui: &mut egui::Ui, (i, scale): (usize, f32), axle: &mut AxleSettings) -> bool {
+/// of one up or down, the roll centre within the half track. The geometry's unset
+/// fields show their `resolved` value (typical of the axle's role); an edit sets them.
+fn axle_ui(ui: &mut egui::Ui, (i, scale): (usize, f32), axle: &mut AxleSettings, resolved: &AxleGeometry) -> bool {
     let mut changed = false;
     egui::Grid::new(("axle", i)).num_columns(2).show(ui, |ui| {
         changed |= num(ui, "position z", &mut axle.z, -scale..=scale, " m", 0.005);
@@ -259,28 +262,58 @@ fn axle_ui(ui: &mut egui::Ui, (i, scale): (usize, f32), axle: &mut AxleSettings)
             " N/m",
             100.0,
         );
-        changed |= num(ui, "roll steer", &mut axle.roll_steer, -1.0..=1.0, " °/°", 0.005);
-        changed |= num(
-            ui,
-            "compliance steer",
-            &mut axle.compliance_steer,
-            -2.0..=2.0,
-            " °/kN",
-            0.005,
-        );
         // The roll centre within the half track (the validation's clamp), the anti
         // percentages over their validated range.
         let h = axle.half_track;
-        changed |= num(
-            ui,
-            "roll centre height",
-            &mut axle.roll_centre_height,
-            -h..=h,
-            " m",
-            0.002,
-        );
-        changed |= num(ui, "anti-dive", &mut axle.anti_dive, -50.0..=150.0, " %", 0.5);
-        changed |= num(ui, "anti-squat", &mut axle.anti_squat, -50.0..=150.0, " %", 0.5);
+        let fields = [
+            (
+                "roll steer",
+                &mut axle.roll_steer,
+                resolved.roll_steer,
+                -1.0..=1.0,
+                " °/°",
+                0.005,
+            ),
+            (
+                "compliance steer",
+                &mut axle.compliance_steer,
+                resolved.compliance_steer,
+                -2.0..=2.0,
+                " °/kN",
+                0.005,
+            ),
+            (
+                "roll centre height",
+                &mut axle.roll_centre_height,
+                resolved.roll_centre_height,
+                -h..=h,
+                " m",
+                0.002,
+            ),
+            (
+                "anti-dive",
+                &mut axle.anti_dive,
+                resolved.anti_dive,
+                -50.0..=150.0,
+                " %",
+                0.5,
+            ),
+            (
+                "anti-squat",
+                &mut axle.anti_squat,
+                resolved.anti_squat,
+                -50.0..=150.0,
+                " %",
+                0.5,
+            ),
+        ];
+        for (label, field, value, range, unit, speed) in fields {
+            let mut v = field.unwrap_or(value);
+            if num(ui, label, &mut v, range, unit, speed) {
+                *field = Some(v);
+                changed = true;
+            }
+        }
         // The ride height over the travel's 10–90 %, where it acts.
         let (r, l) = (axle.wheel.radius(), axle.wheel.suspension_length());
         let mut set = axle.ride_height.is_some();

@@ -22,9 +22,9 @@ fn attitude(app: &App, car: Entity) -> (f32, f32) {
 fn road(height: f32, anti: f32) -> VehicleSettings {
     let mut s = preset_with("road", SweepType::Ray);
     for a in &mut s.axles {
-        a.roll_centre_height = height;
-        a.anti_dive = anti;
-        a.anti_squat = 0.0;
+        a.roll_centre_height = Some(height);
+        a.anti_dive = Some(anti);
+        a.anti_squat = Some(0.0);
     }
     s.validate().expect("valid");
     s

@@ -80,12 +80,15 @@ fn a_steady_turns_force_is_the_curves_at_every_speed() {
             let w = circle(&s, hz, v, 0.2 * 9.81, 12.0, 3.0);
             let (mut force, mut curve) = (0.0, 0.0);
             for [load, slip, fy, camber] in &w[2..4] {
-                let thrust = rear.camber_thrust() as f64 * camber.to_radians().sin() * load * rear.load_grip_factor(*load);
+                let thrust =
+                    rear.camber_thrust() as f64 * camber.to_radians().sin() * load * rear.load_grip_factor(*load);
                 curve += rear.cornering_stiffness(*load) * slip.atan() + thrust;
                 force -= fy;
             }
             let ratio = force / curve;
-            eprintln!("measured: road {hz} Hz at {v} m/s on 0.2 g: rear axle {force:.1} N, the curve {curve:.1} N ({ratio:.4})");
+            eprintln!(
+                "measured: road {hz} Hz at {v} m/s on 0.2 g: rear axle {force:.1} N, the curve {curve:.1} N ({ratio:.4})"
+            );
             if (ratio - 1.0).abs() > 0.03 {
                 failed.push(format!("{hz} Hz {v} m/s: {ratio}"));
             }
@@ -113,8 +116,13 @@ fn a_full_throttle_launch_does_not_depend_on_the_step_rate() {
             run(&mut app, steps(8.0, hz));
             speeds.push(velocity(&app, car).length());
         }
-        let (lo, hi) = speeds.iter().fold((f32::MAX, 0.0f32), |(l, h), &v| (l.min(v), h.max(v)));
-        eprintln!("measured: {name} after 8 s at 20/30/60/120/240 Hz: {speeds:.2?} m/s, {:.2} % apart", (hi / lo - 1.0) * 100.0);
+        let (lo, hi) = speeds
+            .iter()
+            .fold((f32::MAX, 0.0f32), |(l, h), &v| (l.min(v), h.max(v)));
+        eprintln!(
+            "measured: {name} after 8 s at 20/30/60/120/240 Hz: {speeds:.2?} m/s, {:.2} % apart",
+            (hi / lo - 1.0) * 100.0
+        );
         if name != "rally" && hi / lo - 1.0 > 0.02 {
             failed.push(format!("{name}: {speeds:?}"));
         }
