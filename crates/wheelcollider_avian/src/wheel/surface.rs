@@ -73,7 +73,8 @@ impl WheelSurface {
     };
     /// Loose gravel: a lower peak than asphalt and a softer slope, so the peak comes
     /// later (at `grip / stiffness` of asphalt's slip); extra rolling resistance and
-    /// roughness.
+    /// roughness. Estimated (Burckhardt's curves have no loose surface): the peak 0.7
+    /// and the slope half asphalt's, the loose surface giving way before it slides.
     pub const GRAVEL: Self = Self {
         grip: 0.7,
         stiffness: 0.5,
@@ -92,12 +93,37 @@ impl WheelSurface {
         bump_period: 0.3,
         material: SurfaceMaterial::Grass,
     };
-    /// Ice: a tenth of asphalt's peak with the tyre's own slope, so the peak comes at
-    /// `grip` × asphalt's slip.
+    /// Ice: a tenth of asphalt's peak and half its slope, so the peak comes at a fifth
+    /// of asphalt's slip. The slope's ratio is Burckhardt's (the slope at zero slip of
+    /// his fitted μ–slip curves `c1·(1 − e^(−c2·s)) − c3·s`, ice 15.3 against dry
+    /// asphalt 30.7: M. Burckhardt, *Fahrwerktechnik: Radschlupf-Regelsysteme*, Vogel,
+    /// 1993, tabulated in U. Kiencke and L. Nielsen, *Automotive Control Systems*,
+    /// Springer, 2005); the peak is a tenth (his fit gives 0.05 against 1.17; measured
+    /// ice lies between 0.05 and 0.15).
     pub const ICE: Self = Self {
         grip: 0.1,
-        stiffness: 1.0,
+        stiffness: 0.5,
         rolling_resistance: 0.0,
+        bump_amplitude: 0.0,
+        bump_period: 1.0,
+        material: SurfaceMaterial::Ice,
+    };
+    /// Wet asphalt: Burckhardt's wet asphalt against his dry (see [`Self::ICE`]): the
+    /// peak 0.80 against 1.17 (0.685), the slope at zero slip 29.0 against 30.7 (0.94).
+    pub const WET_ASPHALT: Self = Self {
+        grip: 0.685,
+        stiffness: 0.94,
+        rolling_resistance: 0.0,
+        bump_amplitude: 0.0,
+        bump_period: 1.0,
+        material: SurfaceMaterial::Asphalt,
+    };
+    /// Packed snow: Burckhardt's snow against his dry asphalt (see [`Self::ICE`]): the
+    /// peak 0.19 against 1.17 (0.16), the slope at zero slip 18.3 against 30.7 (0.6).
+    pub const SNOW: Self = Self {
+        grip: 0.16,
+        stiffness: 0.6,
+        rolling_resistance: 0.01,
         bump_amplitude: 0.0,
         bump_period: 1.0,
         material: SurfaceMaterial::Ice,

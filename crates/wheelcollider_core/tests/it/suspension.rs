@@ -391,8 +391,9 @@ fn camber_and_toe_follow_the_travel() {
 /// The links' jacking settles at the force times the slope (within 0.1 %), lifting
 /// where the force pushes towards the centre of mass: a left wheel (to the right of nothing: its
 /// arm is to the left, −x) sliding left gets pushed right (towards the centre) and lifts
-/// by `0.2 · Fy`; a front wheel braking lifts by `0.3 · |Fx|` (anti-dive) and a rear
-/// one is pulled down by it (anti-lift). The load carries it; with the slopes at 0 there
+/// by `0.2 · Fy`; a front wheel braking lifts by `0.3` times the brake's part of `|Fx|`
+/// (anti-dive) and `0.1` times the rest (the drive geometry), and a rear one is pulled
+/// down by it (anti-lift). The load carries it; with the slopes at 0 there
 /// is none.
 #[test]
 fn jacking_follows_the_slopes() {
@@ -438,11 +439,15 @@ fn jacking_follows_the_slopes() {
     // The right wheel sliding the same way: pushed away from the centre, pulled down.
     let (first, second) = run(&s, [0.0, 0.8], (10.0, -0.5), 0.0);
     assert!((second.jacking_force + 0.2 * first.sideways_force).abs() < 1e-3 * first.sideways_force);
-    // Braking ahead of the centre of mass lifts; behind it, pulls down.
+    // Braking ahead of the centre of mass lifts; behind it, pulls down. The brake's
+    // part of the force (its torque over the radius, 1 333 N) takes the brake slope, the
+    // rest (the wheel spinning down, rolling resistance: 66 N here) the drive slope.
+    s.set_drive_pitch_slope(0.1).unwrap();
     for (ahead, sign) in [(1.2f32, 1.0f32), (-1.4, -1.0)] {
         let (first, second) = run(&s, [ahead, 0.0], (10.0, 0.0), 400.0);
         assert!(first.forward_force < -500.0, "{}", first.forward_force);
-        let expected = -sign * 0.3 * first.forward_force;
+        let braked = (400.0 / s.radius()).min(-first.forward_force);
+        let expected = sign * (0.3 * braked + 0.1 * (-first.forward_force - braked));
         assert!(
             (second.jacking_force - expected).abs() < 1e-3 * expected.abs(),
             "{ahead}: {} vs {expected}",
