@@ -70,19 +70,13 @@ fn refine_distance(
     if facing < 0.1 {
         return distance;
     }
-    // Support point of the shape (relative to its centre) in direction −n. A cylinder
-    // wheel's tread is a rounded crown, not the cast cylinder's sharp edge: the
-    // cylinder of radius `radius − c` and half width `half_width − c` swept by a
-    // sphere of radius `c`, with `c` the half width (a round section), so a cambered
-    // wheel stands on its tread, not on its edge, and rolls as a ray wheel does
-    // (`wheelcollider_track`'s `a_cylinder_rolls_like_a_ray`).
+    // Support point of the shape (relative to its centre) in direction −n.
     let v = -n;
     let support = match cylinder {
         None => v * radius,
         Some((axis, half_width)) => {
-            let crown = half_width.min(radius);
             let across = (v - axis * v.dot(axis)).normalize_or_zero();
-            axis * (half_width - crown) * v.dot(axis).signum() + across * (radius - crown) + v * crown
+            axis * half_width * v.dot(axis).signum() + across * radius
         }
     };
     // (start − up·t + support − point)·n = 0
