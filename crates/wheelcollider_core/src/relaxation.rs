@@ -14,7 +14,7 @@ pub(crate) struct SlipLag {
     pub weight: f64,
     /// 1 / the slip's denominator, `max(|vx|, floor)`.
     pub inv_den: f64,
-    /// Low-speed damping (N·s/m) on the contact patch's velocity in this direction.
+    /// Low-speed damping (N·s/m) on the deflection's rate in this direction.
     pub damping: f64,
 }
 
@@ -47,7 +47,9 @@ impl SlipLag {
     /// With a lag, a slowly rolling tyre is a spring `K / L` on the mass `m` damped only
     /// by the lag's decay `den / L`: its damping ratio `den · √(m / (K·L)) / 2` is small
     /// at a crawl (0.14 for the rally car at 2 m/s). With a known mass, a viscous
-    /// damping on the patch velocity tops it up to [`LOW_SPEED_DAMPING_RATIO`]; it
+    /// damping on the deflection's rate (the patch velocity less what rolling takes up,
+    /// 0 in a steady turn: `Slips::deflection_rate`) tops it up to
+    /// [`LOW_SPEED_DAMPING_RATIO`]; it
     /// vanishes by itself once the speed damps the lag enough (about 9 m/s for the rally
     /// car), and is at most `m / (2·dt)`, which keeps it stable. Real tyres' structural
     /// damping does this; MF-Tyre adds low-speed damping for the same reason (Pacejka,

@@ -216,8 +216,13 @@ pub fn spawn_preset_car(app: &mut App, settings: &VehicleSettings, transform: Tr
 /// An app at `hz` with flat ground (no surface) and a car from `settings` spawned with
 /// its tyres just touching it; nothing run yet.
 pub fn on_flat(settings: &VehicleSettings, hz: f64) -> (App, Entity) {
+    on_ground(settings, hz, None)
+}
+
+/// [`on_flat`] on flat ground of `surface` (none: no surface component).
+pub fn on_ground(settings: &VehicleSettings, hz: f64, surface: Option<WheelSurface>) -> (App, Entity) {
     let mut app = app(hz);
-    flat(&mut app, None);
+    flat(&mut app, surface);
     let car = spawn_preset_car(
         &mut app,
         settings,

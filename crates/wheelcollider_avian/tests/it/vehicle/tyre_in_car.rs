@@ -37,13 +37,7 @@ fn circle_on(
     (v, ay): (f32, f32),
     (seconds, avg): (f64, f64),
 ) -> Vec<[f64; 4]> {
-    let mut app = app(hz);
-    flat(&mut app, surface);
-    let car = spawn_preset_car(
-        &mut app,
-        settings,
-        Transform::from_xyz(0.0, settings.touch_height(), 0.0),
-    );
+    let (mut app, car) = on_ground(settings, hz, surface);
     run(&mut app, steps(1.0, hz));
     launch(&mut app, car, v);
     let ws = wheels(&app, car);
@@ -80,6 +74,21 @@ fn circle_on(
     sums.iter().map(|s| s.map(|x| x / n as f64)).collect()
 }
 
+/// The rear axle's lateral force in a left turn (N, towards the centre) from [`circle`]'s
+/// wheels, and the curve's at their geometric slip in its linear range: `Σ k·C(Fz)·tan α
+/// + g·Σ t_c·sin γ·Fz·f(Fz)`, the surface's stiffness `k` on the cornering stiffness, its
+/// grip `g` on the camber thrust `t_c`.
+fn rear_axle(rear: &WheelSettings, wheels: &[[f64; 4]], surface: &WheelSurface) -> (f64, f64) {
+    let (mut force, mut curve) = (0.0, 0.0);
+    for [load, slip, fy, camber] in &wheels[2..4] {
+        let thrust = rear.camber_thrust() as f64 * camber.to_radians().sin() * load * rear.load_grip_factor(*load);
+        curve +=
+            surface.stiffness as f64 * rear.cornering_stiffness(*load) * slip.atan() + surface.grip as f64 * thrust;
+        force -= fy;
+    }
+    (force, curve)
+}
+
 /// The road car on a steady 0.2 g left circle at 3, 5, 10, 20 and 30 m/s, at 30, 60 and
 /// 240 Hz: its rear wheels (free rolling, not steered) carry the curve's force at their
 /// geometric slip angle, `Σ C(Fz)·tan α + Σ t_c·sin γ·Fz·f(Fz)` (cornering stiffness at
@@ -95,13 +104,7 @@ fn a_steady_turns_force_is_the_curves_at_every_speed() {
     for hz in [30.0, 60.0, 240.0] {
         for v in [3.0, 5.0, 10.0, 20.0, 30.0] {
             let w = circle(&s, hz, v, 0.2 * 9.81, 12.0, 3.0);
-            let (mut force, mut curve) = (0.0, 0.0);
-            for [load, slip, fy, camber] in &w[2..4] {
-                let thrust =
-                    rear.camber_thrust() as f64 * camber.to_radians().sin() * load * rear.load_grip_factor(*load);
-                curve += rear.cornering_stiffness(*load) * slip.atan() + thrust;
-                force -= fy;
-            }
+            let (force, curve) = rear_axle(rear, &w, &WheelSurface::ASPHALT);
             let ratio = force / curve;
             eprintln!(
                 "measured: road {hz} Hz at {v} m/s on 0.2 g: rear axle {force:.1} N, the curve {curve:.1} N ({ratio:.4})"
@@ -166,13 +169,7 @@ fn a_surface_sets_the_tyres_slope_in_the_car() {
     ] {
         let ay = 0.15 * surface.grip * 9.81;
         let w = circle_on(&s, Some(surface), 60.0, (10.0, ay), (20.0, 4.0));
-        let (mut force, mut curve) = (0.0, 0.0);
-        for [load, slip, fy, camber] in &w[2..4] {
-            let thrust = rear.camber_thrust() as f64 * camber.to_radians().sin() * load * rear.load_grip_factor(*load);
-            curve +=
-                surface.stiffness as f64 * rear.cornering_stiffness(*load) * slip.atan() + surface.grip as f64 * thrust;
-            force -= fy;
-        }
+        let (force, curve) = rear_axle(rear, &w, &surface);
         let ratio = force / curve;
         eprintln!(
             "measured: road on {name} at 10 m/s, {ay:.3} m/s²: rear axle {force:.1} N, the curve {curve:.1} N ({ratio:.4})"
