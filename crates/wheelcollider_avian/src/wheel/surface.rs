@@ -94,12 +94,8 @@ impl WheelSurface {
         material: SurfaceMaterial::Grass,
     };
     /// Ice: a tenth of asphalt's peak and half its slope, so the peak comes at a fifth
-    /// of asphalt's slip. The slope's ratio is Burckhardt's (the slope at zero slip of
-    /// his fitted μ–slip curves `c1·(1 − e^(−c2·s)) − c3·s`, ice 15.3 against dry
-    /// asphalt 30.7: M. Burckhardt, *Fahrwerktechnik: Radschlupf-Regelsysteme*, Vogel,
-    /// 1993, tabulated in U. Kiencke and L. Nielsen, *Automotive Control Systems*,
-    /// Springer, 2005); the peak is a tenth (his fit gives 0.05 against 1.17; measured
-    /// ice lies between 0.05 and 0.15).
+    /// of asphalt's slip (the slope's ratio from Burckhardt's fitted μ–slip curves;
+    /// sources in `docs/vehicle.md`).
     pub const ICE: Self = Self {
         grip: 0.1,
         stiffness: 0.5,
@@ -108,8 +104,8 @@ impl WheelSurface {
         bump_period: 1.0,
         material: SurfaceMaterial::Ice,
     };
-    /// Wet asphalt: Burckhardt's wet asphalt against his dry (see [`Self::ICE`]): the
-    /// peak 0.80 against 1.17 (0.685), the slope at zero slip 29.0 against 30.7 (0.94).
+    /// Wet asphalt: the peak and the slope of Burckhardt's wet asphalt against his dry
+    /// (`docs/vehicle.md`).
     pub const WET_ASPHALT: Self = Self {
         grip: 0.685,
         stiffness: 0.94,
@@ -118,8 +114,8 @@ impl WheelSurface {
         bump_period: 1.0,
         material: SurfaceMaterial::Asphalt,
     };
-    /// Packed snow: Burckhardt's snow against his dry asphalt (see [`Self::ICE`]): the
-    /// peak 0.19 against 1.17 (0.16), the slope at zero slip 18.3 against 30.7 (0.6).
+    /// Packed snow: the peak and the slope of Burckhardt's snow against his dry asphalt
+    /// (`docs/vehicle.md`).
     pub const SNOW: Self = Self {
         grip: 0.16,
         stiffness: 0.6,
