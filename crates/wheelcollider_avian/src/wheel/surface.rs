@@ -73,8 +73,8 @@ impl WheelSurface {
     };
     /// Loose gravel: a lower peak than asphalt and a softer slope, so the peak comes
     /// later (at `grip / stiffness` of asphalt's slip); extra rolling resistance and
-    /// roughness. Estimated (Burckhardt's curves have no loose surface): the peak 0.7
-    /// and the slope half asphalt's, the loose surface giving way before it slides.
+    /// roughness. Estimated: no published μ–slip curve of a loose surface is used
+    /// (`docs/vehicle.md`).
     pub const GRAVEL: Self = Self {
         grip: 0.7,
         stiffness: 0.5,

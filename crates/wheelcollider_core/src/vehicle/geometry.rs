@@ -33,16 +33,11 @@ pub struct AxleGeometry {
 
 impl AxleGeometry {
     /// The geometry typical of a road car's axle in `role`, `driven` or not: a
-    /// MacPherson strut at the front, a multi-link axle at the rear (the table and its
-    /// sources: `docs/vehicle.md`, "Defaults by role").
-    ///
-    /// | field | front | rear |
-    /// | --- | --- | --- |
-    /// | `roll_steer` | −0.05 (roll understeer) | +0.10 (roll understeer) |
-    /// | `compliance_steer` | 0.25 deg/kN (understeer) | −0.05 deg/kN (toe-in: understeer) |
-    /// | `roll_centre_height` | 0.08 m | 0.10 m |
-    /// | `anti_dive` | 15 % | 10 % (anti-lift) |
-    /// | `anti_squat` driven | 10 % (anti-lift) | 30 % |
+    /// MacPherson strut at the front, a multi-link axle at the rear, each value inside
+    /// the range its source gives for road cars (the table and its sources:
+    /// `docs/vehicle.md`, "Defaults by role"; `wheelcollider_track`'s
+    /// `a_spec_sheet_car_with_default_geometry_handles_like_a_road_car`). Anti-squat is
+    /// 0 on an undriven axle.
     pub fn typical(role: AxleRole, driven: bool) -> Self {
         match role {
             AxleRole::Front => Self {
