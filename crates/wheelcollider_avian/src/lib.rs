@@ -117,7 +117,9 @@ pub mod prelude {
         WheelSweepLayers,
     };
     pub use crate::{ReplayPlugin, VehiclePlugin, WheelColliderPlugins, WheelPlugin, WheelSystems, WheelVisualSystems};
-    pub use wheelcollider_core::{MagicFormula, SettingsError, SuspensionForceDirection, SweepType, WheelSettings};
+    pub use wheelcollider_core::{
+        FloatSetting, MagicFormula, SettingGroup, SettingsError, SuspensionForceDirection, SweepType, WheelSettings,
+    };
 }
 
 /// The whole plugin: [`WheelPlugin`], [`VehiclePlugin`] and [`ReplayPlugin`]. Requires

@@ -51,7 +51,10 @@ pub mod wheel;
 pub use limits::{
     MAX_DAMPING, MAX_SPRING, MAX_VALUE, RAD_PER_S_TO_RPM, STANDARD_GRAVITY, SettingsError, finite_or_zero,
 };
-pub use settings::{CurveDef, PRELOAD_RELEASE, SuspensionForceDirection, SweepType, WheelSettings, WheelSettingsDef};
+pub use settings::{
+    CurveDef, FloatSetting, PRELOAD_RELEASE, SettingGroup, SuspensionForceDirection, SweepType, WheelSettings,
+    WheelSettingsDef,
+};
 pub use suspension::{SuspensionForce, SuspensionRow, hanging_bar_rate};
 pub use tyre::{
     CurveTable, MIN_DENOMINATOR, MagicFormula, RELAXED_LATERAL_MIN_DENOMINATOR, RELAXED_MIN_DENOMINATOR,

@@ -1,44 +1,13 @@
 //! Wheel settings: the tuning of one wheel, with the defaults and limits of
 //! Unity's WheelCollider2.
 //!
-//! | field | unit | default | limit (clamped) |
-//! | --- | --- | --- | --- |
-//! | [`sweep_type`](WheelSettings::sweep_type) | | `Ray` | `Ray`, `Sphere`, `Cylinder` |
-//! | [`radius`](WheelSettings::radius) | m | 0.3 | ≥ 0.001 |
-//! | [`inertia`](WheelSettings::inertia) | kg·m² | 1 | ≥ 0.001 |
-//! | [`width`](WheelSettings::width) | m | 0.2 | ≥ 0.001 |
-//! | [`cylinder_resolution`](WheelSettings::cylinder_resolution) | segments | 16 | ≥ 8 |
-//! | [`suspension_spring`](WheelSettings::suspension_spring) | N/m | 40 000 | 0 ..= 10⁷ ([`MAX_SPRING`]) |
-//! | [`suspension_bump`](WheelSettings::suspension_bump) | N·s/m | 2 000 | 0 ..= 10⁶ ([`MAX_DAMPING`]) |
-//! | [`suspension_rebound`](WheelSettings::suspension_rebound) | N·s/m | 2 000 | 0 ..= 10⁶ ([`MAX_DAMPING`]) |
-//! | [`suspension_length`](WheelSettings::suspension_length) | m | 0.1 | ≥ 0.001 |
-//! | [`spring_preload`](WheelSettings::spring_preload) | N | 0 | ±10⁷ |
-//! | [`bump_rubber_gap`](WheelSettings::bump_rubber_gap) | m | 0 (off) | 0 ..= 10 |
-//! | [`bump_rubber_rate`](WheelSettings::bump_rubber_rate) | N/m | 0 | 0 ..= 10⁷ ([`MAX_SPRING`]) |
-//! | [`suspension_force_direction`](WheelSettings::suspension_force_direction) | | `ContactNormal` | `ContactNormal`, `SuspensionAxis` |
-//! | [`max_ground_angle`](WheelSettings::max_ground_angle) | deg | 60 | 0 ..= 89 |
-//! | [`camber_angle`](WheelSettings::camber_angle) | deg | 0 | −45 ..= 45 |
-//! | [`toe_angle`](WheelSettings::toe_angle) | deg | 0 | −45 ..= 45 |
-//! | [`camber_gain`](WheelSettings::camber_gain) | deg/m | 0 | −500 ..= 500 |
-//! | [`bump_steer`](WheelSettings::bump_steer) | deg/m | 0 | −500 ..= 500 |
-//! | [`alignment_compression`](WheelSettings::alignment_compression) | m | 0 | 0 ..= 10 |
-//! | [`longitudinal_tyre`](WheelSettings::longitudinal_tyre) (B, C, D, E) | – | 10, 1.65, 1.5, 0.97 | see [`MagicFormula`] |
-//! | [`lateral_tyre`](WheelSettings::lateral_tyre) (B, C, D, E) | – | the longitudinal curve | see [`MagicFormula`] |
-//! | [`camber_thrust`](WheelSettings::camber_thrust) | 1/rad | 0.5 | 0 ..= 5 |
-//! | [`camber_peak_gain`](WheelSettings::camber_peak_gain) | – | 0 (off) | 0 ..= 0.5 |
-//! | [`camber_peak_angle`](WheelSettings::camber_peak_angle) | deg | 4 | 0.5 ..= 30 |
-//! | [`rolling_resistance`](WheelSettings::rolling_resistance) | – | 0.015 | ≥ 0 |
-//! | [`load_sensitivity`](WheelSettings::load_sensitivity) | – | 0 | 0 ..= 1 |
-//! | [`nominal_load`](WheelSettings::nominal_load) | N | 4 000 | ≥ 1 |
-//! | [`stiffness_peak_load`](WheelSettings::stiffness_peak_load) | × nominal load | 0 (off) | 0 ..= 10 |
-//! | [`longitudinal_relaxation_length`](WheelSettings::longitudinal_relaxation_length) | m | 0 (off) | 0 ..= 10 |
-//! | [`lateral_relaxation_length`](WheelSettings::lateral_relaxation_length) | m | 0 (off) | 0 ..= 10 |
-//! | [`pneumatic_trail`](WheelSettings::pneumatic_trail) | m | 0 | 0 ..= 1 |
-//! | [`roll_centre_slope`](WheelSettings::roll_centre_slope) | – | 0 (off) | −1 ..= 1 |
-//! | [`brake_pitch_slope`](WheelSettings::brake_pitch_slope) | – | 0 (off) | −1 ..= 1 |
-//! | [`drive_pitch_slope`](WheelSettings::drive_pitch_slope) | – | 0 (off) | −1 ..= 1 |
-//! | [`bump_amplitude`](WheelSettings::bump_amplitude) | m | 0 | ≥ 0 |
-//! | [`bump_period`](WheelSettings::bump_period) | 1/m | 0 | ≥ 0 |
+//! Each number setting is declared once, in `settings/table.rs`: its getter's doc gives
+//! its unit, default and limit, and [`WheelSettings::FLOATS`] lists them for tools (the
+//! inspector draws its fields from it). The others: [`sweep_type`](WheelSettings::sweep_type)
+//! (`Ray`), [`cylinder_resolution`](WheelSettings::cylinder_resolution) (16, 8 ..= 256),
+//! [`suspension_force_direction`](WheelSettings::suspension_force_direction)
+//! (`ContactNormal`) and the two tyre curves (B, C, D, E = 10, 1.65, 1.5, 0.97, one curve
+//! for both directions; see [`MagicFormula`]).
 //!
 //! Every setter clamps to the limit, as the original does, and returns the value it
 //! stored. A non-finite value (NaN, ±∞) is refused with a [`SettingsError`] naming the
@@ -50,11 +19,15 @@
 //! The defaults are Unity WheelCollider2's wheel: one curve for both directions, no load
 //! dependence, no relaxation, no aligning torque. The shipped presets turn them on.
 
-use crate::limits::{MAX_DAMPING, MAX_SPRING, MAX_VALUE, SettingsError, check};
+use crate::limits::SettingsError;
 use crate::tyre::MagicFormula;
 
+mod declare;
 mod def;
-pub use def::{CurveDef, WheelSettingsDef};
+mod table;
+pub use declare::{FloatSetting, SettingGroup};
+pub use def::CurveDef;
+pub use table::{WheelSettings, WheelSettingsDef};
 
 /// The fraction of the travel, from full droop, over which a positive
 /// [`spring_preload`](WheelSettings::spring_preload) eases in (the droop stop's rubber).
@@ -98,119 +71,6 @@ pub enum SweepType {
     Cylinder,
 }
 
-/// The tuning of one wheel. See the [module docs](self) for units, defaults and limits.
-///
-/// Fields are private so that a value can only enter through a setter that clamps it
-/// and refuses non-finite numbers; read them with the getters of the same name.
-///
-/// # Example
-/// ```
-/// use wheelcollider_core::{WheelSettings, SweepType};
-/// let mut s = WheelSettings::default();
-/// s.set_sweep_type(SweepType::Cylinder);
-/// assert_eq!(s.set_radius(-1.0), Ok(0.001)); // clamped like the original
-/// assert!(s.set_suspension_spring(f32::NAN).is_err()); // refused, old value kept
-/// assert_eq!(s.suspension_spring(), 40_000.0);
-/// ```
-#[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
-pub struct WheelSettings {
-    sweep_type: SweepType,
-    radius: f32,
-    inertia: f32,
-    width: f32,
-    cylinder_resolution: u32,
-    suspension_spring: f32,
-    suspension_bump: f32,
-    suspension_rebound: f32,
-    suspension_length: f32,
-    spring_preload: f32,
-    bump_rubber_gap: f32,
-    bump_rubber_rate: f32,
-    suspension_force_direction: SuspensionForceDirection,
-    max_ground_angle: f32,
-    camber_angle: f32,
-    toe_angle: f32,
-    camber_gain: f32,
-    bump_steer: f32,
-    alignment_compression: f32,
-    longitudinal_tyre: MagicFormula,
-    lateral_tyre: MagicFormula,
-    camber_thrust: f32,
-    camber_peak_gain: f32,
-    camber_peak_angle: f32,
-    rolling_resistance: f32,
-    load_sensitivity: f32,
-    nominal_load: f32,
-    stiffness_peak_load: f32,
-    longitudinal_relaxation_length: f32,
-    lateral_relaxation_length: f32,
-    pneumatic_trail: f32,
-    roll_centre_slope: f32,
-    brake_pitch_slope: f32,
-    drive_pitch_slope: f32,
-    bump_amplitude: f32,
-    bump_period: f32,
-}
-
-impl Default for WheelSettings {
-    fn default() -> Self {
-        Self {
-            sweep_type: SweepType::Ray,
-            radius: 0.3,
-            inertia: 1.0,
-            width: 0.2,
-            cylinder_resolution: 16,
-            suspension_spring: 40_000.0,
-            suspension_bump: 2_000.0,
-            suspension_rebound: 2_000.0,
-            suspension_length: 0.1,
-            spring_preload: 0.0,
-            bump_rubber_gap: 0.0,
-            bump_rubber_rate: 0.0,
-            suspension_force_direction: SuspensionForceDirection::ContactNormal,
-            max_ground_angle: 60.0,
-            camber_angle: 0.0,
-            toe_angle: 0.0,
-            camber_gain: 0.0,
-            bump_steer: 0.0,
-            alignment_compression: 0.0,
-            longitudinal_tyre: MagicFormula::default(),
-            lateral_tyre: MagicFormula::default(),
-            camber_thrust: 0.5,
-            camber_peak_gain: 0.0,
-            camber_peak_angle: 4.0,
-            rolling_resistance: 0.015,
-            load_sensitivity: 0.0,
-            nominal_load: 4000.0,
-            stiffness_peak_load: 0.0,
-            longitudinal_relaxation_length: 0.0,
-            lateral_relaxation_length: 0.0,
-            pneumatic_trail: 0.0,
-            roll_centre_slope: 0.0,
-            brake_pitch_slope: 0.0,
-            drive_pitch_slope: 0.0,
-            bump_amplitude: 0.0,
-            bump_period: 0.0,
-        }
-    }
-}
-
-macro_rules! float_setting {
-    ($(#[$doc:meta])* $get:ident, $set:ident, $min:expr, $max:expr) => {
-        $(#[$doc])*
-        #[inline]
-        pub fn $get(&self) -> f32 {
-            self.$get
-        }
-        #[doc = concat!("Sets [`", stringify!($get), "`](Self::", stringify!($get), "), clamped to its limit; returns the stored value, or an error (and keeps the old value) for NaN / ±∞.")]
-        pub fn $set(&mut self, value: f32) -> Result<f32, SettingsError> {
-            self.$get = check(stringify!($get), value, $min, $max)?;
-            Ok(self.$get)
-        }
-    };
-}
-
 impl WheelSettings {
     /// The shape that finds the ground.
     #[inline]
@@ -221,19 +81,6 @@ impl WheelSettings {
     pub fn set_sweep_type(&mut self, sweep_type: SweepType) {
         self.sweep_type = sweep_type;
     }
-
-    float_setting!(
-        /// Tyre radius (m), ≥ 0.001.
-        radius, set_radius, 0.001, MAX_VALUE
-    );
-    float_setting!(
-        /// Moment of inertia of the wheel about its axle (kg·m²), ≥ 0.001.
-        inertia, set_inertia, 0.001, MAX_VALUE
-    );
-    float_setting!(
-        /// Tyre width (m), ≥ 0.001; used by the cylinder sweep.
-        width, set_width, 0.001, MAX_VALUE
-    );
 
     /// Segments of the cylinder drawn by the debug gizmos (and of a polygonal cylinder),
     /// ≥ 8.
@@ -248,49 +95,6 @@ impl WheelSettings {
         self.cylinder_resolution
     }
 
-    float_setting!(
-        /// Suspension spring rate (N/m), 0 ..= [`MAX_SPRING`].
-        suspension_spring, set_suspension_spring, 0.0, MAX_SPRING
-    );
-    float_setting!(
-        /// Damping while the suspension compresses (N·s/m), 0 ..= [`MAX_DAMPING`].
-        suspension_bump, set_suspension_bump, 0.0, MAX_DAMPING
-    );
-    float_setting!(
-        /// Damping while the suspension extends (N·s/m), 0 ..= [`MAX_DAMPING`].
-        suspension_rebound, set_suspension_rebound, 0.0, MAX_DAMPING
-    );
-    float_setting!(
-        /// Suspension travel (m), ≥ 0.001. At full droop the wheel centre sits this far
-        /// below the mount point; at full compression it sits at the mount point, where
-        /// the bump stop takes over.
-        suspension_length, set_suspension_length, 0.001, MAX_VALUE
-    );
-    float_setting!(
-        /// The spring's force at full droop (N), ±10⁷: the spring pushes
-        /// `rate · compression + preload` (never pulls). A positive preload is what a
-        /// coilover's perch sets: the car sits at the same height whatever the rate, and
-        /// the wheel starts to compress only when its load passes the preload. Near
-        /// full droop, over the first [`PRELOAD_RELEASE`] of the travel, the preload
-        /// eases to 0 (the droop stop's rubber), so that a wheel unloading to full
-        /// droop leaves the ground without a jump of force. A negative one leaves the
-        /// spring free (no force) over the first `−preload / rate` of travel. A
-        /// vehicle sets it from its axle's `ride_height`. See
-        /// [`spring_law`](Self::spring_law).
-        spring_preload, set_spring_preload, -MAX_SPRING, MAX_SPRING
-    );
-    float_setting!(
-        /// How far before full travel a bump rubber starts (m), 0 ..= 10; 0 is off.
-        /// From there to full travel the spring rate rises by
-        /// [`bump_rubber_rate`](Self::bump_rubber_rate) (a progressive stop); the rigid
-        /// bump stop still acts at full travel.
-        bump_rubber_gap, set_bump_rubber_gap, 0.0, 10.0
-    );
-    float_setting!(
-        /// The bump rubber's rate (N/m), 0 ..= 10⁷, added to the spring's over the
-        /// last [`bump_rubber_gap`](Self::bump_rubber_gap) of the travel.
-        bump_rubber_rate, set_bump_rubber_rate, 0.0, MAX_SPRING
-    );
     /// Along which direction the suspension force acts (see
     /// [`SuspensionForceDirection`]; the default is the contact normal).
     #[inline]
@@ -301,51 +105,6 @@ impl WheelSettings {
     pub fn set_suspension_force_direction(&mut self, direction: SuspensionForceDirection) {
         self.suspension_force_direction = direction;
     }
-    float_setting!(
-        /// The steepest surface the wheel stands on (deg), 0 ..= 89: the largest angle
-        /// between a hit's normal and the suspension axis that counts as ground. A
-        /// steeper hit (a wall, a kerb's face, another car's side) is not ground: the
-        /// sweep passes it by and looks for ground beyond, and the wheel pushes nothing
-        /// against it (the chassis' own collider meets walls). Default 60°, like a
-        /// steep ramp a car still climbs; Jolt's vehicle has the same limit
-        /// (`mMaxSlopeAngle`, 80° by default).
-        max_ground_angle, set_max_ground_angle, 0.0, 89.0
-    );
-    float_setting!(
-        /// Static camber (deg), −45 ..= 45. Positive tilts the top of the wheel towards
-        /// its local −X (left); as in the original, mirror the sign on the right side of
-        /// the car (a preset's axle does this for you).
-        camber_angle, set_camber_angle, -45.0, 45.0
-    );
-    float_setting!(
-        /// Static toe (deg), −45 ..= 45: a yaw of the wheel about the suspension axis,
-        /// added to the steer angle. As in the original, mirror the sign on the right.
-        toe_angle, set_toe_angle, -45.0, 45.0
-    );
-    float_setting!(
-        /// Camber gain (deg per m of compression), −500 ..= 500, in the wheel's
-        /// convention (see [`camber_angle`](Self::camber_angle)): the camber at
-        /// compression `x` is `camber_angle + camber_gain · (x − alignment_compression)`
-        /// against the body. The body's roll adds to it against the ground, so a car's
-        /// roll camber follows from this and the track. Double wishbones gain some
-        /// −20 … −40 deg/m of negative camber in bump, a MacPherson strut about −10
-        /// (Milliken & Milliken, *Race Car Vehicle Dynamics*, §17.2). A vehicle mirrors
-        /// it with the camber.
-        camber_gain, set_camber_gain, -500.0, 500.0
-    );
-    float_setting!(
-        /// Bump steer (deg of toe per m of compression), −500 ..= 500, in the wheel's
-        /// convention (see [`toe_angle`](Self::toe_angle)): the toe at compression `x` is
-        /// `toe_angle + bump_steer · (x − alignment_compression)`. A vehicle mirrors it
-        /// with the toe (its axle's positive bump steer toes in on bump).
-        bump_steer, set_bump_steer, -500.0, 500.0
-    );
-    float_setting!(
-        /// The compression (m) at which [`camber_angle`](Self::camber_angle) and
-        /// [`toe_angle`](Self::toe_angle) hold, 0 ..= 10: the alignment's design
-        /// position. A vehicle sets it to its axle's static compression.
-        alignment_compression, set_alignment_compression, 0.0, 10.0
-    );
 
     /// The longitudinal magic-formula curve: friction coefficient against forward slip
     /// κ (its peak slip is solved when it is set).
@@ -379,134 +138,6 @@ impl WheelSettings {
         self.lateral_tyre = MagicFormula::named(LATERAL_NAMES, b, c, d, e)?;
         Ok(&self.lateral_tyre)
     }
-
-    float_setting!(
-        /// Camber thrust (1/rad): the lateral force per unit load per radian of camber,
-        /// 0 ..= 5 (passenger tyres ≈ 0.5–1). It enters the friction circle as an
-        /// equivalent slip, so it saturates with the rest of the grip. Not in the
-        /// original, which has no camber effect on forces.
-        camber_thrust, set_camber_thrust, 0.0, 5.0
-    );
-    float_setting!(
-        /// Camber's gain on the lateral peak, 0 ..= 0.5 (0: off, the original's): the
-        /// peak lateral friction of a wheel leaning into its force by `γ` is
-        /// `D · (1 + g · x · (2 − x))` with `x = γ / γ*` (`γ*` the
-        /// [`camber_peak_angle`](Self::camber_peak_angle)), clamped to ≥ 0.25 of `D`:
-        /// `1 + g` at the optimum, back to 1 at twice it, and below 1 when the wheel
-        /// leans away (`1 − 3·g` at `−γ*`). The cornering stiffness is kept (the
-        /// curve's B moves against the peak), so only the limit and the peak slip
-        /// change. The law is the peak of the Magic Formula's lateral force with its
-        /// camber terms, `D_y = μ_y·F_z·(1 − p_Dy3·γ²)` plus the vertical shift
-        /// `S_Vy = F_z·p_Vy3·γ` (Pacejka, *Tire and Vehicle Dynamics*, 3rd ed., §4.3.2,
-        /// MF 5.2), written with its optimum and gain: `p_Dy3 = g / γ*²`,
-        /// `p_Vy3 = 2·g·μ_y / γ*`. Road tyres gain some 5–10 % at 3–5° (Milliken &
-        /// Milliken, *Race Car Vehicle Dynamics*, ch. 2). See `docs/wheel-model.md` 3f.
-        camber_peak_gain, set_camber_peak_gain, 0.0, 0.5
-    );
-    float_setting!(
-        /// The camber (deg) at which the lateral peak is highest, leaning into the
-        /// force, 0.5 ..= 30 (see [`camber_peak_gain`](Self::camber_peak_gain)).
-        camber_peak_angle, set_camber_peak_angle, 0.5, 30.0
-    );
-    float_setting!(
-        /// Rolling resistance coefficient (force / load), ≥ 0.
-        rolling_resistance, set_rolling_resistance, 0.0, MAX_VALUE
-    );
-    float_setting!(
-        /// Tyre load sensitivity, 0 ..= 1: how fast the friction coefficient falls as
-        /// the load rises, the Magic Formula's linear law `μ(Fz) = μ · (1 − s · (Fz /
-        /// Fz0 − 1))` (Pacejka's `p_Dx2`, `p_Dy2` with `s = −p_D2`) with `Fz0` the
-        /// [`nominal_load`](Self::nominal_load), up to the load `Fz0 · (1 + s) / (2·s)`
-        /// where the peak force `μ(Fz)·Fz` is greatest, and the force flat past it (see
-        /// [`load_grip_factor`](Self::load_grip_factor)). Real tyres have 0.1–0.3. It
-        /// is what makes a car's balance respond to its weight split and anti-roll bars:
-        /// with 0 (the original's behaviour) each tyre's force is proportional to its
-        /// load, and moving load across an axle leaves the axle's grip unchanged.
-        load_sensitivity, set_load_sensitivity, 0.0, 1.0
-    );
-    float_setting!(
-        /// The load (N) at which the tyre has the friction coefficient of its curve
-        /// (`Fz0` of [`load_sensitivity`](Self::load_sensitivity)), ≥ 1: the tyre's
-        /// rated load, the same for every tyre of one type on a car (about the heavier
-        /// axle's static corner load).
-        nominal_load, set_nominal_load, 1.0, MAX_VALUE
-    );
-    float_setting!(
-        /// The load at which the tyre's slip stiffness peaks, in multiples of the
-        /// [`nominal_load`](Self::nominal_load) (Pacejka's `p_Ky2`; real tyres 1.5–2.5),
-        /// 0 ..= 10; 0 turns the law off (the stiffness is B·C·D × load, the original's).
-        /// With it, both curves' slope at zero slip is
-        /// `K(Fz) = B·C·D · Fz0 · sin(2·atan(Fz / (p·Fz0))) / sin(2·atan(1/p))`:
-        /// B·C·D × load at the nominal load, rising ever more slowly above it and
-        /// peaking at `p · Fz0`, so the stiffness per unit load falls with load (the
-        /// Magic Formula's cornering-stiffness law with `p_Ky1`, `p_Ky2`: Pacejka, *Tire
-        /// and Vehicle Dynamics*, 3rd ed., ch. 4). B moves with it (the peak
-        /// slip too); the peak friction does not (that is
-        /// [`load_sensitivity`](Self::load_sensitivity)).
-        stiffness_peak_load, set_stiffness_peak_load, 0.0, 10.0
-    );
-    float_setting!(
-        /// Longitudinal relaxation length (m), 0 ..= 10; 0 is off (the force follows
-        /// the slip at once). The tyre's forward slip follows the wheel's with a lag of
-        /// this much rolled distance (first order; 63 % after one length): passenger
-        /// tyres ≈ 0.1–0.3 m. See `docs/wheel-model.md`.
-        longitudinal_relaxation_length, set_longitudinal_relaxation_length, 0.0, 10.0
-    );
-    float_setting!(
-        /// Lateral relaxation length (m), 0 ..= 10; 0 is off. Like the longitudinal
-        /// one, for the sideways slip: passenger tyres ≈ 0.3–0.7 m (about the radius
-        /// to twice it), race slicks less.
-        lateral_relaxation_length, set_lateral_relaxation_length, 0.0, 10.0
-    );
-    float_setting!(
-        /// Pneumatic trail at zero slip (m), 0 ..= 1: how far behind the contact centre
-        /// the lateral force acts, which makes the self-aligning torque
-        /// `Mz = t(σ) · Fy` with `t = t0 · max(0, 1 − |σ|/σ*)` (σ* the lateral peak
-        /// slip): zero at zero slip, largest before the lateral force peaks, zero in a
-        /// slide. About a sixth of the contact patch's length: 0.02–0.05 m on a car
-        /// tyre. 0 (the original's) makes no torque.
-        pneumatic_trail, set_pneumatic_trail, 0.0, 1.0
-    );
-    float_setting!(
-        /// The slope of the line, seen from the front, from the contact patch to the
-        /// suspension's instant centre (tan of the front-view swing-arm angle), −1 ..= 1;
-        /// 0 (the original's) carries the lateral force into the body at the ground.
-        /// For a pair of wheels it is the roll-centre height over half the track.
-        /// The links then carry the tyre's lateral force into the body along that line:
-        /// the body takes `slope · F` of it vertically, upwards on the wheel the force
-        /// pushes towards the car's centreline, and so does the tyre's load (geometric
-        /// load transfer and jacking; Milliken & Milliken, *Race Car Vehicle Dynamics*,
-        /// §17.3). The body's roll moment falls to `F·(h_cg − h_rc)`. Positive puts the
-        /// roll centre above the ground. See `docs/vehicle.md`, "Geometry"; the
-        /// plugin's `vehicle::geometry` tests.
-        roll_centre_slope, set_roll_centre_slope, -1.0, 1.0
-    );
-    float_setting!(
-        /// The slope of the line, seen from the side, from the contact patch to the
-        /// instant centre that carries a braking force (tan of the side-view swing-arm
-        /// angle), −1 ..= 1; 0 (the original's) carries it at the ground. Like
-        /// [`roll_centre_slope`](Self::roll_centre_slope) along the car: the body takes
-        /// `slope · F` vertically, against the pitch (anti-dive on a wheel ahead of the
-        /// centre of mass, anti-lift behind it). A force counts as braking when it
-        /// opposes the wheel's travel. A vehicle sets it from its axle's
-        /// `anti_dive` (Milliken §17.4).
-        brake_pitch_slope, set_brake_pitch_slope, -1.0, 1.0
-    );
-    float_setting!(
-        /// As [`brake_pitch_slope`](Self::brake_pitch_slope), for a longitudinal force
-        /// along the wheel's travel (driving): anti-squat behind the centre of mass,
-        /// anti-lift ahead of it. A vehicle sets it from its axle's `anti_squat`.
-        drive_pitch_slope, set_drive_pitch_slope, -1.0, 1.0
-    );
-    float_setting!(
-        /// Height of the Perlin road roughness (m), ≥ 0: the bump spans
-        /// [−amplitude/2, +amplitude/2].
-        bump_amplitude, set_bump_amplitude, 0.0, MAX_VALUE
-    );
-    float_setting!(
-        /// Spatial frequency of the Perlin roughness (1/m), ≥ 0: bigger is finer.
-        bump_period, set_bump_period, 0.0, MAX_VALUE
-    );
 
     /// The camber and toe (deg) at compression `x` (m): the static ones plus the
     /// [`camber_gain`](Self::camber_gain) and [`bump_steer`](Self::bump_steer) over

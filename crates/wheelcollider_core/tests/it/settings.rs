@@ -2,228 +2,41 @@
 //! the old one; presets round-trip and fail with a message naming the field.
 use wheelcollider_core::*;
 
-type Setter = fn(&mut WheelSettings, f32) -> Result<f32, SettingsError>;
-type Getter = fn(&WheelSettings) -> f32;
-
-/// (name, setter, getter, lower limit, upper limit)
-const FLOATS: &[(&str, Setter, Getter, f32, f32)] = &[
-    (
-        "stiffness_peak_load",
-        WheelSettings::set_stiffness_peak_load,
-        WheelSettings::stiffness_peak_load,
-        0.0,
-        10.0,
-    ),
-    (
-        "longitudinal_relaxation_length",
-        WheelSettings::set_longitudinal_relaxation_length,
-        WheelSettings::longitudinal_relaxation_length,
-        0.0,
-        10.0,
-    ),
-    (
-        "lateral_relaxation_length",
-        WheelSettings::set_lateral_relaxation_length,
-        WheelSettings::lateral_relaxation_length,
-        0.0,
-        10.0,
-    ),
-    (
-        "pneumatic_trail",
-        WheelSettings::set_pneumatic_trail,
-        WheelSettings::pneumatic_trail,
-        0.0,
-        1.0,
-    ),
-    (
-        "radius",
-        WheelSettings::set_radius,
-        WheelSettings::radius,
-        0.001,
-        MAX_VALUE,
-    ),
-    (
-        "inertia",
-        WheelSettings::set_inertia,
-        WheelSettings::inertia,
-        0.001,
-        MAX_VALUE,
-    ),
-    (
-        "width",
-        WheelSettings::set_width,
-        WheelSettings::width,
-        0.001,
-        MAX_VALUE,
-    ),
-    (
-        "suspension_spring",
-        WheelSettings::set_suspension_spring,
-        WheelSettings::suspension_spring,
-        0.0,
-        MAX_SPRING,
-    ),
-    (
-        "suspension_bump",
-        WheelSettings::set_suspension_bump,
-        WheelSettings::suspension_bump,
-        0.0,
-        MAX_DAMPING,
-    ),
-    (
-        "suspension_rebound",
-        WheelSettings::set_suspension_rebound,
-        WheelSettings::suspension_rebound,
-        0.0,
-        MAX_DAMPING,
-    ),
-    (
-        "suspension_length",
-        WheelSettings::set_suspension_length,
-        WheelSettings::suspension_length,
-        0.001,
-        MAX_VALUE,
-    ),
-    (
-        "max_ground_angle",
-        WheelSettings::set_max_ground_angle,
-        WheelSettings::max_ground_angle,
-        0.0,
-        89.0,
-    ),
-    (
-        "camber_angle",
-        WheelSettings::set_camber_angle,
-        WheelSettings::camber_angle,
-        -45.0,
-        45.0,
-    ),
-    (
-        "toe_angle",
-        WheelSettings::set_toe_angle,
-        WheelSettings::toe_angle,
-        -45.0,
-        45.0,
-    ),
-    (
-        "camber_thrust",
-        WheelSettings::set_camber_thrust,
-        WheelSettings::camber_thrust,
-        0.0,
-        5.0,
-    ),
-    (
-        "spring_preload",
-        WheelSettings::set_spring_preload,
-        WheelSettings::spring_preload,
-        -wheelcollider_core::MAX_SPRING,
-        wheelcollider_core::MAX_SPRING,
-    ),
-    (
-        "bump_rubber_gap",
-        WheelSettings::set_bump_rubber_gap,
-        WheelSettings::bump_rubber_gap,
-        0.0,
-        10.0,
-    ),
-    (
-        "bump_rubber_rate",
-        WheelSettings::set_bump_rubber_rate,
-        WheelSettings::bump_rubber_rate,
-        0.0,
-        wheelcollider_core::MAX_SPRING,
-    ),
-    (
-        "camber_gain",
-        WheelSettings::set_camber_gain,
-        WheelSettings::camber_gain,
-        -500.0,
-        500.0,
-    ),
-    (
-        "bump_steer",
-        WheelSettings::set_bump_steer,
-        WheelSettings::bump_steer,
-        -500.0,
-        500.0,
-    ),
-    (
-        "alignment_compression",
-        WheelSettings::set_alignment_compression,
-        WheelSettings::alignment_compression,
-        0.0,
-        10.0,
-    ),
-    (
-        "roll_centre_slope",
-        WheelSettings::set_roll_centre_slope,
-        WheelSettings::roll_centre_slope,
-        -1.0,
-        1.0,
-    ),
-    (
-        "brake_pitch_slope",
-        WheelSettings::set_brake_pitch_slope,
-        WheelSettings::brake_pitch_slope,
-        -1.0,
-        1.0,
-    ),
-    (
-        "drive_pitch_slope",
-        WheelSettings::set_drive_pitch_slope,
-        WheelSettings::drive_pitch_slope,
-        -1.0,
-        1.0,
-    ),
-    (
-        "camber_peak_gain",
-        WheelSettings::set_camber_peak_gain,
-        WheelSettings::camber_peak_gain,
-        0.0,
-        0.5,
-    ),
-    (
-        "camber_peak_angle",
-        WheelSettings::set_camber_peak_angle,
-        WheelSettings::camber_peak_angle,
-        0.5,
-        30.0,
-    ),
-    (
-        "rolling_resistance",
-        WheelSettings::set_rolling_resistance,
-        WheelSettings::rolling_resistance,
-        0.0,
-        MAX_VALUE,
-    ),
-    (
-        "load_sensitivity",
-        WheelSettings::set_load_sensitivity,
-        WheelSettings::load_sensitivity,
-        0.0,
-        1.0,
-    ),
-    (
-        "nominal_load",
-        WheelSettings::set_nominal_load,
-        WheelSettings::nominal_load,
-        1.0,
-        MAX_VALUE,
-    ),
-    (
-        "bump_amplitude",
-        WheelSettings::set_bump_amplitude,
-        WheelSettings::bump_amplitude,
-        0.0,
-        MAX_VALUE,
-    ),
-    (
-        "bump_period",
-        WheelSettings::set_bump_period,
-        WheelSettings::bump_period,
-        0.0,
-        MAX_VALUE,
-    ),
+/// Every number setting's limit, written here apart from its declaration
+/// (`settings/table.rs`) so that a changed limit shows in this test: (name, lower,
+/// upper).
+const LIMITS: &[(&str, f32, f32)] = &[
+    ("stiffness_peak_load", 0.0, 10.0),
+    ("longitudinal_relaxation_length", 0.0, 10.0),
+    ("lateral_relaxation_length", 0.0, 10.0),
+    ("pneumatic_trail", 0.0, 1.0),
+    ("radius", 0.001, MAX_VALUE),
+    ("inertia", 0.001, MAX_VALUE),
+    ("width", 0.001, MAX_VALUE),
+    ("suspension_spring", 0.0, MAX_SPRING),
+    ("suspension_bump", 0.0, MAX_DAMPING),
+    ("suspension_rebound", 0.0, MAX_DAMPING),
+    ("suspension_length", 0.001, MAX_VALUE),
+    ("max_ground_angle", 0.0, 89.0),
+    ("camber_angle", -45.0, 45.0),
+    ("toe_angle", -45.0, 45.0),
+    ("camber_thrust", 0.0, 5.0),
+    ("spring_preload", -MAX_SPRING, MAX_SPRING),
+    ("bump_rubber_gap", 0.0, 10.0),
+    ("bump_rubber_rate", 0.0, MAX_SPRING),
+    ("camber_gain", -500.0, 500.0),
+    ("bump_steer", -500.0, 500.0),
+    ("alignment_compression", 0.0, 10.0),
+    ("roll_centre_slope", -1.0, 1.0),
+    ("brake_pitch_slope", -1.0, 1.0),
+    ("drive_pitch_slope", -1.0, 1.0),
+    ("camber_peak_gain", 0.0, 0.5),
+    ("camber_peak_angle", 0.5, 30.0),
+    ("rolling_resistance", 0.0, MAX_VALUE),
+    ("load_sensitivity", 0.0, 1.0),
+    ("nominal_load", 1.0, MAX_VALUE),
+    ("bump_amplitude", 0.0, MAX_VALUE),
+    ("bump_period", 0.0, MAX_VALUE),
 ];
 
 #[test]
@@ -256,7 +69,18 @@ fn defaults_are_the_originals() {
 
 #[test]
 fn every_setter_clamps_and_refuses_non_finite() {
-    for &(name, set, get, lo, hi) in FLOATS {
+    assert_eq!(
+        WheelSettings::FLOATS.len(),
+        LIMITS.len(),
+        "a setting without its limit here"
+    );
+    for f in WheelSettings::FLOATS {
+        let (name, set, get) = (f.name, f.set, f.get);
+        let &(_, lo, hi) = LIMITS
+            .iter()
+            .find(|l| l.0 == name)
+            .unwrap_or_else(|| panic!("{name}: no limit written in this test"));
+        assert_eq!((f.min, f.max), (lo, hi), "{name}: the declared limit");
         let mut s = WheelSettings::default();
         // In range: stored as given.
         let mid = if hi > 1.0 { (lo + 1.0).min(hi) } else { 0.5 * (lo + hi) };
@@ -352,4 +176,73 @@ fn sanitized_is_identity_on_valid_settings_and_names_bad_fields() {
         WheelSettings::try_from(def),
         Err(SettingsError::NonFinite { field: "radius", .. })
     ));
+}
+
+/// A value of `f` inside its editor range and apart from its default: three quarters of
+/// the way up the range, or a quarter when that is the default.
+fn other_value(f: &FloatSetting) -> f32 {
+    let (lo, hi) = f.range;
+    let v = lo + 0.75 * (hi - lo);
+    if v == f.default { lo + 0.25 * (hi - lo) } else { v }
+}
+
+/// The one declaration (`WheelSettings::FLOATS`) holds for every number setting: its
+/// default is the `Default`'s, its editor range lies inside its limit (the inspector
+/// draws from it), a value set through it round-trips through the file form, and a
+/// non-finite one written around the setter is reset alone by `WheelSettingsDef::sanitize` (what `sanitized` runs), every other
+/// field kept. Checked that it fails: with `radius`'s arm taken out of `reset_field`,
+/// `sanitize` falls back to the defaults after its rounds and the "alone" check names the
+/// first one it moved.
+#[test]
+fn every_float_setting_round_trips_resets_alone_and_has_its_range_in_its_limit() {
+    let defaults = WheelSettings::default();
+    let mut names: Vec<&str> = WheelSettings::FLOATS.iter().map(|f| f.name).collect();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), WheelSettings::FLOATS.len(), "a name declared twice");
+    // Every field set to another value at once: the file form carries each.
+    let mut all = WheelSettings::default();
+    for f in WheelSettings::FLOATS {
+        let name = f.name;
+        assert_eq!((f.get)(&defaults), f.default, "{name}: default");
+        assert!(
+            f.min <= f.range.0 && f.range.1 <= f.max,
+            "{name}: editor range {:?} outside its limit",
+            f.range
+        );
+        assert!(f.range.0 < f.range.1 && f.speed > 0.0, "{name}: empty range or no step");
+        let v = other_value(f);
+        assert_eq!((f.set)(&mut all, v), Ok(v), "{name}");
+    }
+    let def = WheelSettingsDef::from(&all);
+    assert_eq!(
+        WheelSettings::try_from(def.clone()),
+        Ok(all.clone()),
+        "through the file form"
+    );
+    let text = ron::to_string(&all).unwrap();
+    assert_eq!(ron::from_str::<WheelSettings>(&text).unwrap(), all, "through RON");
+    // One field made non-finite behind the setters (as reflection can): reset alone.
+    for (i, f) in WheelSettings::FLOATS.iter().enumerate() {
+        let mut text = ron::to_string(&WheelSettingsDef::from(&all)).unwrap();
+        let key = format!("{}:", f.name);
+        let at = text.find(&key).unwrap_or_else(|| panic!("{} not written", f.name)) + key.len();
+        let end = at + text[at..].find([',', ')']).unwrap();
+        text.replace_range(at..end, "inf");
+        let broken: WheelSettingsDef = ron::from_str(&text).unwrap();
+        assert!(
+            WheelSettings::try_from(broken.clone()).is_err(),
+            "{} accepted ∞",
+            f.name
+        );
+        let (clean, err) = broken.sanitize();
+        assert_eq!(err.map(|e| e.field()), Some(f.name));
+        for (j, g) in WheelSettings::FLOATS.iter().enumerate() {
+            let want = if i == j { g.default } else { (g.get)(&all) };
+            assert_eq!((g.get)(&clean), want, "{} reset with {}", g.name, f.name);
+        }
+        let mut want = all.clone();
+        (f.set)(&mut want, f.default).unwrap();
+        assert_eq!(clean, want, "{}: nothing else moved", f.name);
+    }
 }

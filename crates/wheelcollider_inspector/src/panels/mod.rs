@@ -10,16 +10,6 @@
 //! `inspector_ui` is the Bevy system: it draws the window's header and dispatches the
 //! tabs, each a function.
 
-/// A wheel-settings field through its validating setter.
-macro_rules! wheel_field {
-    ($ui:expr, $w:expr, $changed:expr, $label:expr, $get:ident, $set:ident, $range:expr, $unit:expr, $speed:expr) => {{
-        let mut v = $w.$get();
-        if num($ui, $label, &mut v, $range, $unit, $speed) && $w.$set(v).is_ok() {
-            $changed = true;
-        }
-    }};
-}
-
 mod plots;
 mod sim;
 #[cfg(feature = "audio")]

@@ -47,116 +47,34 @@ pub(super) fn wheel_settings_ui(ui: &mut egui::Ui, id: &str, w: &mut WheelSettin
     changed
 }
 
+/// The number settings of `group` as drag values, from their one declaration
+/// ([`WheelSettings::FLOATS`]: label, unit, range and step); sets `changed` when one was
+/// edited (through its clamping setter).
+fn float_fields(ui: &mut egui::Ui, w: &mut WheelSettings, group: SettingGroup, changed: &mut bool) {
+    for f in WheelSettings::FLOATS.iter().filter(|f| f.group == group) {
+        let mut v = (f.get)(w);
+        let suffix = match f.unit {
+            "" => String::new(),
+            "deg" => "°".to_owned(),
+            unit => format!(" {}", unit.replace("deg", "°")),
+        };
+        if num(ui, f.label, &mut v, f.range.0..=f.range.1, &suffix, f.speed as f64) && (f.set)(w, v).is_ok() {
+            *changed = true;
+        }
+    }
+}
+
 /// The "geometry" section of [`wheel_settings_ui`].
 pub(super) fn wheel_settings_geometry_ui(ui: &mut egui::Ui, id: &str, w: &mut WheelSettings) -> bool {
     section(ui, id, "geometry", true, |ui, changed| {
-        wheel_field!(ui, w, *changed, "radius", radius, set_radius, 0.05..=2.0, " m", 0.002);
-        wheel_field!(ui, w, *changed, "width", width, set_width, 0.02..=1.0, " m", 0.002);
-        wheel_field!(
-            ui,
-            w,
-            *changed,
-            "inertia",
-            inertia,
-            set_inertia,
-            0.001..=50.0,
-            " kg·m²",
-            0.01
-        );
+        float_fields(ui, w, SettingGroup::Geometry, changed)
     })
 }
 
 /// The "suspension" section of [`wheel_settings_ui`].
 pub(super) fn wheel_settings_suspension_ui(ui: &mut egui::Ui, id: &str, w: &mut WheelSettings) -> bool {
     section(ui, id, "suspension", true, |ui, changed| {
-        wheel_field!(
-            ui,
-            w,
-            *changed,
-            "spring",
-            suspension_spring,
-            set_suspension_spring,
-            0.0..=wheelcollider_core::MAX_SPRING,
-            " N/m",
-            100.0
-        );
-        wheel_field!(
-            ui,
-            w,
-            *changed,
-            "bump damping",
-            suspension_bump,
-            set_suspension_bump,
-            0.0..=wheelcollider_core::MAX_DAMPING,
-            " N·s/m",
-            20.0
-        );
-        wheel_field!(
-            ui,
-            w,
-            *changed,
-            "rebound damping",
-            suspension_rebound,
-            set_suspension_rebound,
-            0.0..=wheelcollider_core::MAX_DAMPING,
-            " N·s/m",
-            20.0
-        );
-        wheel_field!(
-            ui,
-            w,
-            *changed,
-            "travel",
-            suspension_length,
-            set_suspension_length,
-            0.005..=1.0,
-            " m",
-            0.002
-        );
-        wheel_field!(
-            ui,
-            w,
-            *changed,
-            "preload",
-            spring_preload,
-            set_spring_preload,
-            -1.0e5..=1.0e5,
-            " N",
-            10.0
-        );
-        wheel_field!(
-            ui,
-            w,
-            *changed,
-            "bump rubber gap",
-            bump_rubber_gap,
-            set_bump_rubber_gap,
-            0.0..=1.0,
-            " m",
-            0.002
-        );
-        wheel_field!(
-            ui,
-            w,
-            *changed,
-            "bump rubber rate",
-            bump_rubber_rate,
-            set_bump_rubber_rate,
-            0.0..=wheelcollider_core::MAX_SPRING,
-            " N/m",
-            100.0
-        );
-        wheel_field!(
-            ui,
-            w,
-            *changed,
-            "max ground angle",
-            max_ground_angle,
-            set_max_ground_angle,
-            0.0..=89.0,
-            "°",
-            0.5
-        );
+        float_fields(ui, w, SettingGroup::Suspension, changed);
         ui.label("force along");
         ui.horizontal(|ui| {
             for (d, name) in [
@@ -177,83 +95,7 @@ pub(super) fn wheel_settings_suspension_ui(ui: &mut egui::Ui, id: &str, w: &mut 
 /// The "alignment" section of [`wheel_settings_ui`].
 pub(super) fn wheel_settings_alignment_ui(ui: &mut egui::Ui, id: &str, w: &mut WheelSettings) -> bool {
     section(ui, id, "alignment", false, |ui, changed| {
-        wheel_field!(
-            ui,
-            w,
-            *changed,
-            "camber",
-            camber_angle,
-            set_camber_angle,
-            -45.0..=45.0,
-            "°",
-            0.05
-        );
-        wheel_field!(
-            ui,
-            w,
-            *changed,
-            "toe",
-            toe_angle,
-            set_toe_angle,
-            -45.0..=45.0,
-            "°",
-            0.02
-        );
-        wheel_field!(
-            ui,
-            w,
-            *changed,
-            "camber gain",
-            camber_gain,
-            set_camber_gain,
-            -200.0..=200.0,
-            " °/m",
-            0.5
-        );
-        wheel_field!(
-            ui,
-            w,
-            *changed,
-            "bump steer",
-            bump_steer,
-            set_bump_steer,
-            -200.0..=200.0,
-            " °/m",
-            0.5
-        );
-        wheel_field!(
-            ui,
-            w,
-            *changed,
-            "camber thrust",
-            camber_thrust,
-            set_camber_thrust,
-            0.0..=5.0,
-            " /rad",
-            0.01
-        );
-        wheel_field!(
-            ui,
-            w,
-            *changed,
-            "camber peak gain",
-            camber_peak_gain,
-            set_camber_peak_gain,
-            0.0..=0.5,
-            " ×",
-            0.005
-        );
-        wheel_field!(
-            ui,
-            w,
-            *changed,
-            "camber peak angle",
-            camber_peak_angle,
-            set_camber_peak_angle,
-            0.5..=30.0,
-            "°",
-            0.1
-        );
+        float_fields(ui, w, SettingGroup::Alignment, changed)
     })
 }
 
@@ -324,111 +166,14 @@ pub(super) fn wheel_settings_tyre_ui(ui: &mut egui::Ui, id: &str, w: &mut WheelS
             ui.colored_label(egui::Color32::LIGHT_RED, message);
             ui.end_row();
         }
-        wheel_field!(
-            ui,
-            w,
-            *changed,
-            "load sensitivity",
-            load_sensitivity,
-            set_load_sensitivity,
-            0.0..=1.0,
-            "",
-            0.01
-        );
-        wheel_field!(
-            ui,
-            w,
-            *changed,
-            "nominal load",
-            nominal_load,
-            set_nominal_load,
-            1.0..=50_000.0,
-            " N",
-            10.0
-        );
-        wheel_field!(
-            ui,
-            w,
-            *changed,
-            "stiffness peak load (0 off)",
-            stiffness_peak_load,
-            set_stiffness_peak_load,
-            0.0..=10.0,
-            " × nominal",
-            0.01
-        );
-        wheel_field!(
-            ui,
-            w,
-            *changed,
-            "relaxation, longitudinal",
-            longitudinal_relaxation_length,
-            set_longitudinal_relaxation_length,
-            0.0..=10.0,
-            " m",
-            0.005
-        );
-        wheel_field!(
-            ui,
-            w,
-            *changed,
-            "relaxation, lateral",
-            lateral_relaxation_length,
-            set_lateral_relaxation_length,
-            0.0..=10.0,
-            " m",
-            0.005
-        );
-        wheel_field!(
-            ui,
-            w,
-            *changed,
-            "pneumatic trail",
-            pneumatic_trail,
-            set_pneumatic_trail,
-            0.0..=1.0,
-            " m",
-            0.001
-        );
-        wheel_field!(
-            ui,
-            w,
-            *changed,
-            "rolling resistance",
-            rolling_resistance,
-            set_rolling_resistance,
-            0.0..=1.0,
-            "",
-            0.001
-        );
+        float_fields(ui, w, SettingGroup::Tyre, changed);
     })
 }
 
 /// The "roughness" section of [`wheel_settings_ui`].
 pub(super) fn wheel_settings_roughness_ui(ui: &mut egui::Ui, id: &str, w: &mut WheelSettings) -> bool {
     section(ui, id, "roughness", false, |ui, changed| {
-        wheel_field!(
-            ui,
-            w,
-            *changed,
-            "bump amplitude",
-            bump_amplitude,
-            set_bump_amplitude,
-            0.0..=0.5,
-            " m",
-            0.001
-        );
-        wheel_field!(
-            ui,
-            w,
-            *changed,
-            "bump period",
-            bump_period,
-            set_bump_period,
-            0.0..=10.0,
-            " /m",
-            0.01
-        );
+        float_fields(ui, w, SettingGroup::Roughness, changed)
     })
 }
 
