@@ -61,9 +61,9 @@
 //! | 2 | [`WheelSystems::Prepare`] | changed wheel settings validated |
 //! | 3 | `ReplaySystems` | replayed input written, then recorded |
 //! | 4 | `VehicleSystems::Drive` | one vehicle step per chassis → each wheel's [`WheelInput`] |
-//! | 5 | [`WheelSystems::SenseAndSolve`] | per chassis in parallel: sweep, contact, suspension solve, wheel model, force sums |
-//! | 6 | [`WheelSystems::Apply`] | force sums to the bodies, opposite forces to dynamic ground (serial) |
-//! | 7 | `VehicleSystems::Aero` | drag and downforce |
+//! | 5 | [`WheelSystems::SenseAndSolve`] | per chassis in parallel: sweep, contact, suspension solve, wheel model, force sums into the chassis' force channel |
+//! | 6 | [`WheelSystems::Body`] (`VehicleSystems::Body`) | body-level parts add to each chassis' [`ChassisForces`](wheel::ChassisForces): drag and downforce, the assists |
+//! | 7 | [`WheelSystems::Apply`] | each chassis' force channel to its body in one write, opposite forces to dynamic ground (serial) |
 //! | `PostUpdate` | [`WheelVisualSystems::PlaceModels`] | [`WheelModel`]s placed, interpolated between steps |
 //!
 //! Avian does not run the schedule while physics is paused, so neither do the wheels.
@@ -111,10 +111,10 @@ pub mod prelude {
     #[cfg(feature = "serialize")]
     pub use crate::vehicle::{VehicleFromPreset, VehiclePreset};
     pub use crate::wheel::{
-        AntiRollBar, ChassisState, ChassisWheels, ContactPatch, Landed, SkidEnded, SkidStarted, SurfaceChanged,
-        SurfaceMaterial, WheelCollider, WheelContactEnded, WheelContactStarted, WheelDriveline, WheelEffects,
-        WheelEventsEnabled, WheelHit, WheelInput, WheelModel, WheelOf, WheelOutput, WheelState, WheelSurface,
-        WheelSweepLayers,
+        AntiRollBar, ChassisForces, ChassisState, ChassisWheels, ContactPatch, Landed, SkidEnded, SkidStarted,
+        SurfaceChanged, SurfaceMaterial, WheelCollider, WheelContactEnded, WheelContactStarted, WheelDriveline,
+        WheelEffects, WheelEventsEnabled, WheelHit, WheelInput, WheelModel, WheelOf, WheelOutput, WheelState,
+        WheelSurface, WheelSweepLayers,
     };
     pub use crate::{ReplayPlugin, VehiclePlugin, WheelColliderPlugins, WheelPlugin, WheelSystems, WheelVisualSystems};
     pub use wheelcollider_core::{

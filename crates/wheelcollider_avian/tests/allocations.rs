@@ -100,7 +100,7 @@ fn scene(cars_per_kind: usize, sweeps: &[SweepType]) -> (App, Vec<Entity>) {
                 .before(VehicleSystems::Sync)
                 .ambiguous_with_all(),
             disarm
-                .after(VehicleSystems::Aero)
+                .after(WheelSystems::Apply)
                 .after(WheelSystems::Events)
                 .before(PhysicsStepSystems::NarrowPhase)
                 .ambiguous_with_all(),

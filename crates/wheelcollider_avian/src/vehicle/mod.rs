@@ -20,19 +20,19 @@
 //! | --- | --- |
 //! | `mod.rs` | the components: [`Vehicle`], [`VehicleInput`], [`VehicleWheel`], [`VehicleRuntime`], [`VehicleTelemetry`] |
 //! | `spawn.rs` | [`spawn_vehicle`]: chassis and wheels from a settings |
-//! | `systems.rs` | sync a changed settings, one vehicle step per chassis, aerodynamics |
+//! | `systems.rs` | sync a changed settings, one vehicle step per chassis |
 //! | `preset.rs` | `VehiclePreset` assets from `.ron` files, `VehicleFromPreset` (hot reload); feature `serialize` |
 //! | `reset.rs` | [`ResetVehicle`]: put a car back at rest |
-//! | `assists.rs` | anti-flip and air control on the body ([`AssistSettings`]) |
+//! | `body/` | the body-level parts on the chassis' force channel: aerodynamics, anti-flip and air control ([`AssistSettings`]) |
 //! | `plugin.rs` | [`VehiclePlugin`] and [`VehicleSystems`] |
 //!
 //! | set (in `PhysicsSchedule`) | system | what |
 //! | --- | --- | --- |
 //! | [`VehicleSystems::Sync`], before [`WheelSystems::Prepare`](crate::WheelSystems) | `sync_vehicles` | a changed settings is validated and pushed to the wheels (geometry, settings, mass) |
 //! | [`VehicleSystems::Drive`], after `WheelSystems::Prepare` | `drive_vehicles` | one [`step_vehicle`](wheelcollider_core::vehicle::step_vehicle) per chassis → each wheel's [`WheelInput`]; telemetry |
-//! | [`VehicleSystems::Aero`], after `WheelSystems::Apply` | `apply_aero`, `apply_body_assists` | drag at the centre of mass, downforce at the axles; anti-flip and air control |
+//! | [`VehicleSystems::Body`], in `WheelSystems::Body` | `apply_aero`, `apply_body_assists` | drag at the centre of pressure, downforce at the axles; anti-flip and air control, added to the chassis' [`ChassisForces`](crate::wheel::ChassisForces) |
 
-mod assists;
+mod body;
 mod events;
 mod plugin;
 #[cfg(feature = "serialize")]
@@ -70,7 +70,13 @@ pub struct VehicleInput(pub wheelcollider_core::vehicle::DriverInput);
 /// one kept.
 #[derive(Component, Reflect, Clone, Debug, Default, PartialEq)]
 #[reflect(Component)]
-#[require(VehicleInput, VehicleTelemetry, VehicleRuntime, crate::wheel::WheelDriveline)]
+#[require(
+    VehicleInput,
+    VehicleTelemetry,
+    VehicleRuntime,
+    crate::wheel::WheelDriveline,
+    crate::wheel::ChassisForces
+)]
 pub struct Vehicle(pub VehicleSettings);
 
 /// Which wheel of the vehicle this is: axle index (front first) and side.

@@ -4,7 +4,7 @@
 use avian3d::prelude::*;
 use bevy::prelude::*;
 
-use super::{Vehicle, VehicleInput, VehicleRuntime, VehicleTelemetry, VehicleWheel, assists, events, reset, systems};
+use super::{Vehicle, VehicleInput, VehicleRuntime, VehicleTelemetry, VehicleWheel, body, events, reset, systems};
 use crate::wheel::WheelSystems;
 
 /// The vehicle systems' sets in avian's `PhysicsSchedule`.
@@ -18,9 +18,10 @@ pub enum VehicleSystems {
     /// before [`WheelSystems::SenseAndSolve`]. A game's own driver that writes
     /// `VehicleInput` from physics state goes before it.
     Drive,
-    /// Aerodynamic drag and downforce, and the body assists (anti-flip, air control),
-    /// after [`WheelSystems::Apply`], before [`WheelSystems::Events`].
-    Aero,
+    /// The body-level parts (`vehicle/body/`): aerodynamic drag and downforce, and the
+    /// body assists (anti-flip, air control), adding to the chassis' force channel in
+    /// [`WheelSystems::Body`], before [`WheelSystems::Apply`].
+    Body,
 }
 
 /// The vehicle layer: engine, clutch, gearbox, differentials, brakes, steering, anti-roll
@@ -49,10 +50,7 @@ impl Plugin for VehiclePlugin {
                     VehicleSystems::Drive
                         .after(WheelSystems::Prepare)
                         .before(WheelSystems::SenseAndSolve),
-                    VehicleSystems::Aero
-                        .after(WheelSystems::Apply)
-                        .before_ignore_deferred(WheelSystems::Events)
-                        .before(PhysicsStepSystems::NarrowPhase),
+                    VehicleSystems::Body.in_set(WheelSystems::Body),
                 ),
             )
             .add_systems(
@@ -61,9 +59,9 @@ impl Plugin for VehiclePlugin {
                     systems::sync_vehicles.in_set(VehicleSystems::Sync),
                     systems::drive_vehicles.in_set(VehicleSystems::Drive),
                     events::gear_events.in_set(WheelSystems::Events),
-                    (systems::apply_aero, assists::apply_body_assists)
+                    (body::aero::apply_aero, body::assists::apply_body_assists)
                         .chain()
-                        .in_set(VehicleSystems::Aero),
+                        .in_set(VehicleSystems::Body),
                 ),
             );
         // Presets as assets, where the game has an asset server.

@@ -1,5 +1,5 @@
 //! The vehicle's systems: cars synced to the body and wheels, one vehicle step per
-//! chassis (wheel feedback in, wheel inputs out, telemetry), and aerodynamics.
+//! chassis (wheel feedback in, wheel inputs out, telemetry).
 //!
 //! Why `drive_vehicles` is about 90 lines: the wheels' feedback in, one
 //! `step_vehicle`, the commands out and the telemetry, over one query.
@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use wheelcollider_core::vehicle::{ChassisMotion, VehicleState, WheelFeedback, step_vehicle};
 
 use super::{Vehicle, VehicleInput, VehicleRuntime, VehicleSettings, VehicleTelemetry, VehicleWheel};
-use crate::wheel::{AntiRollBar, ChassisState, ChassisWheels, WheelCollider, WheelDriveline, WheelInput, WheelOutput};
+use crate::wheel::{AntiRollBar, ChassisWheels, WheelCollider, WheelDriveline, WheelInput, WheelOutput};
 
 /// Validates changed cars and pushes them to the wheels and the body.
 pub(crate) fn sync_vehicles(
@@ -145,8 +145,9 @@ pub(crate) fn drive_vehicles(
                 continue;
             };
             // The vehicle writes the whole input but for the drivetrain's friction, which
-            // its gearbox's drag sets when it has one and a game otherwise (if any); the
-            // bars are `AntiRollBar`s, solved with the suspension.
+            // its gearbox's drag sets when it has one and a game otherwise (if any). The
+            // step leaves the bars' force at 0: they are `AntiRollBar`s, solved with the
+            // suspension.
             let friction = if settings.gearbox.drag_torque > 0.0 {
                 runtime.commands[i].drivetrain_friction_torque
             } else {
@@ -154,7 +155,6 @@ pub(crate) fn drive_vehicles(
             };
             *wheel_input = WheelInput {
                 drivetrain_friction_torque: friction,
-                anti_roll_force: 0.0,
                 ..runtime.commands[i]
             };
         }
@@ -169,7 +169,6 @@ pub(crate) fn drive_vehicles(
                 .unwrap_or(Entity::PLACEHOLDER)
         });
         let accel = (v - telemetry.last_velocity) / dt;
-        let k = settings.aero.drag_factor();
         *telemetry = VehicleTelemetry {
             forward_speed,
             speed_kmh: v.length() * 3.6,
@@ -177,68 +176,11 @@ pub(crate) fn drive_vehicles(
             longitudinal_acceleration: accel.dot(forward),
             yaw_rate,
             powertrain: report,
-            drag: k * v.length_squared(),
-            downforce: settings.aero.downforce(forward_speed),
             grounded_wheels: grounded,
             wheels: n as u32,
             last_velocity: v,
+            // The aerodynamics' report, written by `body::aero` later in the step.
+            ..*telemetry
         };
-    }
-}
-
-/// Aerodynamic drag at the centre of pressure (`AeroSettings::pressure_height` above the
-/// centre of mass) and downforce (negative: lift) at the first and last axle; each also
-/// added to the chassis' `ChassisState::other_force`, which the next step's suspension
-/// solve reads.
-pub(crate) fn apply_aero(
-    mut vehicles: Query<(
-        &VehicleRuntime,
-        &VehicleTelemetry,
-        &ComputedCenterOfMass,
-        Forces,
-        Option<&mut ChassisState>,
-    )>,
-) {
-    for (runtime, telemetry, local_com, mut forces, mut chassis) in &mut vehicles {
-        let Some(settings) = runtime.settings.as_ref() else {
-            continue;
-        };
-        let v = forces.linear_velocity();
-        let speed = v.length();
-        if !speed.is_finite() || speed < 1e-3 {
-            continue;
-        }
-        let rot = forces.rotation().0;
-        let com = forces.position().0 + rot * local_com.0;
-        let mut record = |force: Vec3, torque: Vec3| {
-            if let Some(c) = chassis.as_mut() {
-                let c = c.bypass_change_detection();
-                c.other_force += force;
-                c.other_torque += torque;
-            }
-        };
-        let drag = -settings.aero.drag_factor() * speed * v;
-        if drag.is_finite() {
-            forces.apply_force(drag);
-            // At the centre of pressure: the drag's moment about the centre of mass.
-            let height = settings.aero.pressure_height;
-            let moment = (rot * Vec3::Y * height).cross(drag);
-            if height != 0.0 {
-                forces.apply_torque(moment);
-            }
-            record(drag, moment);
-        }
-        let down = rot * Vec3::NEG_Y;
-        let (Some(first), Some(last)) = (settings.axles.first(), settings.axles.last()) else {
-            continue;
-        };
-        let pos = forces.position().0;
-        for (f, z) in [(telemetry.downforce[0], first.z), (telemetry.downforce[1], last.z)] {
-            if f != 0.0 && f.is_finite() {
-                let point = pos + rot * Vec3::new(0.0, 0.0, z);
-                forces.apply_force_at_point(down * f, point);
-                record(down * f, (point - com).cross(down * f));
-            }
-        }
     }
 }

@@ -209,7 +209,7 @@ pub struct WheelOf(pub Entity);
 #[derive(Component, Reflect, Clone, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Debug, Clone)]
 #[relationship_target(relationship = WheelOf, linked_spawn)]
-#[require(ChassisState)]
+#[require(ChassisState, ChassisForces)]
 pub struct ChassisWheels(Vec<Entity>);
 
 impl ChassisWheels {
@@ -219,10 +219,11 @@ impl ChassisWheels {
     }
 }
 
-/// What a chassis' wheels carry from one step to the next together (the count of
-/// grounded wheels, which share the chassis' mass), and this step's force sums. Public so
-/// that a rollback library can save and restore it with the rest of a chassis' state;
-/// its fields are the plugin's.
+/// What a chassis' wheels carry from one step to the next together: the count of
+/// grounded wheels (which share the chassis' mass), the box their sweeps filled, and
+/// the forces besides the suspension's load that the body took in the last step. Public
+/// so that a rollback library can save and restore it with the rest of a chassis'
+/// state; its fields are the plugin's.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
 #[reflect(Component, Default, Clone)]
 pub struct ChassisState {
@@ -232,20 +233,77 @@ pub struct ChassisState {
     /// The box that held the sweeps of all its wheels in the last step, in the chassis'
     /// frame (m): the next step's screening for colliders that can move looks in it.
     pub(crate) sweep_box: Option<(Vec3, Vec3)>,
-    /// The sum of the grounded wheels' forces of the last step (world, N), applied at
-    /// the centre of mass.
+    /// What the body took in the last step besides the suspension's load (world, N and
+    /// N·m about the centre of mass): [`ChassisForces::free_force`] as applied. The
+    /// next step's suspension solve counts it as it counts gravity (see
+    /// `wheel/suspension.rs`).
+    pub(crate) free_force: Vec3,
+    pub(crate) free_torque: Vec3,
+}
+
+/// The one force channel of a chassis in a physics step: the wheels write it in
+/// [`WheelSystems::SenseAndSolve`](crate::WheelSystems::SenseAndSolve), every body-level
+/// part (a vehicle's aerodynamics and assists, a game's own: a hitch, a wing, a
+/// parachute) adds to it in [`WheelSystems::Body`](crate::WheelSystems::Body), and
+/// [`WheelSystems::Apply`](crate::WheelSystems::Apply) hands the sum to avian once and
+/// keeps its free part for the next step's suspension solve. World frame; torques about
+/// the centre of mass of this step. Not state: written anew every step.
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
+#[reflect(Component, Default, Clone)]
+pub struct ChassisForces {
+    /// The sum of the forces (N), at the centre of mass.
     pub(crate) force: Vec3,
-    /// The sum of their moments about the centre of mass (world, N·m).
+    /// The sum of their moments and of pure torques (N·m).
     pub(crate) torque: Vec3,
-    /// What the plugin applied to the body in the last step besides the suspension's
-    /// load (world, N and N·m about the centre of mass): the tyres' share of `force`
-    /// and `torque`, and a vehicle's aerodynamic forces. The next step's suspension
-    /// solve counts it as it counts gravity (see `wheel/suspension.rs`).
-    pub(crate) other_force: Vec3,
-    pub(crate) other_torque: Vec3,
+    /// The part of `force` and `torque` besides the suspension's load along its
+    /// direction (the tyres' forces, everything the body parts add): what the suspension
+    /// solve counts as it counts gravity.
+    pub(crate) free_force: Vec3,
+    pub(crate) free_torque: Vec3,
+    /// An angular acceleration given regardless of the body's inertia (rad/s²).
+    pub(crate) angular_acceleration: Vec3,
+    /// The centre of mass the torques are about (world, m).
+    pub(crate) center_of_mass: Vec3,
     /// Whether a grounded wheel stands on another dynamic body, which takes the
     /// opposite force.
     pub(crate) reactions: bool,
+}
+
+impl ChassisForces {
+    /// Adds `force` (N, world) at `point` (world, m), with its moment about the centre
+    /// of mass.
+    pub fn add_force_at_point(&mut self, force: Vec3, point: Vec3) {
+        let moment = (point - self.center_of_mass).cross(force);
+        self.add_force(force);
+        self.add_torque(moment);
+    }
+    /// Adds `force` (N, world) at the centre of mass.
+    pub fn add_force(&mut self, force: Vec3) {
+        self.force += force;
+        self.free_force += force;
+    }
+    /// Adds a torque (N·m, world).
+    pub fn add_torque(&mut self, torque: Vec3) {
+        self.torque += torque;
+        self.free_torque += torque;
+    }
+    /// Adds an angular acceleration (rad/s², world) that does not depend on the body's
+    /// inertia (the assists' turn of the body).
+    pub fn add_angular_acceleration(&mut self, acceleration: Vec3) {
+        self.angular_acceleration += acceleration;
+    }
+    /// The centre of mass this step's torques are about (world, m).
+    pub fn center_of_mass(&self) -> Vec3 {
+        self.center_of_mass
+    }
+    /// The force so far this step (N, world).
+    pub fn force(&self) -> Vec3 {
+        self.force
+    }
+    /// The torque so far this step (N·m, world, about the centre of mass).
+    pub fn torque(&self) -> Vec3 {
+        self.torque
+    }
 }
 
 /// Optional, on a chassis: the driveline behind its driven wheels, solved with their

@@ -73,12 +73,11 @@ pub(crate) struct ChassisFrame {
     pub share: f32,
     /// The chassis' gravity (m/s²): avian's `Gravity` times its `GravityScale`.
     pub gravity: Vec3,
-    /// What the plugin applied to the chassis in the last step besides the
-    /// suspension's load (world): the tyres' forces and the aerodynamics, their sum (N)
-    /// and moment about the centre of mass (N·m) (`ChassisState::other_force`). The
-    /// suspension solve counts them in each wheel's free acceleration, as it counts
-    /// gravity.
-    pub other: (Vec3, Vec3),
+    /// What the chassis took in the last step besides the suspension's load (world): the
+    /// tyres' forces and every body part's, their sum (N) and moment about the centre of
+    /// mass (N·m) ([`ChassisForces`](super::ChassisForces)' free part). The suspension
+    /// solve counts them in each wheel's free acceleration, as it counts gravity.
+    pub free: (Vec3, Vec3),
 }
 
 /// One chassis' step: its frame, the world its wheels sense, and the step's size. Built

@@ -20,8 +20,12 @@ pub enum WheelSystems {
     /// Sweeps, contacts, the suspension solve and the wheel model, in parallel over
     /// chassis (each task steps one chassis' wheels).
     SenseAndSolve,
-    /// Force application: each chassis' sums, then the opposite forces to dynamic
-    /// ground (serial).
+    /// Body-level parts add their forces to each chassis' [`ChassisForces`]: a
+    /// vehicle's aerodynamics and assists (`VehicleSystems::Body`), and a game's own (a
+    /// hitch, a wing, a parachute). See `docs/architecture.md`, "The force channel".
+    Body,
+    /// Force application: each chassis' [`ChassisForces`] in one write, then the
+    /// opposite forces to dynamic ground (serial).
     Apply,
     /// Wheel events and effect data, for wheels and chassis with
     /// [`WheelEventsEnabled`](super::WheelEventsEnabled).
@@ -56,6 +60,7 @@ impl Plugin for WheelPlugin {
             .register_type::<AntiRollBar>()
             .register_type::<WheelSurface>()
             .register_type::<ChassisState>()
+            .register_type::<ChassisForces>()
             .register_type::<WheelDriveline>()
             .register_type::<WheelEventsEnabled>()
             .register_type::<WheelEffects>()
@@ -70,7 +75,12 @@ impl Plugin for WheelPlugin {
             .add_observer(attach::attach_reparented_wheel)
             .configure_sets(
                 PhysicsSchedule,
-                (WheelSystems::Prepare, WheelSystems::SenseAndSolve, WheelSystems::Apply)
+                (
+                    WheelSystems::Prepare,
+                    WheelSystems::SenseAndSolve,
+                    WheelSystems::Body,
+                    WheelSystems::Apply,
+                )
                     .chain()
                     .after(PhysicsStepSystems::BroadPhase)
                     .before(PhysicsStepSystems::NarrowPhase),

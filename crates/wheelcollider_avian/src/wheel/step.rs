@@ -63,8 +63,9 @@ fn moving_near(
 /// The wheels' step, one chassis per task, in parallel: whether a collider that can move
 /// is in reach of its wheels ([`WheelCasts::moving_in`](super::sweep::WheelCasts::moving_in));
 /// then per wheel the sweep, the contact and the wheel model; then the sum of the wheels'
-/// forces at the centre of mass and of their moments about it, kept in [`ChassisState`]
-/// for [`apply_forces`], with the count of grounded wheels.
+/// forces at the centre of mass and of their moments about it, written to the chassis'
+/// [`ChassisForces`] for the body parts and [`apply_forces`], with the count of grounded
+/// wheels in its [`ChassisState`].
 ///
 /// The screening looks in the box that held the wheels' sweeps in the last step (in the
 /// chassis frame, turned with it). A wheel whose sweep is not inside that box (its
@@ -90,7 +91,7 @@ pub(crate) fn step_wheels(
         Option<&GravityScale>,
         (Option<&CollisionLayers>, Option<&mut WheelDriveline>),
         &ChassisWheels,
-        &mut ChassisState,
+        (&mut ChassisState, &mut ChassisForces),
     )>,
 ) {
     let dt = time.delta_secs();
@@ -119,7 +120,7 @@ pub(crate) fn step_wheels(
                 scale,
                 (layers, mut driveline),
                 children,
-                mut chassis_state,
+                (mut chassis_state, mut chassis_forces),
             )| {
                 let screened = chassis_state
                     .sweep_box
@@ -141,7 +142,7 @@ pub(crate) fn step_wheels(
                     filters: layers.map(|l| l.filters),
                     share: chassis_state.grounded_wheels.max(1) as f32,
                     gravity: gravity * scale.map_or(1.0, |s| s.0),
-                    other: (chassis_state.other_force, chassis_state.other_torque),
+                    free: (chassis_state.free_force, chassis_state.free_torque),
                 };
                 // Only wheels whose `WheelOf` names this chassis (a wheel being moved to
                 // another chassis may still be in the old list for a step).
@@ -189,10 +190,16 @@ pub(crate) fn step_wheels(
                     .cmple(sums.box_max)
                     .all()
                     .then_some((sums.box_min, sums.box_max));
-                chassis_state.force = sums.force;
-                chassis_state.torque = sums.torque;
-                (chassis_state.other_force, chassis_state.other_torque) = (sums.other_force, sums.other_torque);
-                chassis_state.reactions = sums.reactions;
+                // The step's first writer of the force channel.
+                *chassis_forces.bypass_change_detection() = ChassisForces {
+                    force: sums.force,
+                    torque: sums.torque,
+                    free_force: sums.free_force,
+                    free_torque: sums.free_torque,
+                    angular_acceleration: Vec3::ZERO,
+                    center_of_mass: ctx.frame.center_of_mass,
+                    reactions: sums.reactions,
+                };
             },
         );
 }
@@ -201,9 +208,9 @@ pub(crate) fn step_wheels(
 struct ChassisSums {
     force: Vec3,
     torque: Vec3,
-    /// The tyres' share of `force` and `torque` (see `ChassisState::other_force`).
-    other_force: Vec3,
-    other_torque: Vec3,
+    /// The tyres' share of `force` and `torque` (see [`ChassisForces`]).
+    free_force: Vec3,
+    free_torque: Vec3,
     grounded: u32,
     reactions: bool,
     box_min: Vec3,
@@ -215,8 +222,8 @@ impl Default for ChassisSums {
         Self {
             force: Vec3::ZERO,
             torque: Vec3::ZERO,
-            other_force: Vec3::ZERO,
-            other_torque: Vec3::ZERO,
+            free_force: Vec3::ZERO,
+            free_torque: Vec3::ZERO,
             grounded: 0,
             reactions: false,
             box_min: Vec3::splat(f32::MAX),
@@ -308,13 +315,13 @@ fn step_group(
             // The tyre's part: all but the suspension's load along its direction.
             let suspension = output.output.load - output.output.jacking_force;
             let tyre = output.force - output.suspension_direction * suspension;
-            sums.other_force += tyre;
-            sums.other_torque += arm.cross(tyre);
+            sums.free_force += tyre;
+            sums.free_torque += arm.cross(tyre);
             // The tyre's self-aligning torque, about the ground normal.
             if let Some(hit) = output.hit {
                 let aligning = hit.normal * output.output.aligning_torque;
                 sums.torque += aligning;
-                sums.other_torque += aligning;
+                sums.free_torque += aligning;
             }
             sums.reactions |= output
                 .hit

@@ -51,15 +51,15 @@ pub(crate) fn solve_chassis(
     for a in 0..n {
         let ga = sensed[index[a]].ground.as_ref().expect("grounded");
         let up = sensed[index[a]].up;
-        // The last step's tyre and aerodynamic forces move the mount as gravity does:
+        // The last step's tyre and body-part forces move the mount as gravity does:
         // the compression acceleration they give, `−(up·F/m + (I⁻¹·(r × up))·T)`, is
         // part of the free one. Left out, the solve read the springs' balance of a
         // corner's roll moment (or of lift) as motion and its dampers held a steady
         // share of it (`vehicle::geometry`).
-        let (force, torque) = frame.other;
-        let other = inverse_mass * up.dot(force) + ga.ang.dot(torque);
-        if other.is_finite() {
-            rows[a].free_acceleration -= other;
+        let (force, torque) = frame.free;
+        let free = inverse_mass * up.dot(force) + ga.ang.dot(torque);
+        if free.is_finite() {
+            rows[a].free_acceleration -= free;
         }
         // The bar's other end, if it is grounded in this group; and the bar's rate here
         // while that end hangs (its spring read from its own wheel, or this one's if it

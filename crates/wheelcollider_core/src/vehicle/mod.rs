@@ -14,7 +14,7 @@
 //! | `transmission.rs` | [`GearboxSettings`], [`ClutchSettings`] | gear selection, auto-reverse, the shift; the clutch coupling |
 //! | `steering.rs` | [`SteeringSettings`] | the steering rate, Ackermann angles |
 //! | `brakes.rs` | [`BrakeSettings`] | service brakes, handbrake, ABS, traction control |
-//! | `anti_roll.rs` | `AxleSettings::anti_roll_stiffness` | the bar's force (the plugin solves it implicitly instead) |
+//! | `anti_roll.rs` | `AxleSettings::anti_roll_stiffness` | the bar's force, [`apply_bars`] for a loop of its own (the plugin solves it implicitly instead) |
 //! | `engine.rs` | [`EngineSettings`] | idle control, rev limiter, torque, engine speed |
 //! | `differential.rs` | [`DifferentialKind`] | centre and axle differentials: the feed-forward split and the [`Driveline`] |
 //! | `driveline.rs` | [`Driveline`] | the driveline and the driven wheels' spins as one solve ([`solve_driveline`], run by the wheels' step) |
@@ -71,7 +71,7 @@ mod transmission;
 
 pub use crate::WheelInput;
 pub use aero::AeroSettings;
-pub use anti_roll::bar_force;
+pub use anti_roll::{apply_bars, bar_force};
 pub use assists::{
     ANTI_FLIP_RETURN_RATE, AirControlSettings, AntiFlipSettings, AssistSettings, BodyMotion, ChassisMotion,
     YAW_REFERENCE_GRIP, YAW_STABILITY_MIN_SPEED, YawStabilitySettings, body_acceleration,
@@ -313,8 +313,8 @@ fn feedback(wheels: &[WheelFeedback], i: usize) -> WheelFeedback {
 }
 
 /// The commands for the two wheels of `axle`: steer angles (Ackermann plus the roll and
-/// compliance steer `elastic`), brake torques and the anti-roll bar's force (drive
-/// torque 0: the differentials set it).
+/// compliance steer `elastic`) and brake torques (drive torque 0: the differentials set
+/// it; the anti-roll bar's force 0: see [`apply_bars`]).
 fn axle_commands(
     settings: &VehicleSettings,
     axle: usize,
@@ -331,14 +331,13 @@ fn axle_commands(
     };
     let (angle_l, angle_r) = (angle_l + elastic_l, angle_r + elastic_r);
     let [brake_l, brake_r] = brakes::axle_brake_torques(settings, axle, brake, aids, [wl, wr]);
-    let roll = anti_roll::bar_force(settings.axles[axle].anti_roll_stiffness, &wl, &wr);
-    let command = |angle: f32, brake: f32, roll: f32| WheelInput {
+    let command = |angle: f32, brake: f32| WheelInput {
         steer_angle: finite(angle),
         drive_torque: 0.0,
         brake_torque: finite(brake).max(0.0),
-        anti_roll_force: finite(roll),
+        anti_roll_force: 0.0,
         drivetrain_inertia: 0.0,
         drivetrain_friction_torque: 0.0,
     };
-    [command(angle_l, brake_l, roll), command(angle_r, brake_r, -roll)]
+    [command(angle_l, brake_l), command(angle_r, brake_r)]
 }

@@ -1,13 +1,14 @@
 //! The body assists of [`AssistSettings`](wheelcollider_core::vehicle::AssistSettings):
-//! anti-flip and air control, as an angular acceleration on the chassis (avian applies
-//! it over the step, independent of the body's inertia). Yaw stability brakes wheels
-//! and runs inside the vehicle step.
+//! anti-flip and air control, as an angular acceleration on the chassis' force channel
+//! (avian applies it over the step, independent of the body's inertia). Yaw stability
+//! brakes wheels and runs inside the vehicle step.
 
 use avian3d::prelude::*;
 use bevy::prelude::*;
 use wheelcollider_core::vehicle::{BodyMotion, body_acceleration};
 
-use super::{VehicleInput, VehicleRuntime, VehicleTelemetry};
+use crate::vehicle::{VehicleInput, VehicleRuntime, VehicleTelemetry};
+use crate::wheel::ChassisForces;
 
 /// Anti-flip and air control on every vehicle that has one of them on. The world's up
 /// is against avian's [`Gravity`] (+Y without gravity); the chassis is airborne when
@@ -15,12 +16,18 @@ use super::{VehicleInput, VehicleRuntime, VehicleTelemetry};
 pub(crate) fn apply_body_assists(
     time: Res<Time>,
     gravity: Option<Res<Gravity>>,
-    mut vehicles: Query<(&VehicleRuntime, &VehicleInput, &VehicleTelemetry, Forces)>,
+    mut vehicles: Query<(
+        &VehicleRuntime,
+        &VehicleInput,
+        &VehicleTelemetry,
+        (&Rotation, &AngularVelocity),
+        &mut ChassisForces,
+    )>,
 ) {
     let dt = time.delta_secs();
     let down = gravity.map(|g| g.0).unwrap_or(Vec3::NEG_Y);
     let up = (-down).try_normalize().unwrap_or(Vec3::Y);
-    for (runtime, input, telemetry, mut forces) in &mut vehicles {
+    for (runtime, input, telemetry, (rot, ang), mut forces) in &mut vehicles {
         let Some(settings) = runtime.settings.as_ref() else {
             continue;
         };
@@ -28,15 +35,15 @@ pub(crate) fn apply_body_assists(
         if !a.anti_flip.enabled && !a.air_control.enabled {
             continue;
         }
-        let to_local = forces.rotation().0.inverse();
+        let to_local = rot.0.inverse();
         let body = BodyMotion {
             up: (to_local * up).to_array(),
-            angular_velocity: (to_local * forces.angular_velocity()).to_array(),
+            angular_velocity: (to_local * ang.0).to_array(),
             airborne: telemetry.wheels > 0 && telemetry.grounded_wheels == 0,
         };
         let local = Vec3::from(body_acceleration(a, &input.0, &body, dt));
         if local != Vec3::ZERO {
-            forces.apply_local_angular_acceleration(local);
+            forces.bypass_change_detection().add_angular_acceleration(rot.0 * local);
         }
     }
 }
