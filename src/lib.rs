@@ -17,6 +17,6 @@ pub mod prelude {
 pub use wheelcollider_inspector as inspector;
 
 /// Sound synthesised from the model (feature `audio`): the synthesiser and
-/// `VehicleAudioPlugin`, which plays every nearby vehicle through Bevy's audio.
+/// `VehicleSoundPlugin`, which plays every nearby vehicle through Bevy's audio.
 #[cfg(feature = "audio")]
 pub use wheelcollider_audio as audio;

@@ -13,7 +13,7 @@ use avian3d::prelude::LinearVelocity;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use wheelcollider::audio::Mixer;
-use wheelcollider::audio::plugin::{AudioSettings, SoundControl, SoundListener, VehicleAudioPlugin};
+use wheelcollider::audio::plugin::{SoundControl, SoundListener, SoundSettings, VehicleSoundPlugin};
 use wheelcollider::audio::wav::write_wav;
 use wheelcollider::inspector::InspectorState;
 use wheelcollider::prelude::*;
@@ -29,7 +29,7 @@ pub struct SoundPlugin {
 impl Plugin for SoundPlugin {
     fn build(&self, app: &mut App) {
         // A recording takes every sample itself: nothing to the device.
-        app.add_plugins(VehicleAudioPlugin {
+        app.add_plugins(VehicleSoundPlugin {
             play: self.lap.is_none(),
         })
         .add_systems(Update, (listen_from_camera, mute_key));
@@ -55,7 +55,7 @@ fn listen_from_camera(mut commands: Commands, cameras: Query<Entity, (With<Camer
     }
 }
 
-fn mute_key(keys: Res<ButtonInput<KeyCode>>, mut settings: ResMut<AudioSettings>) {
+fn mute_key(keys: Res<ButtonInput<KeyCode>>, mut settings: ResMut<SoundSettings>) {
     if keys.just_pressed(KeyCode::KeyM) {
         settings.muted = !settings.muted;
     }

@@ -26,7 +26,7 @@ const MAX_PENDING_IMPACTS: usize = 64;
 struct CarSlot {
     key: u64,
     engine: EngineSettings,
-    /// Bumped when the engine changes, so that the mixer rebuilds the voice.
+    /// Bumped when the engine changes, so that the mixer rebuilds the car's synth.
     generation: u64,
     input: CarInput,
     heard: bool,
@@ -55,7 +55,7 @@ impl MixControl {
 
     /// The input of the car `key` (any number unique to the car, an entity's bits)
     /// with `engine`, listed as heard this frame; a new car is added, a changed engine
-    /// rebuilds its voice.
+    /// rebuilds its synth.
     pub fn car(&mut self, key: u64, engine: &EngineSettings) -> &mut CarInput {
         let i = match self.cars.iter().position(|c| c.key == key) {
             Some(i) => i,
@@ -115,7 +115,7 @@ pub fn lock(control: &SharedControl) -> MutexGuard<'_, MixControl> {
     control.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-struct Voice {
+struct MixedCar {
     key: u64,
     generation: u64,
     synth: CarSynth,
@@ -127,7 +127,7 @@ struct Voice {
 pub struct Mixer {
     control: SharedControl,
     sample_rate: f32,
-    voices: Vec<Voice>,
+    cars: Vec<MixedCar>,
     volumes: Volumes,
     muted: bool,
     master: Smoother,
@@ -145,7 +145,7 @@ impl Mixer {
         Self {
             control,
             sample_rate: fs,
-            voices: Vec::new(),
+            cars: Vec::new(),
             volumes: Volumes::default(),
             muted: false,
             master: Smoother::new(0.0, 0.05, fs),
@@ -162,12 +162,12 @@ impl Mixer {
     }
 
     /// Cars being rendered (those listed, and those fading out).
-    pub fn voices(&self) -> usize {
-        self.voices.len()
+    pub fn cars(&self) -> usize {
+        self.cars.len()
     }
 
     /// The largest magnitude of the mix before the soft limiter since the last call,
-    /// reset to 0: how much headroom the voices leave.
+    /// reset to 0: how much headroom the cars leave.
     pub fn take_peak(&mut self) -> f32 {
         std::mem::take(&mut self.peak)
     }
@@ -177,15 +177,15 @@ impl Mixer {
         let mut c = lock(&self.control);
         self.volumes = c.volumes.sanitized();
         self.muted = c.muted;
-        for v in &mut self.voices {
+        for v in &mut self.cars {
             v.listed = false;
         }
         for slot in &c.cars {
-            let i = match self.voices.iter().position(|v| v.key == slot.key) {
-                Some(i) if self.voices[i].generation == slot.generation => i,
+            let i = match self.cars.iter().position(|v| v.key == slot.key) {
+                Some(i) if self.cars[i].generation == slot.generation => i,
                 found => {
                     let seed = (slot.key ^ (slot.key >> 32)) as u32;
-                    let voice = Voice {
+                    let car = MixedCar {
                         key: slot.key,
                         generation: slot.generation,
                         synth: CarSynth::new(&slot.engine, self.sample_rate, seed),
@@ -194,27 +194,27 @@ impl Mixer {
                     };
                     match found {
                         Some(i) => {
-                            self.voices[i] = voice;
+                            self.cars[i] = car;
                             i
                         }
                         None => {
-                            self.voices.push(voice);
-                            self.voices.len() - 1
+                            self.cars.push(car);
+                            self.cars.len() - 1
                         }
                     }
                 }
             };
-            let v = &mut self.voices[i];
+            let v = &mut self.cars[i];
             v.input.clone_from(&slot.input);
             v.listed = true;
         }
         for (key, speed) in c.impacts.drain(..) {
-            if let Some(v) = self.voices.iter_mut().find(|v| v.key == key) {
+            if let Some(v) = self.cars.iter_mut().find(|v| v.key == key) {
                 v.synth.impact(speed);
             }
         }
         drop(c);
-        for v in &mut self.voices {
+        for v in &mut self.cars {
             if !v.listed {
                 v.input.placement = Placement {
                     gain: 0.0,
@@ -223,14 +223,14 @@ impl Mixer {
             }
         }
         // A car faded below −60 dB is dropped.
-        self.voices.retain(|v| v.listed || v.synth.gain() > 1e-3);
+        self.cars.retain(|v| v.listed || v.synth.gain() > 1e-3);
     }
 
     fn render_block(&mut self) {
         self.sync();
         self.left.fill(0.0);
         self.right.fill(0.0);
-        for v in &mut self.voices {
+        for v in &mut self.cars {
             v.synth.render(&v.input, &self.volumes, &mut self.left, &mut self.right);
         }
         let target = if self.muted { 0.0 } else { self.volumes.master };

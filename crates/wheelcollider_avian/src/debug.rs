@@ -55,62 +55,62 @@ fn draw_wheels(mut gizmos: Gizmos, config: Res<WheelGizmos>, wheels: Query<(&Whe
     if !config.enabled {
         return;
     }
-    for (wheel, state) in &wheels {
+    for (wheel, output) in &wheels {
         let sweep = wheel.sweep_type();
         let shown = match sweep {
             SweepType::Ray => config.ray,
             SweepType::Sphere => config.sphere,
             SweepType::Cylinder => config.cylinder,
         };
-        if !shown || !state.center.is_finite() {
+        if !shown || !output.center.is_finite() {
             continue;
         }
         let r = wheel.radius();
-        let colour = if state.grounded() { css::LIME } else { css::ORANGE };
-        gizmos.line(state.mount_position, state.center, css::YELLOW);
+        let colour = if output.grounded() { css::LIME } else { css::ORANGE };
+        gizmos.line(output.mount_position, output.center, css::YELLOW);
         // A circle in the wheel plane (its normal along the axle).
         let to_axle = Quat::from_rotation_y(core::f32::consts::FRAC_PI_2);
-        let axle = state.rotation * Vec3::X;
+        let axle = output.rotation * Vec3::X;
         match sweep {
             SweepType::Ray => {
-                gizmos.circle(Isometry3d::new(state.center, state.rotation * to_axle), r, colour);
+                gizmos.circle(Isometry3d::new(output.center, output.rotation * to_axle), r, colour);
             }
             SweepType::Sphere => {
-                gizmos.sphere(Isometry3d::new(state.center, state.rotation), r, colour);
+                gizmos.sphere(Isometry3d::new(output.center, output.rotation), r, colour);
             }
             SweepType::Cylinder => {
                 let half = axle * wheel.width() * 0.5;
                 for side in [-1.0, 1.0] {
                     gizmos.circle(
-                        Isometry3d::new(state.center + half * side, state.rotation * to_axle),
+                        Isometry3d::new(output.center + half * side, output.rotation * to_axle),
                         r,
                         colour,
                     );
                 }
                 for k in 0..4 {
                     let a = k as f32 * core::f32::consts::FRAC_PI_2;
-                    let rim = state.rotation * Quat::from_rotation_x(a) * Vec3::Y * r;
-                    gizmos.line(state.center - half + rim, state.center + half + rim, colour);
+                    let rim = output.rotation * Quat::from_rotation_x(a) * Vec3::Y * r;
+                    gizmos.line(output.center - half + rim, output.center + half + rim, colour);
                 }
             }
         }
         // The spoke turns with the wheel.
         gizmos.line(
-            state.center,
-            state.center + state.rotation * Vec3::NEG_Y * r,
+            output.center,
+            output.center + output.rotation * Vec3::NEG_Y * r,
             css::WHITE,
         );
-        if let Some(hit) = state.hit {
-            gizmos.sphere(Isometry3d::from_translation(state.contact_position), 0.03, css::RED);
-            gizmos.line(hit.point, state.contact_position, css::RED);
+        if let Some(hit) = output.hit {
+            gizmos.sphere(Isometry3d::from_translation(output.contact_position), 0.03, css::RED);
+            gizmos.line(hit.point, output.contact_position, css::RED);
             if config.forces {
                 let s = config.force_scale;
-                let p = state.contact_position;
-                gizmos.arrow(p, p + state.up * state.load() * s, css::AQUA);
-                gizmos.arrow(p, p + state.forward_direction * state.forward_force() * s, css::BLUE);
+                let p = output.contact_position;
+                gizmos.arrow(p, p + output.up * output.load() * s, css::AQUA);
+                gizmos.arrow(p, p + output.forward_direction * output.forward_force() * s, css::BLUE);
                 gizmos.arrow(
                     p,
-                    p + state.sideways_direction * state.sideways_force() * s,
+                    p + output.sideways_direction * output.sideways_force() * s,
                     css::FUCHSIA,
                 );
             }

@@ -10,9 +10,9 @@ use bevy::prelude::*;
 use wheelcollider_avian::prelude::*;
 use wheelcollider_avian::vehicle::VehicleRuntime;
 use wheelcollider_avian::wheel::skid_intensity;
-use wheelcollider_core::vehicle::{EngineSettings, LIMITER_BAND_RPM, VehicleSettings};
+use wheelcollider_core::vehicle::{EngineSettings, VehicleSettings};
 
-use super::{AudioSettings, SoundControl, SoundListener};
+use super::{SoundControl, SoundListener, SoundSettings};
 use crate::car::{CarInput, Placement};
 use crate::dsp::smoothstep;
 use crate::engine::EngineInput;
@@ -27,7 +27,7 @@ pub struct FeedSystems;
 /// The distance gain at `distance` (m) for `settings`: 1 within the reference
 /// distance `r`, then `r / (r + rolloff·(d − r))` (OpenAL's inverse-distance model),
 /// faded to 0 over the last 20 % before the maximum distance.
-pub fn distance_gain(settings: &AudioSettings, distance: f32) -> f32 {
+pub fn distance_gain(settings: &SoundSettings, distance: f32) -> f32 {
     let r = settings.reference_distance.max(0.1);
     let max = settings.max_distance.max(r);
     if !distance.is_finite() || distance >= max {
@@ -70,17 +70,17 @@ pub(super) struct VehicleData {
     wheels: &'static ChassisWheels,
 }
 
-/// The wheels' side of a car: each wheel's output and settings, and the surfaces.
+/// The wheels' side of a car: each wheel's output (with the surface under its hit) and
+/// settings.
 #[derive(bevy::ecs::system::SystemParam)]
 pub(super) struct Wheels<'w, 's> {
     wheels: Query<'w, 's, (&'static WheelOutput, &'static WheelCollider)>,
-    surfaces: Query<'w, 's, &'static WheelSurface>,
 }
 
 /// Lists the nearest vehicles with what each is doing, and their impacts.
 #[allow(clippy::too_many_arguments, reason = "a Bevy system's parameters")]
 pub(super) fn feed(
-    settings: Res<AudioSettings>,
+    settings: Res<SoundSettings>,
     control: Res<SoundControl>,
     listener: Query<&GlobalTransform, With<SoundListener>>,
     vehicles: Query<VehicleData>,
@@ -100,7 +100,7 @@ pub(super) fn feed(
         .filter(|(d, _)| *d < settings.max_distance)
         .collect();
     near.sort_by(|a, b| a.0.total_cmp(&b.0));
-    near.truncate(settings.voices.min(64));
+    near.truncate(settings.cars.min(64));
     let mut c = lock(&control.0);
     (c.volumes, c.muted) = (settings.volumes, settings.muted);
     c.begin_frame();
@@ -160,7 +160,7 @@ fn fill_car(
     vehicle: &VehicleSettings,
     v: &VehicleDataItem<'_, '_>,
     wheels: &Wheels,
-    settings: &AudioSettings,
+    settings: &SoundSettings,
 ) {
     let p = &v.telemetry.powertrain;
     let engine = &vehicle.engine;
@@ -169,17 +169,12 @@ fn fill_car(
         rpm: p.engine_rpm,
         throttle: p.throttle,
         load,
-        limiter: p.engine_rpm >= engine.redline_rpm - LIMITER_BAND_RPM && v.driver.throttle > 0.3,
+        limiter: p.limiter,
         running: !p.stalled,
     };
-    let ratio = match p.gear {
-        g if g > 0 => vehicle.gearbox.forward.get(g as usize - 1).copied().unwrap_or(1.0),
-        g if g < 0 => vehicle.gearbox.reverse,
-        _ => 0.0,
-    };
     input.gearbox = GearboxInput {
-        shaft_rpm: if ratio > 0.0 {
-            p.engine_rpm * p.clutch_engagement / ratio
+        shaft_rpm: if p.gear_ratio > 0.0 {
+            p.engine_rpm * p.clutch_engagement / p.gear_ratio
         } else {
             0.0
         },
@@ -196,13 +191,9 @@ fn fill_car(
             continue;
         };
         let o = &out.output;
-        let ground = out.hit.map_or(GroundSound::ASPHALT, |hit| {
-            let surface =
-                (wheels.surfaces.get(hit.entity).ok()).or_else(|| hit.body.and_then(|b| wheels.surfaces.get(b).ok()));
-            settings
-                .grounds
-                .of(surface.map_or(SurfaceMaterial::Asphalt, |s| s.material))
-        });
+        let ground = out
+            .hit
+            .map_or(GroundSound::ASPHALT, |hit| settings.grounds.of(hit.surface.material));
         let point_velocity = v.linear.0 + v.angular.0.cross(out.contact_position - com);
         let sideways = point_velocity.dot(out.sideways_direction);
         let forward = o.angular_velocity * collider.0.radius() - o.ground_speed;

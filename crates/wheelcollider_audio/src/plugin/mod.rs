@@ -7,13 +7,13 @@
 //!
 //! ```no_run
 //! # use bevy::prelude::*;
-//! use wheelcollider_audio::plugin::{AudioSettings, SoundListener, VehicleAudioPlugin};
+//! use wheelcollider_audio::plugin::{SoundSettings, SoundListener, VehicleSoundPlugin};
 //! # let mut app = App::new();
-//! app.add_plugins(VehicleAudioPlugin::default());
+//! app.add_plugins(VehicleSoundPlugin::default());
 //! // Hear from the camera (here a bare transform standing in for it); mute with the
 //! // settings.
 //! app.world_mut().spawn((Transform::from_xyz(0.0, 2.0, 8.0), SoundListener));
-//! app.world_mut().resource_mut::<AudioSettings>().muted = true;
+//! app.world_mut().resource_mut::<SoundSettings>().muted = true;
 //! ```
 //!
 //! `feed.rs` holds the per-frame feeding and the listener's geometry; `output.rs` the
@@ -41,7 +41,7 @@ pub const SAMPLE_RATE: u32 = 48_000;
 /// them, and each ground's sound. Edit it at run time (the inspector does).
 #[derive(Resource, Reflect, Clone, Debug, PartialEq)]
 #[reflect(Resource)]
-pub struct AudioSettings {
+pub struct SoundSettings {
     /// The master volume and each voice's.
     pub volumes: Volumes,
     /// Silence everything (faded over 50 ms).
@@ -49,7 +49,7 @@ pub struct AudioSettings {
     /// The cars heard at once: the nearest this many within
     /// [`max_distance`](Self::max_distance), 0 ..= 64 (clamped). Cars beyond cost
     /// nothing.
-    pub voices: usize,
+    pub cars: usize,
     /// Distance (m) within which a car is at full volume, ≥ 0.1.
     pub reference_distance: f32,
     /// How fast the volume falls beyond the reference distance, ≥ 0 (1: inversely
@@ -64,12 +64,12 @@ pub struct AudioSettings {
     pub grounds: GroundSounds,
 }
 
-impl Default for AudioSettings {
+impl Default for SoundSettings {
     fn default() -> Self {
         Self {
             volumes: Volumes::default(),
             muted: false,
-            voices: 8,
+            cars: 8,
             reference_distance: 5.0,
             rolloff: 1.0,
             max_distance: 300.0,
@@ -143,23 +143,23 @@ impl SoundControl {
 /// `AudioPlugin` was added before it. Turns on [`WheelEventsEnabled`] on every
 /// vehicle, to hear its landings; its chassis' hard contacts come from avian's contact
 /// graph.
-pub struct VehicleAudioPlugin {
+pub struct VehicleSoundPlugin {
     /// Play the mix on the audio device (true by default). Off, the mix is only
     /// rendered by the mixers a game makes with [`SoundControl::mixer`] (a recording).
     pub play: bool,
 }
 
-impl Default for VehicleAudioPlugin {
+impl Default for VehicleSoundPlugin {
     fn default() -> Self {
         Self { play: true }
     }
 }
 
-impl Plugin for VehicleAudioPlugin {
+impl Plugin for VehicleSoundPlugin {
     fn build(&self, app: &mut App) {
-        app.register_type::<AudioSettings>()
+        app.register_type::<SoundSettings>()
             .register_type::<SoundListener>()
-            .init_resource::<AudioSettings>()
+            .init_resource::<SoundSettings>()
             .init_resource::<SoundControl>()
             .add_observer(feed::listen_to_vehicle)
             .add_systems(

@@ -55,7 +55,7 @@ fn cars_come_and_go_without_clicks() {
         "the car's end clicks: {} > {steady}",
         max_step(&gone)
     );
-    assert_eq!(mixer.voices(), 0, "a car gone is dropped");
+    assert_eq!(mixer.cars(), 0, "a car gone is dropped");
     assert!(
         decibels(rms(&gone[(0.4 * FS) as usize..])) < -100.0,
         "silent after 0.4 s"

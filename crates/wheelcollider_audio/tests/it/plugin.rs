@@ -8,7 +8,7 @@ use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use wheelcollider_audio::dsp::decibels;
 use wheelcollider_audio::plugin::{
-    AudioSettings, SoundControl, SoundListener, VehicleAudioPlugin, distance_gain, pan_of,
+    SoundControl, SoundListener, SoundSettings, VehicleSoundPlugin, distance_gain, pan_of,
 };
 use wheelcollider_audio::{Mixer, lock};
 use wheelcollider_avian::prelude::*;
@@ -29,7 +29,7 @@ fn app() -> App {
         bevy::asset::AssetPlugin::default(),
         PhysicsPlugins::default(),
         WheelColliderPlugins,
-        VehicleAudioPlugin::default(),
+        VehicleSoundPlugin::default(),
     ))
     .insert_resource(Time::<Fixed>::from_duration(dt))
     .insert_resource(TimeUpdateStrategy::ManualDuration(dt));
@@ -151,10 +151,10 @@ fn every_preset_over_a_lap_is_finite_and_within_one() {
     }
 }
 
-/// Of five cars in a row, only the `voices` nearest the listener are listed; a car
+/// Of five cars in a row, only the `cars` nearest the listener are listed; a car
 /// past the maximum distance is not heard at all.
 #[test]
-fn only_the_nearest_voices_are_heard() {
+fn only_the_nearest_cars_are_heard() {
     let settings = preset("road");
     let mut app = app();
     lap_ground(&mut app);
@@ -165,15 +165,15 @@ fn only_the_nearest_voices_are_heard() {
         .collect();
     app.world_mut()
         .spawn((Transform::from_xyz(-5.0, 1.0, 0.0), SoundListener));
-    app.world_mut().resource_mut::<AudioSettings>().voices = 2;
+    app.world_mut().resource_mut::<SoundSettings>().cars = 2;
     app.update();
     let mut heard: Vec<u64> = lock(&app.world().resource::<SoundControl>().0).keys().collect();
     heard.sort();
     let mut nearest = [cars[4].to_bits(), cars[3].to_bits()];
     nearest.sort();
     assert_eq!(heard, nearest);
-    let mut s = app.world_mut().resource_mut::<AudioSettings>();
-    s.voices = 8;
+    let mut s = app.world_mut().resource_mut::<SoundSettings>();
+    s.cars = 8;
     s.max_distance = 30.0;
     app.update();
     let heard = lock(&app.world().resource::<SoundControl>().0).keys().count();
@@ -184,7 +184,7 @@ fn only_the_nearest_voices_are_heard() {
 /// silent at the maximum. Pan: a car to the listener's right pans right, ahead centred.
 #[test]
 fn distance_and_pan() {
-    let s = AudioSettings {
+    let s = SoundSettings {
         reference_distance: 5.0,
         rolloff: 1.0,
         max_distance: 300.0,

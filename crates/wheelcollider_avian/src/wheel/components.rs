@@ -11,6 +11,8 @@
 
 use avian3d::prelude::*;
 use bevy::prelude::*;
+
+use super::surface::WheelSurface;
 use wheelcollider_core::vehicle::{Driveline, MAX_DRIVEN_AXLES};
 use wheelcollider_core::{StepOutput, StepState, SweepType, WheelSettings};
 
@@ -61,6 +63,10 @@ pub struct WheelHit {
     /// Whether `body` is a dynamic rigid body (not the wheel's own chassis): it takes
     /// the opposite of the wheel's force.
     pub dynamic: bool,
+    /// The surface under the hit: the collider's [`WheelSurface`], else its body's, else
+    /// [`WheelSurface::ASPHALT`] (looked up once, in the contact stage; the events and
+    /// the sound read it here).
+    pub surface: WheelSurface,
 }
 
 /// What a wheel carries from one physics step to the next: everything its next step

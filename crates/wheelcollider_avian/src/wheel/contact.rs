@@ -10,6 +10,7 @@
 use super::approach::{approach_speed, ground_rise};
 use super::components::*;
 use super::contracts::{ChassisContext, ChassisFrame, GroundBody, Grounded, MIN_MASS, Sensed, WheelView};
+use super::surface::WheelSurface;
 use super::sweep::{CastHit, CastQuery, GroundFilter};
 use avian3d::prelude::*;
 use bevy::prelude::*;
@@ -404,6 +405,7 @@ fn ground_contact(
             normal,
             distance: hit.distance,
             dynamic: other.is_some_and(|g| g.dynamic),
+            surface: surface.unwrap_or(WheelSurface::ASPHALT),
         },
         forward,
         sideways,

@@ -166,7 +166,7 @@ pub struct LandingState {
     pub grounded: bool,
 }
 
-type WheelQuery<'w, 's> = Query<
+type EventWheelQuery<'w, 's> = Query<
     'w,
     's,
     (
@@ -178,15 +178,6 @@ type WheelQuery<'w, 's> = Query<
         Option<&'static mut WheelEffects>,
     ),
 >;
-
-/// The surface of `collider` or its `body`: asphalt where neither has one.
-fn surface_of(surfaces: &Query<&WheelSurface>, collider: Entity, body: Option<Entity>) -> WheelSurface {
-    surfaces
-        .get(collider)
-        .ok()
-        .or_else(|| body.and_then(|b| surfaces.get(b).ok()))
-        .map_or(WheelSurface::ASPHALT, |s| s.sanitized())
-}
 
 /// Both ways of delivering `event`: triggered for observers, written as a message.
 pub(crate) fn send<'a, E>(commands: &mut Commands, event: E)
@@ -201,29 +192,28 @@ where
 /// its chassis), from its state after this step.
 pub(crate) fn wheel_events(
     mut commands: Commands,
-    mut wheels: WheelQuery,
+    mut wheels: EventWheelQuery,
     enabled: Query<(), With<WheelEventsEnabled>>,
-    surfaces: Query<&WheelSurface>,
 ) {
     // Scenes that do not listen pay one look at the marker's archetypes, not a lookup
     // per wheel.
     if enabled.is_empty() {
         return;
     }
-    for (entity, state, collider, of, own, effects) in &mut wheels {
+    for (entity, output, collider, of, own, effects) in &mut wheels {
         if !own && !enabled.contains(of.0) {
             continue;
         }
-        let hit = state.hit;
-        let o = &state.output;
+        let hit = output.hit;
+        let o = &output.output;
         let intensity = skid_intensity(o.normalized_slip, o.load);
         let patch = hit.map(|h| ContactPatch {
             point: h.point,
             normal: h.normal,
-            forward: state.forward_direction,
+            forward: output.forward_direction,
             width: collider.0.width(),
             collider: h.entity,
-            surface: surface_of(&surfaces, h.entity, h.body),
+            surface: h.surface,
         });
         let Some(mut effects) = effects else {
             // First step with events: start from the present state, send nothing.

@@ -3,8 +3,8 @@
 //! ([`super::contact`]), solve their suspension together ([`super::suspension`]), run
 //! the wheel model on each ([`super::model`]) and sum the forces for [`super::apply`].
 //!
-//! `step_wheels` is a Bevy system: its query and the parallel task body (screen, build
-//! the context, batch, write back) are one closure over the chassis' components.
+//! `step_wheels` is the Bevy system: it gathers the step's [`StepWorld`] and runs
+//! [`step_chassis`] on each chassis in parallel.
 
 use super::components::*;
 use super::contact::sense_wheel;
@@ -60,21 +60,44 @@ fn moving_near(
             .unwrap_or_else(|| casts.moving_in(aabb, chassis))
 }
 
-/// The wheels' step, one chassis per task, in parallel: whether a collider that can move
-/// is in reach of its wheels ([`WheelCasts::moving_in`](super::sweep::WheelCasts::moving_in));
-/// then per wheel the sweep, the contact and the wheel model; then the sum of the wheels'
-/// forces at the centre of mass and of their moments about it, written to the chassis'
-/// [`ChassisForces`] for the body parts and [`apply_forces`], with the count of grounded
-/// wheels in its [`ChassisState`].
-///
-/// The screening looks in the box that held the wheels' sweeps in the last step (in the
-/// chassis frame, turned with it). A wheel whose sweep is not inside that box (its
-/// settings or mount changed, or the chassis' first step) casts against everything
-/// this step, so the screening never hides a hit.
+/// One chassis as the wheels' step reads and writes it.
+#[derive(bevy::ecs::query::QueryData)]
+#[query_data(mutable)]
+pub(crate) struct ChassisData {
+    entity: Entity,
+    position: &'static Position,
+    rotation: &'static Rotation,
+    linear_velocity: &'static LinearVelocity,
+    angular_velocity: &'static AngularVelocity,
+    mass: &'static ComputedMass,
+    inertia: &'static ComputedAngularInertia,
+    center_of_mass: &'static ComputedCenterOfMass,
+    gravity_scale: Option<&'static GravityScale>,
+    layers: Option<&'static CollisionLayers>,
+    driveline: Option<&'static mut WheelDriveline>,
+    wheels: &'static ChassisWheels,
+    state: &'static mut ChassisState,
+    forces: &'static mut ChassisForces,
+}
+
+/// What every chassis' task of one step reads besides its own chassis: the step's size
+/// and gravity, and the world's casts and queries.
+struct StepWorld<'a, 'w, 's> {
+    dt: f32,
+    gravity: Vec3,
+    casts: &'a super::sweep::WheelCasts<'w, 's>,
+    grid: &'a super::sweep::MovingGrid,
+    ground: &'a GroundQuery<'w, 's>,
+    surfaces: Option<&'a SurfaceQuery<'w, 's>>,
+    owners: &'a Query<'w, 's, &'static WheelOf>,
+    wheels: &'a WheelQuery<'w, 's>,
+}
+
+/// The wheels' step, one chassis per task, in parallel ([`step_chassis`]).
 ///
 /// One pass per chassis shares the chassis' pose, mass and layers between its wheels and
 /// joins the threads once per step instead of three times (see `docs/performance.md`).
-#[allow(clippy::type_complexity, clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn step_wheels(
     time: Res<Time>,
     gravity: Option<Res<Gravity>>,
@@ -82,126 +105,124 @@ pub(crate) fn step_wheels(
     mut grid: Local<super::sweep::MovingGrid>,
     ground: GroundQuery,
     surfaces: SurfaceQuery,
-    owners: Query<&WheelOf>,
+    owners: Query<&'static WheelOf>,
     wheels: WheelQuery,
-    mut chassis: Query<(
-        Entity,
-        (&Position, &Rotation, &LinearVelocity, &AngularVelocity),
-        (&ComputedMass, &ComputedAngularInertia, &ComputedCenterOfMass),
-        Option<&GravityScale>,
-        (Option<&CollisionLayers>, Option<&mut WheelDriveline>),
-        &ChassisWheels,
-        (&mut ChassisState, &mut ChassisForces),
-    )>,
+    mut chassis: Query<ChassisData>,
 ) {
     let dt = time.delta_secs();
-    if dt <= 0.0 {
-        return;
-    }
-    let gravity = gravity.map_or(Vec3::ZERO, |g| g.0);
-    // Most scenes have no surfaces: then no wheel looks one up.
-    let surfaces = (!surfaces.is_empty()).then_some(&surfaces);
     let count = chassis.iter().len();
-    if count == 0 {
+    if dt <= 0.0 || count == 0 {
         return;
     }
     casts.rebuild_grid(&mut grid, count);
-    let grid = &*grid;
+    let world = StepWorld {
+        dt,
+        gravity: gravity.map_or(Vec3::ZERO, |g| g.0),
+        casts: &casts,
+        grid: &grid,
+        ground: &ground,
+        // Most scenes have no surfaces: then no wheel looks one up.
+        surfaces: (!surfaces.is_empty()).then_some(&surfaces),
+        owners: &owners,
+        wheels: &wheels,
+    };
     // Four batches per thread: when a thread is held up (avian's tree optimization runs
     // as a background task meanwhile), the others take its remaining batches.
     chassis
         .par_iter_mut()
         .batching_strategy(bevy::ecs::batching::BatchingStrategy::new().batches_per_thread(4))
-        .for_each(
-            |(
-                entity,
-                (pos, rot, lin, ang),
-                (mass, inertia, com),
-                scale,
-                (layers, mut driveline),
-                children,
-                (mut chassis_state, mut chassis_forces),
-            )| {
-                let screened = chassis_state
-                    .sweep_box
-                    .filter(|&local| !moving_near(&casts, grid, entity, pos.0, rot.0, local));
-                let usable = mass.value() > MIN_MASS;
-                let frame = ChassisFrame {
-                    entity,
-                    position: pos.0,
-                    rotation: rot.0,
-                    linear_velocity: lin.0,
-                    angular_velocity: ang.0,
-                    inverse_mass: if usable { mass.inverse() } else { 0.0 },
-                    inverse_inertia: if usable {
-                        inertia.rotated(rot.0).inverse()
-                    } else {
-                        Default::default()
-                    },
-                    center_of_mass: pos.0 + rot.0 * com.0,
-                    filters: layers.map(|l| l.filters),
-                    share: chassis_state.grounded_wheels.max(1) as f32,
-                    gravity: gravity * scale.map_or(1.0, |s| s.0),
-                    free: (chassis_state.free_force, chassis_state.free_torque),
-                };
-                // Only wheels whose `WheelOf` names this chassis (a wheel being moved to
-                // another chassis may still be in the old list for a step).
-                let mine = || {
-                    children
-                        .wheels()
-                        .iter()
-                        .copied()
-                        .filter(|&w| owners.get(w).is_ok_and(|wheel_of| wheel_of.0 == entity))
-                };
-                // Groups of the solve: from the list's length (no second pass of lookups; a
-                // wheel that is moving to another chassis at most makes it one too many).
-                let groups = children.wheels().len().div_ceil(MAX_WHEELS).max(1);
-                let mut sums = ChassisSums::default();
-                let mut batch = [Entity::PLACEHOLDER; MAX_WHEELS];
-                let mut n = 0;
-                let ctx = ChassisContext {
-                    frame,
-                    screened,
-                    dt,
-                    groups,
-                    casts: &casts,
-                    ground: &ground,
-                    surfaces,
-                };
-                // The driveline is solved with the first group's wheels (see `WheelDriveline`).
-                let mut driveline = driveline.as_deref_mut();
-                let mut flush =
-                    |batch: &[Entity], sums: &mut ChassisSums| step_group(&ctx, &wheels, batch, sums, driveline.take());
-                for w in mine() {
-                    batch[n] = w;
-                    n += 1;
-                    if n == MAX_WHEELS {
-                        flush(&batch[..n], &mut sums);
-                        n = 0;
-                    }
-                }
-                if n > 0 {
-                    flush(&batch[..n], &mut sums);
-                }
-                let chassis_state = chassis_state.bypass_change_detection();
-                chassis_state.grounded_wheels = sums.grounded;
-                chassis_state.sweep_box = sums
-                    .box_min
-                    .cmple(sums.box_max)
-                    .all()
-                    .then_some((sums.box_min, sums.box_max));
-                // The step's first writer of the force channel.
-                *chassis_forces.bypass_change_detection() = ChassisForces {
-                    force: sums.force,
-                    torque: sums.torque,
-                    free_force: sums.free_force,
-                    free_torque: sums.free_torque,
-                    angular_acceleration: Vec3::ZERO,
-                    center_of_mass: ctx.frame.center_of_mass,
-                    reactions: sums.reactions,
-                };
-            },
-        );
+        .for_each(|c| step_chassis(&world, c));
+}
+
+/// One chassis' wheels: whether a collider that can move is in reach of them
+/// ([`WheelCasts::moving_in`](super::sweep::WheelCasts::moving_in)); then per group of
+/// wheels the sweep, the contact, the suspension solve and the wheel model
+/// ([`step_group`]); then the sums written to its [`ChassisForces`] for the body parts
+/// and [`apply_forces`](super::apply::apply_forces), and the count of grounded wheels
+/// and the sweeps' box to its [`ChassisState`].
+///
+/// The screening looks in the box that held the wheels' sweeps in the last step (in the
+/// chassis frame, turned with it). A wheel whose sweep is not inside that box (its
+/// settings or mount changed, or the chassis' first step) casts against everything
+/// this step, so the screening never hides a hit.
+fn step_chassis(world: &StepWorld, mut c: ChassisDataItem) {
+    let (entity, position, rotation) = (c.entity, c.position.0, c.rotation.0);
+    let screened = c
+        .state
+        .sweep_box
+        .filter(|&local| !moving_near(world.casts, world.grid, entity, position, rotation, local));
+    let usable = c.mass.value() > MIN_MASS;
+    let frame = ChassisFrame {
+        entity,
+        position,
+        rotation,
+        linear_velocity: c.linear_velocity.0,
+        angular_velocity: c.angular_velocity.0,
+        inverse_mass: if usable { c.mass.inverse() } else { 0.0 },
+        inverse_inertia: if usable {
+            c.inertia.rotated(rotation).inverse()
+        } else {
+            Default::default()
+        },
+        center_of_mass: position + rotation * c.center_of_mass.0,
+        filters: c.layers.map(|l| l.filters),
+        share: c.state.grounded_wheels.max(1) as f32,
+        gravity: world.gravity * c.gravity_scale.map_or(1.0, |s| s.0),
+        free: (c.state.free_force, c.state.free_torque),
+    };
+    // Groups of the solve: from the list's length (no second pass of lookups; a wheel
+    // that is moving to another chassis at most makes it one too many).
+    let groups = c.wheels.wheels().len().div_ceil(MAX_WHEELS).max(1);
+    let ctx = ChassisContext {
+        frame,
+        screened,
+        dt: world.dt,
+        groups,
+        casts: world.casts,
+        ground: world.ground,
+        surfaces: world.surfaces,
+    };
+    let mut sums = ChassisSums::default();
+    let mut batch = [Entity::PLACEHOLDER; MAX_WHEELS];
+    let mut n = 0;
+    // The driveline is solved with the first group's wheels (see `WheelDriveline`).
+    let mut driveline = c.driveline.as_deref_mut();
+    // Only wheels whose `WheelOf` names this chassis (a wheel being moved to another
+    // chassis may still be in the old list for a step).
+    let mine = c
+        .wheels
+        .wheels()
+        .iter()
+        .copied()
+        .filter(|&w| world.owners.get(w).is_ok_and(|wheel_of| wheel_of.0 == entity));
+    for w in mine {
+        batch[n] = w;
+        n += 1;
+        if n == MAX_WHEELS {
+            step_group(&ctx, world.wheels, &batch[..n], &mut sums, driveline.take());
+            n = 0;
+        }
+    }
+    if n > 0 {
+        step_group(&ctx, world.wheels, &batch[..n], &mut sums, driveline.take());
+    }
+    let state = c.state.bypass_change_detection();
+    state.grounded_wheels = sums.grounded;
+    state.sweep_box = sums
+        .box_min
+        .cmple(sums.box_max)
+        .all()
+        .then_some((sums.box_min, sums.box_max));
+    // The step's first writer of the force channel.
+    *c.forces.bypass_change_detection() = ChassisForces {
+        force: sums.force,
+        torque: sums.torque,
+        free_force: sums.free_force,
+        free_torque: sums.free_torque,
+        angular_acceleration: Vec3::ZERO,
+        center_of_mass: ctx.frame.center_of_mass,
+        reactions: sums.reactions,
+    };
 }
 
 /// What one chassis' wheels add up to in a step.

@@ -14,13 +14,13 @@ pub(crate) fn place_models(
     mut models: Query<(&mut Transform, Option<&ChildOf>), Without<WheelCollider>>,
 ) {
     let alpha = fixed.map_or(1.0, |t| t.overstep_fraction().clamp(0.0, 1.0));
-    for (wheel, state, model, mount, wheel_of) in &wheels {
+    for (wheel, output, model, mount, wheel_of) in &wheels {
         let Ok((mut transform, parent)) = models.get_mut(model.0) else {
             continue;
         };
         let on_chassis = parent.is_some_and(|p| wheel_of.is_some_and(|w| w.0 == p.parent()));
-        let (l0, a0, y0) = state.previous_pose;
-        let (l1, a1, y1) = (state.output.current_suspension_length, state.output.angle, state.yaw);
+        let (l0, a0, y0) = output.previous_pose;
+        let (l1, a1, y1) = (output.output.current_suspension_length, output.output.angle, output.yaw);
         let mut da = a1 - a0;
         if da > core::f32::consts::PI {
             da -= core::f32::consts::TAU;
@@ -32,7 +32,7 @@ pub(crate) fn place_models(
         let yaw = y0 + (y1 - y0) * alpha;
         let translation = Vec3::NEG_Y * length;
         // The camber against the body at this compression (the gain's share).
-        let camber = wheel.alignment(state.output.compression as f64).0 as f32;
+        let camber = wheel.alignment(output.output.compression as f64).0 as f32;
         let rotation = Quat::from_axis_angle(Vec3::Y, yaw.to_radians())
             * Quat::from_axis_angle(Vec3::Z, camber.to_radians())
             * Quat::from_rotation_x(-angle);

@@ -180,19 +180,19 @@ impl EngineSettings {
     }
 }
 
-/// Idle control and the rev limiter, then the engine's torque (N·m) and the throttle it
-/// got. Idle control gives at least the throttle that brings the engine halfway back to
-/// idle this step against the clutch's last load; the limiter at most the throttle that
-/// holds it at the redline.
+/// Idle control and the rev limiter, then the throttle the engine got, its torque (N·m)
+/// and whether the limiter held the throttle back. Idle control gives at least the
+/// throttle that brings the engine halfway back to idle this step against the clutch's
+/// last load; the limiter at most the throttle that holds it at the redline.
 pub(crate) fn governed_torque(
     engine: &EngineSettings,
     state: &VehicleState,
     throttle: f32,
     rpm: f32,
     dt: f32,
-) -> (f32, f32) {
+) -> (f32, f32, bool) {
     if state.stalled {
-        return (0.0, engine.torque(rpm, 0.0));
+        return (0.0, engine.torque(rpm, 0.0), false);
     }
     let mut throttle = throttle;
     let clutch_torque_est = state.clutch_torque;
@@ -203,11 +203,14 @@ pub(crate) fn governed_torque(
         let need = j_e * 0.5 * (idle - state.engine_speed) / dt + clutch_torque_est;
         throttle = throttle.max(engine.throttle_for(rpm, need));
     }
+    let mut limited = false;
     if state.engine_speed > red - 2.0 * LIMITER_BAND_RPM / RAD_PER_S_TO_RPM {
         let allow = j_e * 0.5 * (red - state.engine_speed) / dt + clutch_torque_est;
-        throttle = throttle.min(engine.throttle_for(rpm, allow));
+        let held = throttle.min(engine.throttle_for(rpm, allow));
+        limited = held < throttle;
+        throttle = held;
     }
-    (throttle, engine.torque(rpm, throttle))
+    (throttle, engine.torque(rpm, throttle), limited)
 }
 
 /// Stalling and restarting: an engine below its [`stall_rpm`](EngineSettings::stall_rpm)

@@ -198,12 +198,19 @@ pub struct PowertrainReport {
     /// Throttle the engine got after idle control, rev limiter, shift cut and traction
     /// control, 0..=1.
     pub throttle: f32,
+    /// The rev limiter held the throttle back this step (the engine's own rule; the
+    /// sound's crackle reads it).
+    pub limiter: bool,
     /// Clutch engagement, 0 (open) ..= 1.
     pub clutch_engagement: f32,
     /// Torque through the clutch (N·m).
     pub clutch_torque: f32,
     /// Gear: −1 reverse, 0 neutral, 1..=n.
     pub gear: i32,
+    /// The gearbox's ratio in `gear` (engine turns per output-shaft turn, the final
+    /// drive left out; [`GearboxSettings::gear_ratio`](super::GearboxSettings::gear_ratio)),
+    /// 0 in neutral.
+    pub gear_ratio: f32,
     /// A shift is under way.
     pub shifting: bool,
     /// Total drive torque at the wheels (N·m).

@@ -202,6 +202,7 @@ pub fn step_vehicle(
     report.engine_rpm = state.engine_speed * RAD_PER_S_TO_RPM;
     report.clutch_torque = state.clutch_torque;
     report.gear = state.gear;
+    report.gear_ratio = settings.gearbox.gear_ratio(state.gear);
     report.shifting = shifting;
     report.steer = state.steer;
     report.brake = brake;
@@ -269,7 +270,7 @@ fn powertrain<W: Fn(usize) -> WheelFeedback + Copy>(
     if shifting {
         throttle = 0.0;
     }
-    let (throttle, engine_torque) = engine::governed_torque(&settings.engine, state, throttle, rpm, dt);
+    let (throttle, engine_torque, limiter) = engine::governed_torque(&settings.engine, state, throttle, rpm, dt);
     let engagement = transmission::clutch_engagement(settings, ratio, shifting || disconnected, rpm, raw.clutch);
     let capacity = (settings.clutch.max_torque * engagement).min(drive_limit.unwrap_or(f32::MAX));
     let clutch = transmission::clutch_step(settings, state, &driven, ratio, engine_torque, capacity, dt);
@@ -299,6 +300,7 @@ fn powertrain<W: Fn(usize) -> WheelFeedback + Copy>(
     };
     report.engine_torque = engine_torque;
     report.throttle = throttle;
+    report.limiter = limiter;
     report.clutch_engagement = engagement;
     report.wheel_torque = clutch.wheel_torque;
 }

@@ -110,12 +110,19 @@ impl GearboxSettings {
     /// Ratio of `gear` times the final drive, signed (negative in reverse, 0 in neutral
     /// or for a gear the box does not have).
     pub fn total_ratio(&self, gear: i32) -> f32 {
-        let r = match gear {
-            -1 => -self.reverse,
+        let r = self.gear_ratio(gear);
+        (if gear < 0 { -r } else { r }) * self.final_drive
+    }
+
+    /// The ratio of `gear` alone (engine turns per output-shaft turn, the final drive
+    /// left out), unsigned: the reverse ratio for −1, 0 in neutral or for a gear the box
+    /// does not have.
+    pub fn gear_ratio(&self, gear: i32) -> f32 {
+        match gear {
+            -1 => self.reverse,
             g if g >= 1 => self.forward.get(g as usize - 1).copied().unwrap_or(0.0),
             _ => 0.0,
-        };
-        r * self.final_drive
+        }
     }
 
     /// The highest forward gear.

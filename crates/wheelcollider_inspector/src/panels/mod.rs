@@ -94,7 +94,7 @@ pub(crate) fn inspector_ui(
     mut gizmos: Option<ResMut<WheelGizmos>>,
     mut physics_time: ResMut<Time<Physics>>,
     fixed: Res<Time<Fixed>>,
-    #[cfg(feature = "audio")] mut audio: Option<ResMut<wheelcollider_audio::plugin::AudioSettings>>,
+    #[cfg(feature = "audio")] mut audio: Option<ResMut<wheelcollider_audio::plugin::SoundSettings>>,
 ) {
     if !state.visible {
         return;

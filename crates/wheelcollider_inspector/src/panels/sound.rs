@@ -1,15 +1,15 @@
 //! The Sim tab's sound section (feature `audio`): mute, the master volume and each
 //! voice's, how many cars are heard and how distance fades them, and each ground's
-//! sound. Edits go straight to `AudioSettings`, which the mixer clamps.
+//! sound. Edits go straight to `SoundSettings`, which the mixer clamps.
 
 use bevy_egui::egui;
 use wheelcollider_audio::GroundSound;
-use wheelcollider_audio::plugin::AudioSettings;
+use wheelcollider_audio::plugin::SoundSettings;
 
 use super::num;
 
 /// The sound section; returns whether anything changed.
-pub(super) fn sound_ui(ui: &mut egui::Ui, audio: &mut AudioSettings) -> bool {
+pub(super) fn sound_ui(ui: &mut egui::Ui, audio: &mut SoundSettings) -> bool {
     let mut changed = false;
     ui.label("Sound (M mutes in the example)");
     changed |= ui.checkbox(&mut audio.muted, "mute").changed();
@@ -27,7 +27,7 @@ pub(super) fn sound_ui(ui: &mut egui::Ui, audio: &mut AudioSettings) -> bool {
             changed |= num(ui, label, value, 0.0..=4.0, " ×", 0.01);
         }
         ui.label("cars heard");
-        changed |= ui.add(egui::DragValue::new(&mut audio.voices).range(0..=64)).changed();
+        changed |= ui.add(egui::DragValue::new(&mut audio.cars).range(0..=64)).changed();
         ui.end_row();
         changed |= num(
             ui,

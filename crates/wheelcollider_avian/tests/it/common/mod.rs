@@ -113,7 +113,7 @@ pub fn velocity(app: &App, e: Entity) -> Vec3 {
     app.world().get::<LinearVelocity>(e).unwrap().0
 }
 
-pub fn state(app: &App, e: Entity) -> WheelOutput {
+pub fn output(app: &App, e: Entity) -> WheelOutput {
     app.world().get::<WheelOutput>(e).unwrap().clone()
 }
 
@@ -142,7 +142,7 @@ pub const SAG: f32 = MASS * G / 4.0 / 40_000.0;
 /// Asserts that every wheel of `wheels` is compressed by [`SAG`] within 1 %.
 pub fn assert_at_sag(app: &App, wheels: &[Entity], what: &str) {
     for &w in wheels {
-        let compression = state(app, w).output.compression;
+        let compression = output(app, w).output.compression;
         assert!(
             (compression - SAG).abs() / SAG < 0.01,
             "{what}: wheel {w} compressed {compression} m, not {SAG}"

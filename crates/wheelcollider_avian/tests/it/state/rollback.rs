@@ -98,7 +98,7 @@ fn hundred_steps(app: &mut App, car: Entity) -> (u64, Vec3) {
         let q = rotation(app, car);
         [p.x, p.y, p.z, q.x, q.y, q.z, q.w].map(f32::to_bits).hash(&mut hasher);
         for &w in &wheels {
-            state(app, w).output.angular_velocity.to_bits().hash(&mut hasher);
+            output(app, w).output.angular_velocity.to_bits().hash(&mut hasher);
         }
     }
     (hasher.finish(), position(app, car))

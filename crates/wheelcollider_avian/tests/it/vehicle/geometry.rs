@@ -39,7 +39,7 @@ fn roll_at(settings: &VehicleSettings, a_y: f32, hz: f64) -> (f32, f32, f32) {
     let (mut app, car) = on_flat(settings, hz);
     let wheels = app.world().get::<ChassisWheels>(car).unwrap().wheels().to_vec();
     let suspension = |app: &App| {
-        let x = |i: usize| state(app, wheels[i]).output.compression;
+        let x = |i: usize| output(app, wheels[i]).output.compression;
         ((x(1) - x(0)) / (2.0 * settings.axles[0].half_track))
             .atan()
             .to_degrees()
@@ -171,7 +171,7 @@ fn axle_loads(app: &mut App, car: Entity, seconds: f64) -> [f32; 2] {
         app.update();
         for &w in &wheels {
             let front = app.world().get::<Transform>(w).unwrap().translation.z < 0.0;
-            sums[usize::from(!front)] += state(app, w).output.load;
+            sums[usize::from(!front)] += output(app, w).output.load;
         }
     }
     sums.map(|s| s / n as f32)
@@ -267,7 +267,7 @@ fn ride_height_holds_for_any_spring_rate() {
             run(&mut app, steps(4.0, hz));
             let wheels = app.world().get::<ChassisWheels>(car).unwrap().wheels().to_vec();
             for w in wheels {
-                let out = state(&app, w);
+                let out = output(&app, w);
                 let wheel = app.world().get::<WheelCollider>(w).unwrap();
                 let height = out.output.current_suspension_length + wheel.radius();
                 let set = wheel.radius() + 0.5 * wheel.suspension_length();
@@ -305,7 +305,7 @@ fn camber_and_toe_follow_the_travel() {
         if id.axle != 0 {
             continue;
         }
-        let out = state(&app, w);
+        let out = output(&app, w);
         let travel = out.output.compression - x_static;
         let side = if id.right { -1.0 } else { 1.0 };
         let camber = side * (a.wheel.camber_angle() + a.wheel.camber_gain() * travel);
@@ -351,7 +351,7 @@ fn engine_braking_jacks_through_the_drive_geometry() {
         for _ in 0..steps(1.0, hz) {
             app.update();
             for &w in &front {
-                let o = state(&app, w).output;
+                let o = output(&app, w).output;
                 jacking += o.jacking_force as f64;
                 fx += o.forward_force as f64;
                 fy += o.sideways_force.abs() as f64;

@@ -60,7 +60,7 @@ fn circle_on(
         if i >= total - steps(avg, hz) {
             n += 1;
             for (k, (w, _)) in ws.iter().enumerate() {
-                let o = state(&app, *w);
+                let o = output(&app, *w);
                 sums[k][0] += o.output.load as f64;
                 sums[k][1] += o.output.sideways_slip as f64;
                 sums[k][2] += o.output.sideways_force as f64;

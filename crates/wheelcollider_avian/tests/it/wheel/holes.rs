@@ -25,8 +25,8 @@ fn ray_drops_into_a_slot_sphere_and_cylinder_bridge_it() {
         let (chassis, wheels) = spawn_car(&mut app, Transform::from_xyz(0.0, TOUCH_HEIGHT - 0.05, 0.0), wheel);
         app.world_mut().entity_mut(chassis).insert(RigidBody::Kinematic);
         run(&mut app, 3);
-        let front = state(&app, wheels[0]);
-        let rear = state(&app, wheels[2]);
+        let front = output(&app, wheels[0]);
+        let rear = output(&app, wheels[2]);
         assert!(rear.grounded());
         assert!(
             (rear.output.compression - 0.05).abs() < 1e-3,
@@ -81,7 +81,7 @@ fn steered_cylinder_meets_a_curb_with_its_edge() {
             },
         );
         run(&mut app, 3);
-        let s = state(&app, wheels[0]);
+        let s = output(&app, wheels[0]);
         (s.hit.map(|h| h.entity == curb), s.output.compression)
     };
     let (on_curb, straight) = run_case(SweepType::Cylinder, 0.0);
@@ -113,7 +113,7 @@ fn sweeps_measure_the_ground_exactly_on_any_ground_size() {
             let (chassis, wheels) = spawn_car(&mut app, Transform::from_xyz(0.0, TOUCH_HEIGHT - 0.02, 0.0), wheel);
             app.world_mut().entity_mut(chassis).insert(RigidBody::Kinematic);
             run(&mut app, 3);
-            let c = state(&app, wheels[0]).output.compression;
+            let c = output(&app, wheels[0]).output.compression;
             assert!((c - 0.02).abs() < 1e-4, "{name}, {sweep:?}: compression {c} vs 0.02");
         }
     }

@@ -20,7 +20,7 @@ fn dropped_car_settles_at_the_static_sag() {
         let sag = SAG;
         let mut total = 0.0;
         for w in wheels {
-            let s = state(&app, w);
+            let s = output(&app, w);
             assert!(s.grounded());
             let compression = s.output.compression;
             eprintln!(
@@ -93,7 +93,7 @@ fn parked_car_does_not_creep_or_jitter() {
     let mut loads = Vec::new();
     for _ in 0..steps(60.0, hz) {
         app.update();
-        loads.push(state(&app, wheels[0]).load());
+        loads.push(output(&app, wheels[0]).load());
     }
     let moved = position(&app, chassis) - start;
     eprintln!("measured: parked 60 s moved {:.4} mm", moved.length() * 1e3);
@@ -213,7 +213,7 @@ fn dampers_carry_nothing_at_a_steady_speed_on_flat_ground() {
             app.update();
             let fast = velocity(&app, car).length() > 60.0 / 3.6;
             for &w in &wheels {
-                let out = state(&app, w).output;
+                let out = output(&app, w).output;
                 airborne += (fast && !out.grounded) as u32;
                 if k >= n - steps(5.0, hz) && out.grounded {
                     worst = worst.max(out.damper_force.abs() / out.load.max(1.0));

@@ -57,7 +57,7 @@ fn lateral_rms(app: &mut App, car: Entity, seconds: f64, hz: f64) -> (f32, f32) 
     for _ in 0..steps(seconds, hz) {
         run(app, 1);
         for (i, &w) in wheels.iter().enumerate() {
-            let s = state(app, w);
+            let s = output(app, w);
             samples[i].push(s.output.sideways_force);
             loads[i] += s.output.load;
         }
@@ -157,7 +157,7 @@ fn parked_on_20_degrees_does_not_creep() {
             let (mut app, car) = parked(&settings, hz, slope);
             let wheels = app.world().get::<ChassisWheels>(car).unwrap().wheels().to_vec();
             let patches = |app: &App| {
-                let sum: Vec3 = wheels.iter().map(|&w| state(app, w).contact_position).sum();
+                let sum: Vec3 = wheels.iter().map(|&w| output(app, w).contact_position).sum();
                 let local = slope.inverse() * (sum / wheels.len() as f32);
                 Vec2::new(local.x, local.z)
             };

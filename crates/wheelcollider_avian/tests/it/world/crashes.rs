@@ -276,7 +276,7 @@ fn driving_off_a_ledge_at_an_angle_only_loses_energy() {
         }
         let upright = (rotation(&app, car) * Vec3::Y).y;
         let wheels = app.world().get::<ChassisWheels>(car).unwrap().wheels().to_vec();
-        let grounded = wheels.iter().filter(|&&w| state(&app, w).grounded()).count();
+        let grounded = wheels.iter().filter(|&&w| output(&app, w).grounded()).count();
         println!(
             "measured: off a ledge, {name} {sweep:?} {hz} Hz: worst energy rise {:.2} % of the fall's, in a step {:.3} %, upright {upright:.4}, {grounded} wheels down, at y {:.2}",
             worst.max(0.0) / fall * 100.0,
@@ -352,9 +352,9 @@ fn a_car_dropped_on_another_car_rests_on_it() {
                 }
                 let fall = settings.chassis.mass * G * 0.8;
                 let wheels = |car| app.world().get::<ChassisWheels>(car).unwrap().wheels().to_vec();
-                let carried: f32 = wheels(below).iter().map(|&w| state(&app, w).load()).sum();
+                let carried: f32 = wheels(below).iter().map(|&w| output(&app, w).load()).sum();
                 let weight = 2.0 * settings.chassis.mass * G;
-                let down = [below, above].map(|c| wheels(c).iter().filter(|&&w| state(&app, w).grounded()).count());
+                let down = [below, above].map(|c| wheels(c).iter().filter(|&&w| output(&app, w).grounded()).count());
                 let speed = [below, above]
                     .map(|c| velocity(&app, c).length())
                     .into_iter()

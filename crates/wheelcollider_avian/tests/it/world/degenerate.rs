@@ -15,7 +15,7 @@ fn wheel_without_a_rigid_body_is_skipped() {
         .id();
     run(&mut app, 10);
     assert!(app.world().get::<WheelOf>(lone).is_none());
-    assert!(!state(&app, lone).grounded());
+    assert!(!output(&app, lone).grounded());
 }
 
 /// Wheels spawned alone and made children of a car afterwards (`add_child`) are attached
@@ -61,7 +61,7 @@ fn zero_and_absurd_chassis_mass() {
         run(&mut app, 120);
         assert!(position(&app, chassis).is_finite(), "mass {mass}");
         for w in wheels {
-            assert!(state(&app, w).force.is_finite(), "mass {mass}");
+            assert!(output(&app, w).force.is_finite(), "mass {mass}");
         }
     }
 }
@@ -120,7 +120,7 @@ fn despawning_wheels_chassis_and_ground_mid_run() {
     app.world_mut().despawn(ground);
     run(&mut app, 5);
     for w in &wheels[1..] {
-        assert!(!state(&app, *w).grounded(), "the ground is gone");
+        assert!(!output(&app, *w).grounded(), "the ground is gone");
     }
     assert!(position(&app, chassis).is_finite());
 }

@@ -255,7 +255,7 @@ fn sag_is_mg_over_k_across_the_range() {
             run(&mut app, steps(4.0, hz));
             let sag = MASS * G / 4.0 / k;
             for &w in &wheels {
-                let x = state(&app, w).output.compression;
+                let x = output(&app, w).output.compression;
                 assert!((x - sag).abs() / sag < 0.01, "{hz} Hz k {k}: {x} m vs {sag}");
             }
         }
@@ -288,13 +288,13 @@ fn an_anti_roll_bar_with_one_end_in_the_air_adds_no_lift() {
     for _ in 0..steps(1.0, hz) {
         app.update();
         let wheels = app.world().get::<ChassisWheels>(car).unwrap().wheels().to_vec();
-        let airborne = wheels.iter().filter(|&&w| !state(&app, w).grounded()).count();
+        let airborne = wheels.iter().filter(|&&w| !output(&app, w).grounded()).count();
         if airborne != 2 {
             continue;
         }
         checked += 1;
         for (&w, axle) in wheels.iter().zip([0, 0, 1, 1]) {
-            let o = state(&app, w).output;
+            let o = output(&app, w).output;
             if !o.grounded {
                 continue;
             }
@@ -338,7 +338,7 @@ fn on_the_bump_stop_the_tyre_grips_with_the_whole_load() {
     run(&mut app, steps(0.8, hz));
     // The front wheels, pressed harder by the braking.
     for &w in &wheels[..2] {
-        let o = state(&app, w).output;
+        let o = output(&app, w).output;
         assert!(o.compression >= 0.099, "not on the stop: {}", o.compression);
         assert!(o.bump_stop_force > 500.0, "bump stop {}", o.bump_stop_force);
         let whole = o.spring_force + o.damper_force + o.bump_stop_force;
@@ -384,7 +384,7 @@ fn across_a_bank_the_suspension_pushes_no_sideways_force() {
         run(&mut app, steps(1.0, hz));
         let drift = (position(&app, chassis) - before).length();
         assert!(drift < 0.001, "{direction:?}: drifted {drift} m in a second");
-        let along: f32 = wheels.iter().map(|&w| state(&app, w).force.dot(downhill)).sum();
+        let along: f32 = wheels.iter().map(|&w| output(&app, w).force.dot(downhill)).sum();
         let pull = MASS * G * 15f32.to_radians().sin();
         println!("measured: {direction:?}: wheels {along:.1} N along the slope, gravity {pull:.1} N");
         assert!(
@@ -394,7 +394,7 @@ fn across_a_bank_the_suspension_pushes_no_sideways_force() {
         let push: f32 = wheels
             .iter()
             .map(|&w| {
-                let s = state(&app, w);
+                let s = output(&app, w);
                 (s.suspension_direction * s.output.load).dot(downhill)
             })
             .sum();
@@ -514,7 +514,7 @@ fn a_rigid_anti_roll_bar_does_not_throw_the_car() {
                 up = up.max(velocity(&app, car).y);
                 let wheels = app.world().get::<ChassisWheels>(car).unwrap().wheels().to_vec();
                 for w in wheels {
-                    load = load.max(state(&app, w).load());
+                    load = load.max(output(&app, w).load());
                 }
             }
             println!(
@@ -608,7 +608,7 @@ fn a_kart_with_wheels_typed_huge_is_not_thrown() {
             let wheels = app.world().get::<ChassisWheels>(car).unwrap().wheels().to_vec();
             let load = wheels
                 .iter()
-                .map(|&w| state(&app, w).load() / weight)
+                .map(|&w| output(&app, w).load() / weight)
                 .fold(0.0, f32::max);
             for (m, v) in whole.iter_mut().zip([load, spin, up]) {
                 *m = m.max(v);

@@ -66,7 +66,7 @@ fn car_pushes_a_dynamic_plank() {
     for _ in 0..steps(0.25, hz) {
         app.update();
         for w in wheels {
-            impulse -= state(&app, w).force / hz as f32;
+            impulse -= output(&app, w).force / hz as f32;
         }
     }
     let momentum = velocity(&app, plank) * 500.0;
@@ -114,7 +114,7 @@ fn a_platform_arriving_from_outside_reach_is_found() {
         let (chassis, wheels) = spawn_car(&mut app, Transform::from_xyz(0.0, TOUCH_HEIGHT - 0.07, 0.0), wheel);
         brake(&mut app, &wheels, 2000.0);
         run(&mut app, steps(1.0, hz));
-        let body = |app: &App, w: Entity| state(app, w).hit.and_then(|h| h.body);
+        let body = |app: &App, w: Entity| output(app, w).hit.and_then(|h| h.body);
         for w in wheels {
             assert_eq!(
                 body(&app, w),
@@ -171,7 +171,7 @@ fn a_longer_suspension_finds_a_moving_body_in_the_same_step() {
         run(&mut app, 10);
         for w in wheels {
             assert!(
-                !state(&app, w).grounded(),
+                !output(&app, w).grounded(),
                 "{sweep:?}: out of reach with 0.1 m of travel"
             );
         }
@@ -181,7 +181,7 @@ fn a_longer_suspension_finds_a_moving_body_in_the_same_step() {
         }
         run(&mut app, 1);
         for w in wheels {
-            let s = state(&app, w);
+            let s = output(&app, w);
             let hit = s.hit.expect("a hit in the first step");
             assert_eq!(hit.body, Some(slab), "{sweep:?}: on the slab");
             let from_mount = s.mount_position.y - hit.point.y;
@@ -217,7 +217,7 @@ fn runs() -> impl Iterator<Item = (&'static str, SweepType, f64)> {
 
 fn all_grounded(app: &App, car: Entity) -> bool {
     let wheels = app.world().get::<ChassisWheels>(car).unwrap().wheels();
-    wheels.iter().all(|&w| state(app, w).grounded())
+    wheels.iter().all(|&w| output(app, w).grounded())
 }
 
 /// A parked car 6 m from the centre of a kinematic turntable turning at 0.5 rad/s

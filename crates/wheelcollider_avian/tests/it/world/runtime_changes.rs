@@ -148,7 +148,7 @@ fn a_wheel_moved_to_another_chassis_works_for_that_chassis() {
     assert!(lists(&app, b).contains(&wheels_a[0]) && !lists(&app, b).contains(&wheels_b[0]));
     for (wheel, car) in [(wheels_a[0], b), (wheels_b[0], a)] {
         let expected = position(&app, car) + rotation(&app, car) * MOUNTS[0];
-        let mount = state(&app, wheel).mount_position;
+        let mount = output(&app, wheel).mount_position;
         assert!(
             mount.distance(expected) < 1e-4,
             "wheel {wheel}: mount {mount}, its car {car} puts it at {expected}"
@@ -159,7 +159,7 @@ fn a_wheel_moved_to_another_chassis_works_for_that_chassis() {
         assert_at_sag(&app, &wheels, &format!("car {car}"));
         let mut total = 0.0;
         for w in wheels {
-            let s = state(&app, w);
+            let s = output(&app, w);
             assert!(s.grounded(), "wheel {w} of car {car} is on the ground");
             total += s.load();
         }
@@ -184,7 +184,7 @@ fn max_ground_angle_edited_at_run_time_acts_at_the_next_step() {
     }
     brake(&mut app, &wheels, 5_000.0);
     run(&mut app, steps(1.0, hz));
-    let grounded = |app: &App| wheels.iter().filter(|&&w| state(app, w).output.grounded).count();
+    let grounded = |app: &App| wheels.iter().filter(|&&w| output(app, w).output.grounded).count();
     assert_eq!(grounded(&app), 4, "at the default 60°");
     let set_angle = |app: &mut App, degrees: f32| {
         for &w in &wheels {

@@ -52,7 +52,7 @@ fn drop_from_three_metres_on_every_ground_and_sweep() {
             for _ in 0..steps(6.0, hz) {
                 app.update();
                 for &w in &wheels {
-                    let m = state(&app, w).mount_position;
+                    let m = output(&app, w).mount_position;
                     let terrain = if kind == 0 { 0.0 } else { bumps(m.x, m.z) };
                     lowest = lowest.min(m.y - terrain);
                 }
@@ -68,7 +68,7 @@ fn drop_from_three_metres_on_every_ground_and_sweep() {
                 failures.push(format!("ground {kind}, {sweep:?}: still moving at {v} m/s"));
             }
             for &w in &wheels {
-                let s = state(&app, w);
+                let s = output(&app, w);
                 if !s.grounded() {
                     failures.push(format!(
                         "ground {kind}, {sweep:?}: wheel at {} not grounded",
@@ -111,7 +111,7 @@ fn three_hundred_km_h_straight_and_lane_change() {
     for i in 0..steps(2.0, hz) {
         app.update();
         for w in wheels {
-            assert!(state(&app, w).grounded(), "wheel left the ground at step {i}");
+            assert!(output(&app, w).grounded(), "wheel left the ground at step {i}");
         }
     }
     let speed = velocity(&app, chassis).length();
@@ -183,7 +183,7 @@ fn ten_thousand_random_steps_over_bumps() {
         assert!(v.length() < 40.0, "step {i}: {v}");
         assert!(p.y > 0.2 && p.y < 3.0, "step {i}: height {}", p.y);
         for &w in &wheels {
-            assert!(state(&app, w).output.is_finite(), "step {i}: wheel output not finite");
+            assert!(output(&app, w).output.is_finite(), "step {i}: wheel output not finite");
         }
     }
 }
@@ -290,7 +290,7 @@ fn a_step_size_that_changes_every_step() {
         let w = app.world();
         let weight = w.get::<ComputedMass>(car).unwrap().value() * G;
         let wheels = w.get::<ChassisWheels>(car).unwrap().wheels();
-        let carried = wheels.iter().map(|&e| state(&app, e).output.load).sum::<f32>() / weight;
+        let carried = wheels.iter().map(|&e| output(&app, e).output.load).sum::<f32>() / weight;
         let mut launch_error = 0.0;
         if timed {
             app.world_mut().get_mut::<VehicleInput>(car).unwrap().0.throttle = 1.0;
