@@ -62,7 +62,7 @@
 //! | 3 | `ReplaySystems` | replayed input written, then recorded |
 //! | 4 | `VehicleSystems::Drive` | one vehicle step per chassis → each wheel's [`WheelInput`] |
 //! | 5 | [`WheelSystems::SenseAndSolve`] | per chassis in parallel: sweep, contact, suspension solve, wheel model, force sums into the chassis' force channel |
-//! | 6 | [`WheelSystems::Body`] (`VehicleSystems::Body`) | body-level parts add to each chassis' [`ChassisForces`](wheel::ChassisForces): drag and downforce, the assists |
+//! | 6 | [`WheelSystems::Body`] (`VehicleSystems::Body`) | body-level parts add to each chassis' [`ChassisForces`]: drag and downforce, the assists |
 //! | 7 | [`WheelSystems::Apply`] | each chassis' force channel to its body in one write, opposite forces to dynamic ground (serial) |
 //! | `PostUpdate` | [`WheelVisualSystems::PlaceModels`] | [`WheelModel`]s placed, interpolated between steps |
 //!

@@ -1,6 +1,6 @@
 //! The test track's manoeuvres on the shipped presets: closed-form metrics against their
-//! answers (`docs/maneuvers.md`), the rest inside physically sane bands, every manoeuvre run
-//! briefly on every preset, determinism, and the errors.
+//! answers (`docs/maneuvers.md`), every manoeuvre run briefly on every preset,
+//! determinism, and the errors.
 use wheelcollider_avian::vehicle::VehicleSettings;
 use wheelcollider_track::*;
 
@@ -239,22 +239,33 @@ fn negative_front_camber_raises_the_circle_limit() {
     assert!(negative > square && square > positive);
 }
 
+/// The step steer ends in a steady turn: its lateral acceleration is the speed times
+/// the yaw rate (`a_y = V·r`, 80 km/h), within 2 %, at the road-wheel angle it asked
+/// for; the slalom holds its set 60 km/h within 3 % and its cones' line within 1.5 m.
+/// (The bump run has no closed form here: its ride is compared against the quarter car
+/// in `docs/maneuvers.md`, not asserted.) Checked that it fails: with the step steer's
+/// speed read as 70 km/h in the identity, the road car reads 14 % off.
 #[test]
-fn step_steer_slalom_and_bumps_stay_in_sane_bands() {
+fn a_step_steer_ends_in_a_steady_turn_and_the_slalom_holds_its_speed() {
+    const G: f64 = 9.81;
     for name in PRESETS {
         let r = run(name, Maneuver::StepSteer, 60.0, false);
         close(&r, "road_wheel_angle", 0.02);
-        within(&r, "steady_lateral_acc", 0.15, 0.5);
-        within(&r, "yaw_rate_response_time", 0.02, 1.0);
-        within(&r, "yaw_rate_overshoot", 0.0, 60.0);
+        let (ay, yaw) = (
+            r.value("steady_lateral_acc") * G,
+            r.value("steady_yaw_rate").to_radians(),
+        );
+        let v = 80.0 / 3.6;
+        println!("measured: {name} step steer a_y {ay:.4} m/s², V·r {:.4} m/s²", v * yaw);
+        assert!(
+            (ay - v * yaw).abs() < 0.02 * ay,
+            "{name}: a_y {ay} against V·r {}",
+            v * yaw
+        );
         let r = run(name, Maneuver::Slalom, 60.0, false);
-        within(&r, "mean_speed", 55.0, 65.0);
+        let speed = r.value("mean_speed");
+        assert!((speed - 60.0).abs() < 0.03 * 60.0, "{name}: slalom at {speed} km/h");
         within(&r, "max_path_error", 0.0, 1.5);
-        within(&r, "max_roll", 0.0, 8.0);
-        let r = run(name, Maneuver::BumpRun, 60.0, false);
-        within(&r, "rms_vertical_acc", 0.1, 6.0);
-        within(&r, "wheel_lift", 0.0, 10.0);
-        within(&r, "max_compression", 0.0, 1.0);
     }
 }
 

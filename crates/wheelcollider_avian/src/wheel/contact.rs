@@ -3,15 +3,15 @@
 //! first stage of a wheel's step (the table in `wheel/mod.rs`); it reads the
 //! [`contracts`](super::contracts) and writes a [`Sensed`].
 //!
-//! `ground_contact` is long because the contact frame, velocities, ground camber,
-//! effective masses and surface of one hit are computed from shared vectors, in the
-//! order the row and the core read them.
+//! `ground_contact` reads one hit in the order the row and the core read it: its frame
+//! (`ContactGeometry`), the velocities and surface, the tyre's `Contact`
+//! (`tyre_contact`), the suspension's row, and the ground body's mass.
 
 use super::approach::{approach_speed, ground_rise};
 use super::components::*;
 use super::contracts::{ChassisContext, ChassisFrame, GroundBody, Grounded, MIN_MASS, Sensed, WheelView};
 use super::surface::WheelSurface;
-use super::sweep::{CastHit, CastQuery, GroundFilter};
+use super::sweep::{CastHit, CastQuery, GroundFilter, WheelProfile};
 use avian3d::prelude::*;
 use bevy::prelude::*;
 use wheelcollider_core::{
@@ -41,52 +41,6 @@ fn inverse_effective_mass(
     let ru = r.cross(u);
     let k = inverse_mass + ru.dot(inverse_inertia.mul_vec3(ru));
     if k > 0.0 && k.is_finite() { k } else { 0.0 }
-}
-
-/// Makes a shape cast's distance exact against the tangent plane of its hit.
-///
-/// Parry's shape cast (GJK-based time of impact) loses precision against large shapes
-/// and stops early by up to centimetres (`wheel::holes` measures every sweep on boxes
-/// of 4 to 400 m). The hit point and normal it returns are accurate, so the distance is
-/// recomputed exactly: how far the shape's support point towards the surface travels
-/// along −`up` to reach the plane through the hit point. Used when the plane faces the
-/// sweep (`up·n > 0.1`) and the correction moves the hit later (the cast's error is
-/// always an early stop), or earlier by less than a quarter of the radius. It is applied to every
-/// candidate before the closest is chosen; one refined beyond the sweep's reach does not
-/// touch and is skipped ([`WheelCasts::shape`](crate::sweep::WheelCasts::shape)).
-#[inline]
-fn refine_distance(
-    start: Vec3,
-    up: Vec3,
-    radius: f32,
-    cylinder: Option<(Vec3, f32)>,
-    point: Vec3,
-    normal: Vec3,
-    distance: f32,
-) -> f32 {
-    let Some(n) = normal.try_normalize() else {
-        return distance;
-    };
-    let facing = up.dot(n);
-    if facing < 0.1 {
-        return distance;
-    }
-    // Support point of the shape (relative to its centre) in direction −n.
-    let v = -n;
-    let support = match cylinder {
-        None => v * radius,
-        Some((axis, half_width)) => {
-            let across = (v - axis * v.dot(axis)).normalize_or_zero();
-            axis * half_width * v.dot(axis).signum() + across * radius
-        }
-    };
-    // (start − up·t + support − point)·n = 0
-    let t = (start + support - point).dot(n) / facing;
-    if t.is_finite() && t - distance > -0.25 * radius.max(0.05) {
-        t.max(0.0)
-    } else {
-        distance
-    }
 }
 
 /// The mount in the world, the steer and camber rotations (kept from the last step while
@@ -182,10 +136,14 @@ fn sweep(
                 None => Quat::IDENTITY,
                 Some(_) => wheel_rot * CYLINDER_TO_AXLE,
             };
-            let start = mount_pos + up * radius;
-            let cylinder = axle.map(|a| (a, width * 0.5));
-            let refine = |point, normal, d| refine_distance(start, up, radius, cylinder, point, normal, d);
-            ctx.casts.shape(shape, (start, shape_rot), down, reach, &query, refine)
+            let profile = WheelProfile {
+                start: mount_pos + up * radius,
+                up,
+                radius,
+                cylinder: axle.map(|a| (a, width * 0.5)),
+            };
+            ctx.casts
+                .shape(shape, (profile.start, shape_rot), down, reach, &query, &profile)
         }
     }
 }
@@ -240,7 +198,7 @@ pub(crate) fn sense_wheel(
     if other.is_some_and(|g| g.dynamic) && hit.distance <= INSIDE_DYNAMIC {
         return sensed;
     }
-    sensed.ground = Some(ground_contact(ctx, view, state, &sensed, steered, hit, other));
+    sensed.ground = Some(ground_contact(ctx, view, state, &sensed, steered, (hit, other)));
     sensed
 }
 
@@ -325,17 +283,11 @@ fn ground_contact(
     state: &WheelState,
     sensed: &Sensed,
     steered: Quat,
-    hit: CastHit,
-    other: Option<GroundBody>,
+    (hit, other): (CastHit, Option<GroundBody>),
 ) -> Grounded {
     let (frame, settings) = (&ctx.frame, &view.wheel.0);
-    let (up, mount_pos) = (sensed.up, sensed.mount_position);
-    let (forward0, right0) = (steered * Vec3::NEG_Z, steered * Vec3::X);
-    let normal = hit.normal.try_normalize().unwrap_or(up);
-    let forward = forward0.reject_from_normalized(normal).normalize_or_zero();
-    let sideways = right0.reject_from_normalized(normal).normalize_or_zero();
-    let position = mount_pos + up * (hit.point - mount_pos).dot(up);
-    let ground_camber = ground_camber(normal, up, forward0);
+    let up = sensed.up;
+    let geometry = ContactGeometry::of(sensed, steered, &hit);
     // Velocities relative to the ground body: the chassis' at the hit (the tyre) and at
     // the force's point (the suspension), the ground's at the hit alone. The force's
     // point lies on the suspension axis, off a small body under a sphere or cylinder
@@ -351,50 +303,15 @@ fn ground_contact(
         .surfaces
         .and_then(|q| q.get(hit.entity).ok().or_else(|| hit.body.and_then(|b| q.get(b).ok())))
         .map(|s| s.sanitized());
-    let r = position - com;
-    let needed = velocity.length_squared() < STICK_SPEED * STICK_SPEED
-        || settings.lateral_relaxation_length() > 0.0
-        || settings.longitudinal_relaxation_length() > 0.0;
-    let stick_mass = |u: Vec3| {
-        if needed {
-            effective_mass(frame, r, (&hit, other), u)
-        } else {
-            0.0
-        }
-    };
-    let contact = Contact {
-        hit_distance: hit.distance,
-        forward_velocity: velocity.dot(forward),
-        sideways_velocity: velocity.dot(sideways),
-        ground_camber: finite_or_zero(ground_camber),
-        hit_x: hit.point.x,
-        hit_z: hit.point.z,
-        grip: surface.map_or(1.0, |s| s.grip),
-        stiffness: surface.map_or(1.0, |s| s.stiffness),
-        surface_rolling_resistance: surface.map_or(0.0, |s| s.rolling_resistance),
-        surface_bump: surface.map_or(0.0, |s| s.bump(hit.point.x, hit.point.z)),
-        forward_mass: stick_mass(forward),
-        sideways_mass: stick_mass(sideways),
-        // Read only by the links' slopes.
-        arm: if settings.has_links() {
-            [r.dot(frame.rotation * Vec3::NEG_Z), r.dot(frame.rotation * Vec3::X)]
-        } else {
-            [0.0; 2]
-        },
-    };
+    let contact = tyre_contact(ctx, settings, (&hit, other), &geometry, velocity, surface);
+    let normal = geometry.normal;
     let direction = match settings.suspension_force_direction() {
         SuspensionForceDirection::ContactNormal => normal,
         SuspensionForceDirection::SuspensionAxis => up,
     };
-    let approach = approach_speed(own(position) - ground, up, normal);
+    let approach = approach_speed(own(geometry.position) - ground, up, normal);
     let (travel, row, rise) = suspension_row(ctx, view, state, &contact, approach, up);
-    let ground_inverse = match other.and_then(|g| g.inverse.map(|i| (i, hit.point - g.center))) {
-        Some(((im, ii), rg)) => {
-            let v = im * up.dot(direction) + (ii.mul_vec3(rg.cross(up))).dot(rg.cross(direction));
-            finite_or_zero(v).max(0.0)
-        }
-        None => 0.0,
-    };
+    let r = geometry.position - com;
     Grounded {
         contact,
         travel,
@@ -407,17 +324,102 @@ fn ground_contact(
             dynamic: other.is_some_and(|g| g.dynamic),
             surface: surface.unwrap_or(WheelSurface::ASPHALT),
         },
-        forward,
-        sideways,
-        position,
+        forward: geometry.forward,
+        sideways: geometry.sideways,
+        position: geometry.position,
         direction,
         row,
         ang: frame.inverse_inertia.mul_vec3(r.cross(up)),
         moment: r.cross(direction),
         axis_moment: r.cross(up),
-        ground_inverse,
+        ground_inverse: ground_inverse(other, hit.point, up, direction),
         bar: view.bar.map(|b| (b.partner, b.stiffness)),
         rise,
+    }
+}
+
+/// The contact's frame: the ground's normal, the tyre's forward and sideways in the
+/// ground plane, the contact point on the suspension axis, and the ground's camber
+/// against the wheel.
+struct ContactGeometry {
+    normal: Vec3,
+    forward: Vec3,
+    sideways: Vec3,
+    position: Vec3,
+    ground_camber: f32,
+}
+
+impl ContactGeometry {
+    /// The frame of `hit` under the wheel `sensed`, steered by `steered`.
+    fn of(sensed: &Sensed, steered: Quat, hit: &CastHit) -> Self {
+        let (up, mount_pos) = (sensed.up, sensed.mount_position);
+        let (forward0, right0) = (steered * Vec3::NEG_Z, steered * Vec3::X);
+        let normal = hit.normal.try_normalize().unwrap_or(up);
+        Self {
+            normal,
+            forward: forward0.reject_from_normalized(normal).normalize_or_zero(),
+            sideways: right0.reject_from_normalized(normal).normalize_or_zero(),
+            position: mount_pos + up * (hit.point - mount_pos).dot(up),
+            ground_camber: ground_camber(normal, up, forward0),
+        }
+    }
+}
+
+/// What the tyre reads of the contact: the slip velocities (`velocity`, the chassis'
+/// against the ground's at the hit), the surface's grip, stiffness, rolling resistance
+/// and bump, the effective masses against sticking (only when the wheel is slow or has
+/// relaxation) and the arm the links' slopes read.
+fn tyre_contact(
+    ctx: &ChassisContext,
+    settings: &wheelcollider_core::WheelSettings,
+    (hit, other): (&CastHit, Option<GroundBody>),
+    geometry: &ContactGeometry,
+    velocity: Vec3,
+    surface: Option<WheelSurface>,
+) -> Contact {
+    let frame = &ctx.frame;
+    let r = geometry.position - frame.center_of_mass;
+    let needed = velocity.length_squared() < STICK_SPEED * STICK_SPEED
+        || settings.lateral_relaxation_length() > 0.0
+        || settings.longitudinal_relaxation_length() > 0.0;
+    let stick_mass = |u: Vec3| {
+        if needed {
+            effective_mass(frame, r, (hit, other), u)
+        } else {
+            0.0
+        }
+    };
+    Contact {
+        hit_distance: hit.distance,
+        forward_velocity: velocity.dot(geometry.forward),
+        sideways_velocity: velocity.dot(geometry.sideways),
+        ground_camber: finite_or_zero(geometry.ground_camber),
+        hit_x: hit.point.x,
+        hit_z: hit.point.z,
+        grip: surface.map_or(1.0, |s| s.grip),
+        stiffness: surface.map_or(1.0, |s| s.stiffness),
+        surface_rolling_resistance: surface.map_or(0.0, |s| s.rolling_resistance),
+        surface_bump: surface.map_or(0.0, |s| s.bump(hit.point.x, hit.point.z)),
+        forward_mass: stick_mass(geometry.forward),
+        sideways_mass: stick_mass(geometry.sideways),
+        // Read only by the links' slopes.
+        arm: if settings.has_links() {
+            [r.dot(frame.rotation * Vec3::NEG_Z), r.dot(frame.rotation * Vec3::X)]
+        } else {
+            [0.0; 2]
+        },
+    }
+}
+
+/// The ground body's inverse effective mass (1/kg) between the suspension's `up` and
+/// the force's `direction` at `point`; 0 for static ground.
+fn ground_inverse(other: Option<GroundBody>, point: Vec3, up: Vec3, direction: Vec3) -> f32 {
+    match other.and_then(|g| g.inverse.map(|i| (i, point - g.center))) {
+        Some(((im, ii), rg)) => {
+            let v = im * up.dot(direction) + (ii.mul_vec3(rg.cross(up))).dot(rg.cross(direction));
+            finite_or_zero(v).max(0.0)
+        }
+        None => 0.0,
     }
 }
 

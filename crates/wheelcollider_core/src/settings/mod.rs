@@ -12,7 +12,7 @@
 //! Every setter clamps to the limit, as the original does, and returns the value it
 //! stored. A non-finite value (NaN, ±∞) is refused with a [`SettingsError`] naming the
 //! field, and the old value is kept: a `WheelSettings` can never hold one. Upper limits
-//! that the original does not have ([`MAX_VALUE`]) keep every product in the model finite.
+//! that the original does not have ([`MAX_VALUE`](crate::MAX_VALUE)) keep every product in the model finite.
 //! The tyre curves' coefficients are refused outside the range in which the formula is
 //! a friction curve (see [`MagicFormula`]).
 //!

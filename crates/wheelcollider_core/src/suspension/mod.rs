@@ -90,9 +90,9 @@
 //! The damper uses bump damping while the wheel compresses at the start of the step
 //! (`u > 0`), rebound otherwise.
 //!
-//! Why `solve` is long: one implicit solve with its active set, read
-//! top to bottom (rows, matrix, factorisation, release of pulling rows, forces); its loops
-//! share the small dense matrix in place.
+//! `solve` reads top to bottom: each row prepared (`prepare`), the active set settled
+//! (`Solve::settle`: solve the rows in their modes, move the rows whose mode is broken),
+//! each row's force split into its parts (`Solve::force`).
 
 /// The most wheels solved together (eight: a truck's; the solve's buffers are this size
 /// on the stack, zeroed every step). A chassis with more solves them in groups on a
@@ -273,111 +273,153 @@ pub fn solve(rows: &[SuspensionRow], inverse_mass: &[f64], dt: f32, out: &mut [S
     let mut prep = [Prepared::default(); MAX_WHEELS];
     let mut modes = [Mode::Spring; MAX_WHEELS];
     for i in 0..n {
-        let r = &rows[i];
-        let f = |v: f32| if v.is_finite() { v as f64 } else { 0.0 };
-        let (x, u, length) = (f(r.compression), f(r.speed), f(r.length).max(0.0));
-        let c = if u > 0.0 {
-            f(r.bump_damping)
-        } else {
-            f(r.rebound_damping)
-        }
-        .max(0.0);
-        let k = f(r.stiffness).max(0.0);
-        let bar = r
-            .anti_roll
-            .map_or(0.0, |(_, s)| f(s))
-            .max(f(r.anti_roll_hanging))
-            .max(0.0);
-        let kii = kij(i, i).max(0.0);
-        let rise = f(r.ground_rise).clamp(0.0, GROUND_RISE_MAX_SPEED * h);
-        let stop_speed = if x <= length {
-            (length - x) / h
-        } else {
-            -(BUMP_STOP_BAUMGARTE * (x - length) / h).min(BUMP_STOP_MAX_PUSH_SPEED)
-        } - rise / h;
-        prep[i] = Prepared {
-            k,
-            preload: f(r.preload),
-            offset: f(r.spring_offset),
-            c,
-            // Past the travel the wheel is the bump stop's: the spring and the bar read at
-            // most full travel (a wheel found deep in the ground, or one whose radius grew
-            // in the air, pushed with k × its whole depth: a kart typed to 2 m wheels in
-            // the air landed on 32 kN a wheel).
-            x: x.min(length),
-            u,
-            free: u + h * f(r.free_acceleration),
-            // The bar stiffens the row as much as its spring does (more, against the other
-            // end's motion): left out, a stiff bar ran on the trapezoidal rule and rang.
-            weights: blend(kii * ((k + bar) * h * h + c * h)),
-            stop_speed,
-        };
-        modes[i] = if x >= length { Mode::Stop } else { Mode::Spring };
+        (prep[i], modes[i]) = prepare(&rows[i], kij(i, i).max(0.0), h);
     }
+    let solve = Solve {
+        rows,
+        prep: &prep[..n],
+        h,
+        kij: &kij,
+    };
     let mut forces = [0.0f64; MAX_WHEELS];
     let mut ends = [0.0f64; MAX_WHEELS];
-    for _ in 0..3 * n + 3 {
-        solve_modes(rows, &prep[..n], &modes[..n], h, &kij, &mut forces[..n]);
-        for i in 0..n {
-            ends[i] = prep[i].free - h * (0..n).map(|j| kij(i, j) * forces[j]).sum::<f64>();
-        }
-        let mut changed = false;
-        for i in 0..n {
-            let p = &prep[i];
-            // A released row's force as it would be loaded: its bar then acts on both ends
-            // (judged with the bar off, a row on a stiff bar would come back every
-            // other pass, and the passes run out in either mode).
-            let soft_in = |modes: &[Mode]| {
-                let (spring, damper, bar) = parts(rows, &prep[..n], modes, &ends[..n], i, h);
-                spring + damper + bar + rows[i].extra_force as f64
-            };
-            let soft = if modes[i] == Mode::Released {
-                let mut loaded = modes;
-                loaded[i] = Mode::Spring;
-                soft_in(&loaded[..n])
-            } else {
-                soft_in(&modes[..n])
-            };
-            let next = match modes[i] {
-                Mode::Spring if forces[i] < 0.0 => Mode::Released,
-                // The stop's own test: the end speed it allows (full travel at the end of
-                // the step, or past it the push-out); the spring alone may do better.
-                Mode::Spring if ends[i] > p.stop_speed + 1e-9 => Mode::Stop,
-                Mode::Stop if forces[i] < 0.0 => Mode::Released,
-                Mode::Stop if forces[i] < soft => Mode::Spring,
-                // Unloaded, but heading through the stop (a spring whose relaxed length
-                // was moved by a run-time edit can pull while the wheel is past it).
-                Mode::Released if ends[i] > p.stop_speed + 1e-9 => Mode::Stop,
-                Mode::Released if soft > 0.0 => Mode::Spring,
-                m => m,
-            };
-            if next != modes[i] {
-                modes[i] = next;
-                changed = true;
+    solve.settle(&mut modes[..n], &mut forces[..n], &mut ends[..n]);
+    for i in 0..n {
+        out[i] = solve.force(&modes[..n], &ends[..n], i, forces[i]);
+    }
+}
+
+/// Row `r` made ready for the solve, with the mode it starts in; `kii` its own inverse
+/// effective mass (1/kg), `h` the step (s).
+fn prepare(r: &SuspensionRow, kii: f64, h: f64) -> (Prepared, Mode) {
+    let f = |v: f32| if v.is_finite() { v as f64 } else { 0.0 };
+    let (x, u, length) = (f(r.compression), f(r.speed), f(r.length).max(0.0));
+    let c = if u > 0.0 {
+        f(r.bump_damping)
+    } else {
+        f(r.rebound_damping)
+    }
+    .max(0.0);
+    let k = f(r.stiffness).max(0.0);
+    let bar = r
+        .anti_roll
+        .map_or(0.0, |(_, s)| f(s))
+        .max(f(r.anti_roll_hanging))
+        .max(0.0);
+    let rise = f(r.ground_rise).clamp(0.0, GROUND_RISE_MAX_SPEED * h);
+    let stop_speed = if x <= length {
+        (length - x) / h
+    } else {
+        -(BUMP_STOP_BAUMGARTE * (x - length) / h).min(BUMP_STOP_MAX_PUSH_SPEED)
+    } - rise / h;
+    let prepared = Prepared {
+        k,
+        preload: f(r.preload),
+        offset: f(r.spring_offset),
+        c,
+        // Past the travel the wheel is the bump stop's: the spring and the bar read at
+        // most full travel (a wheel found deep in the ground, or one whose radius grew in
+        // the air, pushed with k × its whole depth: a kart typed to 2 m wheels in the air
+        // landed on 32 kN a wheel).
+        x: x.min(length),
+        u,
+        free: u + h * f(r.free_acceleration),
+        // The bar stiffens the row as much as its spring does (more, against the other
+        // end's motion): left out, a stiff bar ran on the trapezoidal rule and rang.
+        weights: blend(kii * ((k + bar) * h * h + c * h)),
+        stop_speed,
+    };
+    (prepared, if x >= length { Mode::Stop } else { Mode::Spring })
+}
+
+/// One solve's rows, prepared, with the step and the inverse-mass matrix.
+struct Solve<'a, K: Fn(usize, usize) -> f64> {
+    rows: &'a [SuspensionRow],
+    prep: &'a [Prepared],
+    h: f64,
+    kij: &'a K,
+}
+
+impl<K: Fn(usize, usize) -> f64> Solve<'_, K> {
+    /// The active set: solves the rows in their modes, moves each row whose force or end
+    /// speed breaks its mode to the mode it needs, and solves again, until none moves (at
+    /// most `3n + 3` passes). Leaves the last pass' forces and end speeds.
+    fn settle(&self, modes: &mut [Mode], forces: &mut [f64], ends: &mut [f64]) {
+        let n = self.prep.len();
+        for _ in 0..3 * n + 3 {
+            solve_modes(self.rows, self.prep, modes, self.h, self.kij, forces);
+            for (i, end) in ends.iter_mut().enumerate() {
+                *end = self.prep[i].free - self.h * (0..n).map(|j| (self.kij)(i, j) * forces[j]).sum::<f64>();
+            }
+            let mut changed = false;
+            for i in 0..n {
+                let next = self.next_mode(modes, ends, forces[i], i);
+                if next != modes[i] {
+                    modes[i] = next;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
             }
         }
-        if !changed {
-            break;
+    }
+
+    /// The mode row `i` needs after a pass that gave it `force` (N) at the end speeds
+    /// `ends`.
+    fn next_mode(&self, modes: &[Mode], ends: &[f64], force: f64, i: usize) -> Mode {
+        let p = &self.prep[i];
+        // A released row's force as it would be loaded: its bar then acts on both ends
+        // (judged with the bar off, a row on a stiff bar would come back every other
+        // pass, and the passes run out in either mode).
+        let soft_in = |modes: &[Mode]| {
+            let (spring, damper, bar) = parts(self.rows, self.prep, modes, ends, i, self.h);
+            spring + damper + bar + self.rows[i].extra_force as f64
+        };
+        let soft = if modes[i] == Mode::Released {
+            let mut loaded = [Mode::Spring; MAX_WHEELS];
+            loaded[..modes.len()].copy_from_slice(modes);
+            loaded[i] = Mode::Spring;
+            soft_in(&loaded[..modes.len()])
+        } else {
+            soft_in(modes)
+        };
+        match modes[i] {
+            Mode::Spring if force < 0.0 => Mode::Released,
+            // The stop's own test: the end speed it allows (full travel at the end of the
+            // step, or past it the push-out); the spring alone may do better.
+            Mode::Spring if ends[i] > p.stop_speed + 1e-9 => Mode::Stop,
+            Mode::Stop if force < 0.0 => Mode::Released,
+            Mode::Stop if force < soft => Mode::Spring,
+            // Unloaded, but heading through the stop (a spring whose relaxed length was
+            // moved by a run-time edit can pull while the wheel is past it).
+            Mode::Released if ends[i] > p.stop_speed + 1e-9 => Mode::Stop,
+            Mode::Released if soft > 0.0 => Mode::Spring,
+            m => m,
         }
     }
-    for i in 0..n {
-        let p = &prep[i];
-        let total = forces[i].max(0.0);
-        let (spring, damper, bar) = parts(rows, &prep[..n], &modes[..n], &ends[..n], i, h);
-        let soft = spring + damper + bar + rows[i].extra_force as f64;
+
+    /// Row `i`'s force split into its parts, from the settled `force` (N): the bump
+    /// stop's share is what the soft parts leave, and the tyre's load leaves out the part
+    /// of it that removes the approach speed.
+    fn force(&self, modes: &[Mode], ends: &[f64], i: usize, force: f64) -> SuspensionForce {
+        let (p, h) = (&self.prep[i], self.h);
+        let total = force.max(0.0);
+        let (spring, damper, bar) = parts(self.rows, self.prep, modes, ends, i, h);
+        let soft = spring + damper + bar + self.rows[i].extra_force as f64;
         let bump_stop = if modes[i] == Mode::Stop {
             (total - soft).max(0.0)
         } else {
             0.0
         };
-        let kii = kij(i, i);
+        let kii = (self.kij)(i, i);
         let impulse = if bump_stop > 0.0 && kii > 0.0 {
             (p.u.max(0.0) / (h * kii)).min(bump_stop)
         } else {
             0.0
         };
         let clamp = |v: f64| v.clamp(-(crate::MAX_VALUE as f64), crate::MAX_VALUE as f64) as f32;
-        out[i] = SuspensionForce {
+        SuspensionForce {
             spring: clamp(spring),
             damper: clamp(damper),
             anti_roll: clamp(bar),
@@ -385,7 +427,7 @@ pub fn solve(rows: &[SuspensionRow], inverse_mass: &[f64], dt: f32, out: &mut [S
             total: clamp(total),
             tyre_load: clamp((total - impulse).max(0.0)),
             end_speed: clamp(ends[i]),
-        };
+        }
     }
 }
 

@@ -138,7 +138,7 @@ pub fn step_vehicle(
     if !(dt.is_finite() && dt > 0.0) {
         return report;
     }
-    let dt = dt.clamp(1e-6, 1.0);
+    let dt = dt.clamp(*crate::DT_RANGE.start(), *crate::DT_RANGE.end());
     let motion = motion.sanitized();
     let v = motion.forward_speed;
     let raw = input.sanitized();
@@ -215,7 +215,7 @@ pub fn step_vehicle(
 /// the top of [`step_vehicle`].
 struct StepContext<'a, W> {
     settings: &'a VehicleSettings,
-    /// The step (s), in `1e-6..=1`.
+    /// The step (s), in [`DT_RANGE`](crate::DT_RANGE).
     dt: f32,
     /// The chassis' forward speed (m/s).
     v: f32,

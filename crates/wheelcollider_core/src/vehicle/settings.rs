@@ -8,8 +8,8 @@
 //! Frames: the chassis' local frame is Bevy's: −Z forward, +X right, +Y up. Axles are
 //! listed front to back.
 //!
-//! Why `validate` is long: it is the list of every field's range, one
-//! line each, in the order of the file format; a reader checks a field's range here.
+//! `validate` reads part by part (`check_chassis`, `check_axle`, …), each the list of
+//! its fields' ranges, one line each, in the order of the file format.
 
 use super::{
     AeroSettings, AssistSettings, BrakeSettings, ClutchSettings, DifferentialKind, EngineLayout, EngineSettings,
@@ -323,6 +323,157 @@ fn check_differential(path: &str, d: &mut DifferentialKind) -> Result<(), Vehicl
     Ok(())
 }
 
+fn check_chassis(c: &mut ChassisSettings) -> Result<(), VehicleSettingsError> {
+    const M: f32 = MAX_VALUE;
+    field!("chassis.mass", c.mass, 1.0, M);
+    for (i, v) in c.size.iter_mut().enumerate() {
+        field!(format!("chassis.size[{i}]"), *v, 0.01, 1000.0);
+    }
+    for (i, v) in c.center_of_mass.iter_mut().enumerate() {
+        field!(format!("chassis.center_of_mass[{i}]"), *v, -1000.0, 1000.0);
+    }
+    if let Some(inertia) = c.inertia.as_mut() {
+        for (i, v) in inertia.iter_mut().enumerate() {
+            field!(format!("chassis.inertia[{i}]"), *v, 1e-3, M);
+        }
+    }
+    Ok(())
+}
+
+/// Axle `i`: its place, bar and geometry, its differential and its wheel.
+fn check_axle(i: usize, a: &mut AxleSettings) -> Result<(), VehicleSettingsError> {
+    field!(format!("axles[{i}].z"), a.z, -1000.0, 1000.0);
+    field!(format!("axles[{i}].half_track"), a.half_track, 0.01, 100.0);
+    field!(format!("axles[{i}].mount_height"), a.mount_height, -1000.0, 1000.0);
+    field!(
+        format!("axles[{i}].anti_roll_stiffness"),
+        a.anti_roll_stiffness,
+        0.0,
+        crate::limits::MAX_SPRING
+    );
+    let h = a.half_track;
+    for (name, v, lo, hi) in [
+        ("roll_steer", &mut a.roll_steer, -1.0, 1.0),
+        ("compliance_steer", &mut a.compliance_steer, -2.0, 2.0),
+        ("roll_centre_height", &mut a.roll_centre_height, -h, h),
+        ("anti_dive", &mut a.anti_dive, -50.0, 150.0),
+        ("anti_squat", &mut a.anti_squat, -50.0, 150.0),
+    ] {
+        if let Some(v) = v.as_mut() {
+            field!(format!("axles[{i}].{name}"), *v, lo, hi);
+        }
+    }
+    if let Some(h) = a.ride_height.as_mut() {
+        // Kept as typed (a radius or travel edited later moves what it allows):
+        // `static_compression` holds it to 10–90 % of the travel.
+        field!(format!("axles[{i}].ride_height"), *h, 0.0, 1000.0);
+    }
+    check_differential(&format!("axles[{i}].differential"), &mut a.differential)?;
+    let (clean, err) = a.wheel.sanitized();
+    if let Some(e) = err {
+        return Err(VehicleSettingsError {
+            field: format!("axles[{i}].wheel"),
+            message: e.to_string(),
+        });
+    }
+    a.wheel = clean;
+    Ok(())
+}
+
+fn check_engine(e: &mut EngineSettings) -> Result<(), VehicleSettingsError> {
+    const M: f32 = MAX_VALUE;
+    if e.torque_curve.is_empty() {
+        return Err(VehicleSettingsError::new(
+            "engine.torque_curve",
+            "needs at least one [rpm, torque] point",
+        ));
+    }
+    for (i, p) in e.torque_curve.iter_mut().enumerate() {
+        field!(format!("engine.torque_curve[{i}][0] (rpm)"), p[0], 0.0, 100_000.0);
+        field!(format!("engine.torque_curve[{i}][1] (N·m)"), p[1], 0.0, M);
+    }
+    if e.torque_curve.windows(2).any(|w| w[1][0] <= w[0][0]) {
+        return Err(VehicleSettingsError::new(
+            "engine.torque_curve",
+            "rpm values must increase from point to point",
+        ));
+    }
+    field!("engine.idle_rpm", e.idle_rpm, 100.0, 50_000.0);
+    field!("engine.redline_rpm", e.redline_rpm, e.idle_rpm + 100.0, 100_000.0);
+    field!("engine.inertia", e.inertia, 0.01, M);
+    field!("engine.braking_torque", e.braking_torque, 0.0, M);
+    field!("engine.speed_limit", e.speed_limit, 0.0, 10_000.0);
+    field!("engine.stall_rpm", e.stall_rpm, 0.0, e.idle_rpm - 50.0);
+    field!("engine.breakaway_torque", e.breakaway_torque, 0.0, 5000.0);
+    e.cylinders = e.cylinders.clamp(1, 16);
+    if e.strokes != 2 && e.strokes != 4 {
+        return Err(VehicleSettingsError::new("engine.strokes", "must be 2 or 4"));
+    }
+    if e.layout == EngineLayout::CrossPlaneV8 && e.cylinders != 8 {
+        return Err(VehicleSettingsError::new(
+            "engine.layout",
+            format!("CrossPlaneV8 needs 8 cylinders, not {}", e.cylinders),
+        ));
+    }
+    Ok(())
+}
+
+/// The clutch and the gearbox, whose speeds lie within the engine's.
+fn check_clutch_and_gearbox(
+    e: &EngineSettings,
+    cl: &mut ClutchSettings,
+    g: &mut GearboxSettings,
+) -> Result<(), VehicleSettingsError> {
+    const M: f32 = MAX_VALUE;
+    field!("clutch.max_torque", cl.max_torque, 0.0, M);
+    field!("clutch.engage_rpm", cl.engage_rpm, e.idle_rpm + 50.0, e.redline_rpm);
+
+    if g.forward.is_empty() {
+        return Err(VehicleSettingsError::new(
+            "gearbox.forward",
+            "needs at least one forward ratio",
+        ));
+    }
+    for (i, r) in g.forward.iter_mut().enumerate() {
+        field!(format!("gearbox.forward[{i}]"), *r, 0.01, 100.0);
+    }
+    field!("gearbox.reverse", g.reverse, 0.01, 100.0);
+    field!("gearbox.final_drive", g.final_drive, 0.01, 100.0);
+    field!("gearbox.efficiency", g.efficiency, 0.5, 1.0);
+    field!("gearbox.shift_time", g.shift_time, 0.0, 2.0);
+    field!("gearbox.inertia", g.inertia, 0.0, M);
+    field!("gearbox.shift_up_rpm", g.shift_up_rpm, e.idle_rpm, e.redline_rpm);
+    field!("gearbox.shift_down_rpm", g.shift_down_rpm, e.idle_rpm, g.shift_up_rpm);
+    field!("gearbox.drag_torque", g.drag_torque, 0.0, M);
+    Ok(())
+}
+
+fn check_brakes_and_steering(b: &mut BrakeSettings, s: &mut SteeringSettings) -> Result<(), VehicleSettingsError> {
+    const M: f32 = MAX_VALUE;
+    field!("brakes.max_torque", b.max_torque, 0.0, M);
+    field!("brakes.front_bias", b.front_bias, 0.0, 1.0);
+    field!("brakes.handbrake_torque", b.handbrake_torque, 0.0, M);
+
+    field!("steering.max_angle", s.max_angle, 0.0, 60.0);
+    field!("steering.ackermann", s.ackermann, 0.0, 1.0);
+    field!("steering.lock_to_lock_time", s.lock_to_lock_time, 0.0, 5.0);
+    field!("steering.mechanical_trail", s.mechanical_trail, -0.2, 0.2);
+    field!("steering.high_speed_lock", s.high_speed_lock, 0.0, 1.0);
+    field!("steering.high_speed", s.high_speed, 0.1, 1000.0);
+    Ok(())
+}
+
+/// The aerodynamics; the centre of pressure within the chassis' `height` (m).
+fn check_aero(a: &mut AeroSettings, height: f32) -> Result<(), VehicleSettingsError> {
+    field!("aero.air_density", a.air_density, 0.0, 100.0);
+    field!("aero.drag_coefficient", a.drag_coefficient, 0.0, 100.0);
+    field!("aero.frontal_area", a.frontal_area, 0.0, 1000.0);
+    field!("aero.downforce_front", a.downforce_front, -1000.0, 1000.0);
+    field!("aero.downforce_rear", a.downforce_rear, -1000.0, 1000.0);
+    field!("aero.pressure_height", a.pressure_height, -height, height);
+    Ok(())
+}
+
 fn check_assists(a: &mut AssistSettings) -> Result<(), VehicleSettingsError> {
     let f = &mut a.anti_flip;
     field!("assists.anti_flip.max_angle", f.max_angle, 0.0, 180.0);
@@ -350,143 +501,20 @@ impl VehicleSettings {
     /// field; everything else is clamped into the range its documentation gives.
     /// Wheel settings are validated when they are read (see [`WheelSettings`]).
     pub fn validate(&mut self) -> Result<(), VehicleSettingsError> {
-        const M: f32 = MAX_VALUE;
-        let c = &mut self.chassis;
-        field!("chassis.mass", c.mass, 1.0, M);
-        for (i, v) in c.size.iter_mut().enumerate() {
-            field!(format!("chassis.size[{i}]"), *v, 0.01, 1000.0);
-        }
-        for (i, v) in c.center_of_mass.iter_mut().enumerate() {
-            field!(format!("chassis.center_of_mass[{i}]"), *v, -1000.0, 1000.0);
-        }
-        if let Some(inertia) = c.inertia.as_mut() {
-            for (i, v) in inertia.iter_mut().enumerate() {
-                field!(format!("chassis.inertia[{i}]"), *v, 1e-3, M);
-            }
-        }
+        check_chassis(&mut self.chassis)?;
         if self.axles.is_empty() {
             return Err(VehicleSettingsError::new("axles", "a vehicle needs at least one axle"));
         }
         for (i, a) in self.axles.iter_mut().enumerate() {
-            field!(format!("axles[{i}].z"), a.z, -1000.0, 1000.0);
-            field!(format!("axles[{i}].half_track"), a.half_track, 0.01, 100.0);
-            field!(format!("axles[{i}].mount_height"), a.mount_height, -1000.0, 1000.0);
-            field!(
-                format!("axles[{i}].anti_roll_stiffness"),
-                a.anti_roll_stiffness,
-                0.0,
-                crate::limits::MAX_SPRING
-            );
-            let h = a.half_track;
-            for (name, v, lo, hi) in [
-                ("roll_steer", &mut a.roll_steer, -1.0, 1.0),
-                ("compliance_steer", &mut a.compliance_steer, -2.0, 2.0),
-                ("roll_centre_height", &mut a.roll_centre_height, -h, h),
-                ("anti_dive", &mut a.anti_dive, -50.0, 150.0),
-                ("anti_squat", &mut a.anti_squat, -50.0, 150.0),
-            ] {
-                if let Some(v) = v.as_mut() {
-                    field!(format!("axles[{i}].{name}"), *v, lo, hi);
-                }
-            }
-            if let Some(h) = a.ride_height.as_mut() {
-                // Kept as typed (a radius or travel edited later moves what it allows):
-                // `static_compression` holds it to 10–90 % of the travel.
-                field!(format!("axles[{i}].ride_height"), *h, 0.0, 1000.0);
-            }
-            check_differential(&format!("axles[{i}].differential"), &mut a.differential)?;
-            let (clean, err) = a.wheel.sanitized();
-            if let Some(e) = err {
-                return Err(VehicleSettingsError {
-                    field: format!("axles[{i}].wheel"),
-                    message: e.to_string(),
-                });
-            }
-            a.wheel = clean;
+            check_axle(i, a)?;
         }
         check_differential("centre_differential", &mut self.centre_differential)?;
         field!("front_torque_share", self.front_torque_share, 0.0, 1.0);
-
-        let e = &mut self.engine;
-        if e.torque_curve.is_empty() {
-            return Err(VehicleSettingsError::new(
-                "engine.torque_curve",
-                "needs at least one [rpm, torque] point",
-            ));
-        }
-        for (i, p) in e.torque_curve.iter_mut().enumerate() {
-            field!(format!("engine.torque_curve[{i}][0] (rpm)"), p[0], 0.0, 100_000.0);
-            field!(format!("engine.torque_curve[{i}][1] (N·m)"), p[1], 0.0, M);
-        }
-        if e.torque_curve.windows(2).any(|w| w[1][0] <= w[0][0]) {
-            return Err(VehicleSettingsError::new(
-                "engine.torque_curve",
-                "rpm values must increase from point to point",
-            ));
-        }
-        field!("engine.idle_rpm", e.idle_rpm, 100.0, 50_000.0);
-        field!("engine.redline_rpm", e.redline_rpm, e.idle_rpm + 100.0, 100_000.0);
-        field!("engine.inertia", e.inertia, 0.01, M);
-        field!("engine.braking_torque", e.braking_torque, 0.0, M);
-        field!("engine.speed_limit", e.speed_limit, 0.0, 10_000.0);
-        field!("engine.stall_rpm", e.stall_rpm, 0.0, e.idle_rpm - 50.0);
-        field!("engine.breakaway_torque", e.breakaway_torque, 0.0, 5000.0);
-        e.cylinders = e.cylinders.clamp(1, 16);
-        if e.strokes != 2 && e.strokes != 4 {
-            return Err(VehicleSettingsError::new("engine.strokes", "must be 2 or 4"));
-        }
-        if e.layout == EngineLayout::CrossPlaneV8 && e.cylinders != 8 {
-            return Err(VehicleSettingsError::new(
-                "engine.layout",
-                format!("CrossPlaneV8 needs 8 cylinders, not {}", e.cylinders),
-            ));
-        }
-
-        let cl = &mut self.clutch;
-        field!("clutch.max_torque", cl.max_torque, 0.0, M);
-        field!("clutch.engage_rpm", cl.engage_rpm, e.idle_rpm + 50.0, e.redline_rpm);
-
-        let g = &mut self.gearbox;
-        if g.forward.is_empty() {
-            return Err(VehicleSettingsError::new(
-                "gearbox.forward",
-                "needs at least one forward ratio",
-            ));
-        }
-        for (i, r) in g.forward.iter_mut().enumerate() {
-            field!(format!("gearbox.forward[{i}]"), *r, 0.01, 100.0);
-        }
-        field!("gearbox.reverse", g.reverse, 0.01, 100.0);
-        field!("gearbox.final_drive", g.final_drive, 0.01, 100.0);
-        field!("gearbox.efficiency", g.efficiency, 0.5, 1.0);
-        field!("gearbox.shift_time", g.shift_time, 0.0, 2.0);
-        field!("gearbox.inertia", g.inertia, 0.0, M);
-        field!("gearbox.shift_up_rpm", g.shift_up_rpm, e.idle_rpm, e.redline_rpm);
-        field!("gearbox.shift_down_rpm", g.shift_down_rpm, e.idle_rpm, g.shift_up_rpm);
-        field!("gearbox.drag_torque", g.drag_torque, 0.0, M);
-
-        let b = &mut self.brakes;
-        field!("brakes.max_torque", b.max_torque, 0.0, M);
-        field!("brakes.front_bias", b.front_bias, 0.0, 1.0);
-        field!("brakes.handbrake_torque", b.handbrake_torque, 0.0, M);
-
-        let s = &mut self.steering;
-        field!("steering.max_angle", s.max_angle, 0.0, 60.0);
-        field!("steering.ackermann", s.ackermann, 0.0, 1.0);
-        field!("steering.lock_to_lock_time", s.lock_to_lock_time, 0.0, 5.0);
-        field!("steering.mechanical_trail", s.mechanical_trail, -0.2, 0.2);
-        field!("steering.high_speed_lock", s.high_speed_lock, 0.0, 1.0);
-        field!("steering.high_speed", s.high_speed, 0.1, 1000.0);
-
-        let a = &mut self.aero;
-        field!("aero.air_density", a.air_density, 0.0, 100.0);
-        field!("aero.drag_coefficient", a.drag_coefficient, 0.0, 100.0);
-        field!("aero.frontal_area", a.frontal_area, 0.0, 1000.0);
-        field!("aero.downforce_front", a.downforce_front, -1000.0, 1000.0);
-        field!("aero.downforce_rear", a.downforce_rear, -1000.0, 1000.0);
+        check_engine(&mut self.engine)?;
+        check_clutch_and_gearbox(&self.engine, &mut self.clutch, &mut self.gearbox)?;
+        check_brakes_and_steering(&mut self.brakes, &mut self.steering)?;
         let height = self.chassis.size[1];
-        field!("aero.pressure_height", a.pressure_height, -height, height);
-
+        check_aero(&mut self.aero, height)?;
         check_assists(&mut self.assists)
     }
 

@@ -138,16 +138,27 @@ pub(super) fn read_input(state: &mut StepState, input: &StepInput) -> (Torques, 
     (torques, ground)
 }
 
+/// One wheel's suspension forces (N), as the stage reads them: from the chassis' solve
+/// or from [`explicit_suspension`].
+struct SuspensionParts {
+    spring: f64,
+    damper: f64,
+    bump_stop: f64,
+    /// What the suspension pushes in all.
+    total: f64,
+    /// What the tyre grips with: `total` less the bump stop's impulse.
+    tyre_load: f64,
+}
+
 /// The standalone (explicit) suspension of one wheel from its contact alone (see
-/// `docs/wheel-model.md` 2a): (spring, damper, bump stop, load, tyre load), N. `mass`
-/// and `approach` are [`Suspension::Explicit`]'s.
+/// `docs/wheel-model.md` 2a). `mass` and `approach` are [`Suspension::Explicit`]'s.
 fn explicit_suspension(
     settings: &WheelSettings,
     (compression, speed): (f64, f64),
     (mass, approach): (f32, f32),
     anti_roll: f64,
     dt: f64,
-) -> (f64, f64, f64, f64, f64) {
+) -> SuspensionParts {
     let length = settings.suspension_length() as f64;
     let (rate, preload) = settings.spring_law(compression);
     let spring = (rate * compression + preload).max(0.0);
@@ -175,7 +186,7 @@ fn explicit_suspension(
         // compression, k·length/g; springs are sized not to bottom out at rest.
         let m = match mass {
             m if m > 0.0 => m as f64,
-            _ => (settings.suspension_spring() as f64 * length / 9.81).max(1.0),
+            _ => (settings.suspension_spring() as f64 * length / crate::STANDARD_GRAVITY as f64).max(1.0),
         };
         // A velocity-level contact, stable at any dt: together with the spring and damper,
         // bring the compression speed down to what reaches full travel at the end of this
@@ -189,7 +200,13 @@ fn explicit_suspension(
     // The tyre grips with the suspension's load, not with the bump stop's impulse: that
     // force exists to stop the travel within a step and can be many times the weight
     // (`suspension` tests: a drop onto bumps).
-    (spring, damper, bump_stop, load, (load - bump_stop).max(0.0))
+    SuspensionParts {
+        spring,
+        damper,
+        bump_stop,
+        total: load,
+        tyre_load: (load - bump_stop).max(0.0),
+    }
 }
 
 /// Stage 2: the compression, the suspension's forces and the tyre's load, and what the
@@ -228,14 +245,20 @@ pub(super) fn suspension(
         out.bump = out32(travel.bump);
         let compression = travel.compression;
         let speed = (compression - state.compression as f64) / dt;
-        let (spring, damper, bump_stop, total, tyre) = match suspension {
-            Suspension::Solved { force: s, .. } => (
-                s.spring as f64,
-                s.damper as f64,
-                s.bump_stop as f64,
-                s.total as f64,
-                s.tyre_load as f64,
-            ),
+        let SuspensionParts {
+            spring,
+            damper,
+            bump_stop,
+            total,
+            tyre_load: tyre,
+        } = match suspension {
+            Suspension::Solved { force: s, .. } => SuspensionParts {
+                spring: s.spring as f64,
+                damper: s.damper as f64,
+                bump_stop: s.bump_stop as f64,
+                total: s.total as f64,
+                tyre_load: s.tyre_load as f64,
+            },
             Suspension::Explicit { mass, approach_speed } => explicit_suspension(
                 settings,
                 (compression, speed),
@@ -481,9 +504,19 @@ pub(super) fn spin(
     }
 }
 
-/// Stage 5: static friction below [`STICK_SPEED`], blended into the slip model's forces:
-/// (forward force, sideways force, how much the patch sticks). Keeps the patch's anchor
-/// in `state`.
+/// The patch's forces after static friction (stage 5), for the outputs (stage 6).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct PatchForce {
+    /// Forward force (N).
+    pub fx: f64,
+    /// Sideways force (N).
+    pub fy: f64,
+    /// How much the patch sticks, 0 ..= 1.
+    pub stick: f64,
+}
+
+/// Stage 5: static friction below [`STICK_SPEED`], blended into the slip model's forces.
+/// Keeps the patch's anchor in `state`.
 pub(super) fn static_friction(
     settings: &WheelSettings,
     state: &mut StepState,
@@ -491,7 +524,7 @@ pub(super) fn static_friction(
     rolled: &Rolled,
     torques: &Torques,
     dt: f64,
-) -> (f64, f64, f64) {
+) -> PatchForce {
     let (vx, vy, omega) = (loaded.vx, loaded.vy, rolled.omega);
     let (mut fx, mut fy) = (rolled.forces.fx, rolled.fy);
     let ground_speed = (vx * vx + vy * vy).sqrt();
@@ -502,7 +535,7 @@ pub(super) fn static_friction(
     };
     if stick <= 0.0 {
         state.patch = [0.0, 0.0];
-        return (fx, fy, stick);
+        return PatchForce { fx, fy, stick };
     }
     let radius = settings.radius() as f64;
     // The patch holds to the ground like a velocity-level contact with a Baumgarte
@@ -540,7 +573,7 @@ pub(super) fn static_friction(
     }
     fy = stick * fy_s + (1.0 - stick) * fy;
     state.patch = [out32(patch[0]), out32(patch[1])];
-    (fx, fy, stick)
+    PatchForce { fx, fy, stick }
 }
 
 /// Stage 6: the outputs (slips, forces, aligning torque, spin) and the state the next
@@ -550,7 +583,7 @@ pub(super) fn write_output(
     state: &mut StepState,
     loaded: &Loaded,
     rolled: &Rolled,
-    (fx, fy, stick): (f64, f64, f64),
+    PatchForce { fx, fy, stick }: PatchForce,
     dt: f64,
     out: &mut StepOutput,
 ) {

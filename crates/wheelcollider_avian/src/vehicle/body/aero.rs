@@ -6,18 +6,19 @@ use bevy::prelude::*;
 use crate::vehicle::{VehicleRuntime, VehicleTelemetry};
 use crate::wheel::ChassisForces;
 
+/// What the aerodynamics read and write of a vehicle.
+type AeroData = (
+    &'static VehicleRuntime,
+    &'static mut VehicleTelemetry,
+    (&'static Position, &'static Rotation, &'static LinearVelocity),
+    &'static mut ChassisForces,
+);
+
 /// Aerodynamic drag at the centre of pressure (`AeroSettings::pressure_height` above the
 /// centre of mass) and downforce (negative: lift) at the first and last axle, added to
 /// the chassis' [`ChassisForces`]; both reported in [`VehicleTelemetry`] (`drag`,
 /// `downforce`), which the vehicle step does not read.
-pub(crate) fn apply_aero(
-    mut vehicles: Query<(
-        &VehicleRuntime,
-        &mut VehicleTelemetry,
-        (&Position, &Rotation, &LinearVelocity),
-        &mut ChassisForces,
-    )>,
-) {
+pub(crate) fn apply_aero(mut vehicles: Query<AeroData>) {
     for (runtime, mut telemetry, (pos, rot, lin), mut forces) in &mut vehicles {
         let Some(settings) = runtime.settings.as_ref() else {
             continue;

@@ -10,20 +10,19 @@ use wheelcollider_core::vehicle::{BodyMotion, body_acceleration};
 use crate::vehicle::{VehicleInput, VehicleRuntime, VehicleTelemetry};
 use crate::wheel::ChassisForces;
 
+/// What the body assists read and write of a vehicle.
+type AssistData = (
+    &'static VehicleRuntime,
+    &'static VehicleInput,
+    &'static VehicleTelemetry,
+    (&'static Rotation, &'static AngularVelocity),
+    &'static mut ChassisForces,
+);
+
 /// Anti-flip and air control on every vehicle that has one of them on. The world's up
 /// is against avian's [`Gravity`] (+Y without gravity); the chassis is airborne when
 /// no wheel touched the ground in this step.
-pub(crate) fn apply_body_assists(
-    time: Res<Time>,
-    gravity: Option<Res<Gravity>>,
-    mut vehicles: Query<(
-        &VehicleRuntime,
-        &VehicleInput,
-        &VehicleTelemetry,
-        (&Rotation, &AngularVelocity),
-        &mut ChassisForces,
-    )>,
-) {
+pub(crate) fn apply_body_assists(time: Res<Time>, gravity: Option<Res<Gravity>>, mut vehicles: Query<AssistData>) {
     let dt = time.delta_secs();
     let down = gravity.map(|g| g.0).unwrap_or(Vec3::NEG_Y);
     let up = (-down).try_normalize().unwrap_or(Vec3::Y);

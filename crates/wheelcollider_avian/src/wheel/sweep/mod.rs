@@ -28,10 +28,12 @@ use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
 mod grid;
+mod shape_cast;
 mod triangle_cast;
 use grid::GridEntry;
 pub(crate) use grid::MovingGrid;
-use triangle_cast::{TriangleCast, WheelShape};
+pub(crate) use shape_cast::WheelProfile;
+use shape_cast::{ShapeSweep, cast_shape_on, wheel_shape};
 
 /// The closest hit of a wheel's cast.
 #[derive(Clone, Copy, Debug)]
@@ -157,155 +159,6 @@ fn trimesh_ray(
         }
     }
     normal.map(|n| (best, pose.rotation * n))
-}
-
-/// The ground hit (point, world normal, refined distance) of `shape` at `pose2` swept
-/// along `direction` against `collider` at `pose1`, if `filter` accepts one.
-///
-/// A triangle mesh or a heightfield is cast against triangle by triangle (those whose
-/// box meets the sweep's), each judged by the filter alone: parry's cast on the whole
-/// shape returns only its first hit, and a wall of the mesh, or a neighbouring cell the
-/// wheel starts inside, would hide the ground under the wheel. Each hit's distance is
-/// corrected by `refine` (see `refine_distance` in the systems) before the closest is
-/// chosen. A sphere's or a cylinder's cast against a triangle is solved in closed form
-/// (`triangle_cast`), which gives parry's answer.
-///
-/// Eight arguments and about 100 lines: parry's cast takes both shapes with their poses,
-/// the direction and its options, and the body walks the three kinds of ground
-/// (a mesh's or heightfield's triangles, a box in closed form, any other shape) with the
-/// one `judge` closure they share.
-#[allow(clippy::too_many_arguments)]
-fn cast_shape_on(
-    collider: &dyn parry::shape::Shape,
-    pose1: &parry::math::Pose3,
-    shape: &dyn parry::shape::Shape,
-    pose2: &parry::math::Pose3,
-    direction: Vec3,
-    options: parry::query::ShapeCastOptions,
-    filter: &GroundFilter,
-    refine: &impl Fn(Vec3, Vec3, f32) -> f32,
-) -> Option<(Vec3, Vec3, f32)> {
-    let judge = |part: &dyn parry::shape::Shape, part_pose: &parry::math::Pose3| {
-        let hit = parry::query::cast_shapes(part_pose, Vec3::ZERO, part, pose2, direction, shape, options).ok()??;
-        let overlapping = hit.status == parry::query::ShapeCastStatus::PenetratingOrWithinTargetDist;
-        let (point, normal) = (*part_pose * hit.witness1, part_pose.rotation * hit.normal1);
-        if !filter.accepts(normal, hit.time_of_impact, overlapping) {
-            return None;
-        }
-        Some((point, normal, refine(point, normal, hit.time_of_impact)))
-    };
-    let mesh = collider.as_trimesh();
-    let field = collider.as_heightfield();
-    // The sweep in the collider's frame.
-    let local = pose1.inverse() * *pose2;
-    let local_direction = pose1.rotation.inverse() * direction;
-    if mesh.is_none() && field.is_none() {
-        // A box or a half-space under a sphere or a cylinder in closed form; other
-        // convex shapes by parry.
-        let (center, max) = (local.translation, options.max_time_of_impact);
-        let closed = wheel_shape(shape, &local).and_then(|wheel| {
-            if let Some(cuboid) = collider.as_cuboid() {
-                Some(triangle_cast::cast_cuboid(
-                    wheel,
-                    center,
-                    local_direction,
-                    max,
-                    cuboid.half_extents,
-                ))
-            } else {
-                let plane = collider.as_halfspace()?;
-                Some(triangle_cast::cast_half_space(
-                    wheel,
-                    center,
-                    local_direction,
-                    max,
-                    plane.normal,
-                ))
-            }
-        });
-        return match closed {
-            Some(cast) => ground_hit(cast, pose1, filter, refine),
-            None => judge(collider, pose1),
-        };
-    }
-    // A sphere or a cylinder is cast against each triangle in closed form, in the
-    // collider's frame (`triangle_cast`); other shapes by parry.
-    let closed_form = wheel_shape(shape, &local).map(|w| (w, local.translation, local_direction));
-    let end_center = local.translation + local_direction * options.max_time_of_impact;
-    let (lo, hi) = match closed_form {
-        Some((wheel, center, _)) => {
-            let e = wheel.half_extents();
-            (center.min(end_center) - e, center.max(end_center) + e)
-        }
-        None => {
-            let start = shape.compute_aabb(&local);
-            let end = shape.compute_aabb(&parry::math::Pose3::from_parts(end_center, local.rotation));
-            (start.mins.min(end.mins), start.maxs.max(end.maxs))
-        }
-    };
-    let closed = |triangle: &parry::shape::Triangle, (wheel, center, dir): (WheelShape, Vec3, Vec3)| {
-        let tri = [triangle.a, triangle.b, triangle.c];
-        let cast = triangle_cast::cast(wheel, center, dir, options.max_time_of_impact, tri);
-        ground_hit(cast, pose1, filter, refine)
-    };
-    let mut best: Option<(Vec3, Vec3, f32)> = None;
-    let mut consider = |triangle: &parry::shape::Triangle| {
-        let hit = match closed_form {
-            Some(w) => closed(triangle, w),
-            None => judge(triangle, pose1),
-        };
-        if let Some(hit) = hit
-            && best.is_none_or(|b| hit.2 < b.2)
-        {
-            best = Some(hit);
-        }
-    };
-    if let Some(mesh) = mesh {
-        for i in mesh
-            .bvh()
-            .leaves(|node| node.mins().cmple(hi).all() && node.maxs().cmpge(lo).all())
-        {
-            consider(&mesh.triangle(i));
-        }
-    } else if let Some(field) = field {
-        field.map_elements_in_local_aabb(&parry::bounding_volume::Aabb::new(lo, hi), &mut |_, t| consider(t));
-    }
-    best
-}
-
-/// A closed-form cast's hit in the world (point, normal, refined distance), if the
-/// filter takes it as ground; a start inside or a miss is none.
-fn ground_hit(
-    cast: TriangleCast,
-    pose: &parry::math::Pose3,
-    filter: &GroundFilter,
-    refine: &impl Fn(Vec3, Vec3, f32) -> f32,
-) -> Option<(Vec3, Vec3, f32)> {
-    let TriangleCast::Hit {
-        distance,
-        point,
-        normal,
-    } = cast
-    else {
-        return None;
-    };
-    let (point, normal) = (*pose * point, pose.rotation * normal);
-    filter
-        .accepts(normal, distance, false)
-        .then(|| (point, normal, refine(point, normal, distance)))
-}
-
-/// The wheel's shape for the closed-form triangle casts, with its axle in the frame of
-/// `pose` (the shape's pose in the collider's frame): a ball or a cylinder, else `None`.
-fn wheel_shape(shape: &dyn parry::shape::Shape, pose: &parry::math::Pose3) -> Option<WheelShape> {
-    if let Some(ball) = shape.as_ball() {
-        return Some(WheelShape::Sphere(ball.radius));
-    }
-    shape.as_cylinder().map(|c| WheelShape::Cylinder {
-        radius: c.radius,
-        half_width: c.half_height,
-        axle: pose.rotation * Vec3::Y,
-    })
 }
 
 /// Keeps a candidate hit as the closest if it is nearer than `reach` (and shrinks the
@@ -476,9 +329,10 @@ impl WheelCasts<'_, '_> {
     /// is passed by). The point and normal are on the
     /// collider hit. `static_only` as for [`ray`](Self::ray).
     ///
-    /// `refine(point, normal, distance)` corrects each candidate's distance before the
-    /// closest is chosen (parry's cast stops early against large shapes, by centimetres
-    /// against a 400 m box: enough to choose that box over a slab lying on it).
+    /// `profile` corrects each candidate's distance before the closest is chosen
+    /// ([`WheelProfile::refine`]: parry's cast stops early against large shapes, by
+    /// centimetres against a 400 m box, enough to choose that box over a slab lying on
+    /// it).
     pub fn shape(
         &self,
         shape: &Collider,
@@ -486,7 +340,7 @@ impl WheelCasts<'_, '_> {
         direction: Dir3,
         max_distance: f32,
         query: &CastQuery,
-        refine: impl Fn(Vec3, Vec3, f32) -> f32,
+        profile: &WheelProfile,
     ) -> Option<CastHit> {
         let (mask, chassis, static_only, filter) = (query.mask, query.chassis, query.static_only, &query.filter);
         let aabb = match wheel_shape(
@@ -499,12 +353,17 @@ impl WheelCasts<'_, '_> {
             }
             None => obvhs::aabb::Aabb::from(shape.aabb(origin, rotation)),
         };
-        let pose2 = parry::math::Pose3::from_parts(origin, rotation);
-        let options = parry::query::ShapeCastOptions {
-            max_time_of_impact: max_distance,
-            target_distance: 0.0,
-            stop_at_penetration: true,
-            compute_impact_geometry_on_penetration: true,
+        let sweep = ShapeSweep {
+            shape: shape.shape_scaled().as_ref(),
+            pose: parry::math::Pose3::from_parts(origin, rotation),
+            direction: direction.as_vec3(),
+            options: parry::query::ShapeCastOptions {
+                max_time_of_impact: max_distance,
+                target_distance: 0.0,
+                stop_at_penetration: true,
+                compute_impact_geometry_on_penetration: true,
+            },
+            profile,
         };
         let mut reach = max_distance;
         let mut closest = None;
@@ -516,16 +375,9 @@ impl WheelCasts<'_, '_> {
                     return f32::MAX;
                 };
                 let pose1 = parry::math::Pose3::from_parts(position.0, collider_rotation.0);
-                let Some((point, normal, distance)) = cast_shape_on(
-                    collider.shape_scaled().as_ref(),
-                    &pose1,
-                    shape.shape_scaled().as_ref(),
-                    &pose2,
-                    direction.as_vec3(),
-                    options,
-                    filter,
-                    &refine,
-                ) else {
+                let Some((point, normal, distance)) =
+                    cast_shape_on(collider.shape_scaled().as_ref(), &pose1, &sweep, filter)
+                else {
                     return f32::MAX;
                 };
                 keep_closest(&mut reach, &mut closest, proxy, point, normal, distance, on_static)
