@@ -4,7 +4,8 @@
 //! `cargo bench -p wheelcollider_bench --bench scenarios` (add `-- --quick` for a
 //! shorter run).
 //!
-//! Why `main` is long: it is the list of the benchmark scenarios, one block each.
+//! `main` dispatches: a mode of one scenario (`--threads-only`, `--phases`,
+//! `--marginal`, `--profile`, `--machine`) or the three tables, one function each.
 use wheelcollider_avian::prelude::SweepType;
 use wheelcollider_bench::{
     Ground, avian_app, avian_app_with, fastest_batches, mean_height, mean_speed, phases, rapier::RapierScene,
@@ -64,124 +65,151 @@ fn main() {
     // Bevy's task pools are process-wide and set once, so each thread count is measured in
     // its own process: `-- --threads-only N [detached]` prints "step base" in seconds.
     if let Some(i) = std::env::args().position(|a| a == "--threads-only") {
-        let threads: usize = std::env::args().nth(i + 1).and_then(|t| t.parse().ok()).unwrap_or(1);
-        let warmup = if quick { 10 } else { 30 };
-        let detached = std::env::args().any(|a| a == "detached");
-        let mut base_app = avian_app(1000, Ground::Flat, None, threads);
-        let mut app = avian_app_with(1000, Ground::Flat, Some(SweepType::Ray), threads, detached);
-        let (batches, batch) = if quick { (4, 10) } else { (12, 15) };
-        let times = fastest_batches(
-            &mut [Box::new(|| base_app.update()), Box::new(|| app.update())],
-            warmup,
-            batches,
-            batch,
-        );
-        let (base, t) = (times[0], times[1]);
-        println!("{t} {base}");
-        eprintln!(
-            "compute threads: {}, io {}, async {}, available {}",
-            bevy::tasks::ComputeTaskPool::get().thread_num(),
-            bevy::tasks::IoTaskPool::get().thread_num(),
-            bevy::tasks::AsyncComputeTaskPool::get().thread_num(),
-            bevy::tasks::available_parallelism()
-        );
-        return;
+        return threads_only(i, quick);
     }
     if let Some(i) = std::env::args().position(|a| a == "--phases") {
-        // Where the step's wall time goes, phase by phase, with and without wheels:
-        // `-- --phases 1|2 [detached]` (ray wheels on the box, 1 000 cars).
-        let threads: usize = std::env::args().nth(i + 1).and_then(|t| t.parse().ok()).unwrap_or(1);
-        let detached = std::env::args().any(|a| a == "detached");
-        let mut base_app = avian_app(1000, Ground::Flat, None, threads);
-        let mut app = avian_app_with(1000, Ground::Flat, Some(SweepType::Ray), threads, detached);
-        let best = phases::fastest_phases([&mut base_app, &mut app], 30);
-        println!("| phase ({threads} threads) | baseline (µs) | ray wheels (µs) | difference (µs) |");
-        println!("| --- | --- | --- | --- |");
-        for (p, name) in phases::PHASES.iter().enumerate() {
-            let (b, w) = (best[0][p] * 1e6, best[1][p] * 1e6);
-            println!("| {name} | {b:.0} | {w:.0} | {:.0} |", w - b);
-        }
-        let (b, w): (f64, f64) = (best[0].iter().sum(), best[1].iter().sum());
-        println!(
-            "| sum of the phases' minima | {:.0} | {:.0} | {:.0} |",
-            b * 1e6,
-            w * 1e6,
-            (w - b) * 1e6
-        );
-        return;
+        return phases_table(i);
     }
     if let Some(i) = std::env::args().position(|a| a == "--marginal") {
-        // A/B comparisons of one scenario with little noise: `-- --marginal ray flat`
-        // (add `detached` for wheels outside the chassis' hierarchy)
-        // interleaves 15 batches of 20 steps of the world with and without wheels and
-        // prints the marginal cost per wheel-step from each one's fastest batch.
-        let arg = |k: usize| std::env::args().nth(i + k).unwrap_or_default();
-        let sweep = match arg(1).as_str() {
-            "sphere" => SweepType::Sphere,
-            "cylinder" => SweepType::Cylinder,
-            _ => SweepType::Ray,
-        };
-        let ground = match arg(2).as_str() {
-            "heightfield" => Ground::Heightfield,
-            "trimesh" => Ground::Trimesh,
-            _ => Ground::Flat,
-        };
-        let detached = arg(3) == "detached";
-        let mut base_app = avian_app(1000, ground, None, 1);
-        let mut app = avian_app_with(1000, ground, Some(sweep), 1, detached);
-        let times = fastest_batches(
-            &mut [Box::new(|| base_app.update()), Box::new(|| app.update())],
-            30,
-            15,
-            20,
-        );
-        let (base, t) = (times[0], times[1]);
-        let raw = raw_cast_cost(&mut app, sweep, 3);
-        println!(
-            "{sweep:?} {}: step {:.3} ms, baseline {:.3} ms, marginal {:.3} µs per wheel-step, raw cast {:.3} µs",
-            ground.name(),
-            t * 1e3,
-            base * 1e3,
-            (t - base) / 4000.0 * 1e6,
-            raw * 1e6
-        );
-        return;
+        return marginal(i);
     }
     if let Some(i) = std::env::args().position(|a| a == "--profile") {
-        // Just run one scenario for a profiler: `-- --profile ray|sphere|cylinder|base [flat|heightfield|trimesh]`
-        // (base: the same bodies without wheels). 300 steps: the cars do not yet reach
-        // each other (after about 12 s their different steering makes them collide).
-        let sweep = match std::env::args().nth(i + 1).as_deref() {
-            Some("sphere") => Some(SweepType::Sphere),
-            Some("cylinder") => Some(SweepType::Cylinder),
-            Some("base") => None,
-            _ => Some(SweepType::Ray),
-        };
-        let ground = match std::env::args().nth(i + 2).as_deref() {
-            Some("heightfield") => Ground::Heightfield,
-            Some("trimesh") => Ground::Trimesh,
-            _ => Ground::Flat,
-        };
-        let mut app = avian_app(1000, ground, sweep, 1);
-        for i in 0..12 {
-            if std::env::args().any(|a| a == "--heights") {
-                println!(
-                    "step {}: mean chassis y {:.3} m, speed {:.2} m/s",
-                    i * 10,
-                    mean_height(&mut app),
-                    mean_speed(&mut app)
-                );
-            }
-            time_steps(|| app.update(), 0, 10);
-        }
-        let t = time_steps(|| app.update(), 30, 150);
-        println!("{sweep:?}: {:.3} ms per step", t * 1e3);
-        return;
+        return profile(i);
     }
+    ground_table(quick);
+    size_table(quick);
+    thread_table(quick);
+}
+
+/// `-- --threads-only N [detached]`: one thread count in this process (Bevy's task pools
+/// are process-wide and set once); prints "step base" in seconds.
+fn threads_only(i: usize, quick: bool) {
+    let threads: usize = std::env::args().nth(i + 1).and_then(|t| t.parse().ok()).unwrap_or(1);
+    let warmup = if quick { 10 } else { 30 };
+    let detached = std::env::args().any(|a| a == "detached");
+    let mut base_app = avian_app(1000, Ground::Flat, None, threads);
+    let mut app = avian_app_with(1000, Ground::Flat, Some(SweepType::Ray), threads, detached);
+    let (batches, batch) = if quick { (4, 10) } else { (12, 15) };
+    let times = fastest_batches(
+        &mut [Box::new(|| base_app.update()), Box::new(|| app.update())],
+        warmup,
+        batches,
+        batch,
+    );
+    let (base, t) = (times[0], times[1]);
+    println!("{t} {base}");
+    eprintln!(
+        "compute threads: {}, io {}, async {}, available {}",
+        bevy::tasks::ComputeTaskPool::get().thread_num(),
+        bevy::tasks::IoTaskPool::get().thread_num(),
+        bevy::tasks::AsyncComputeTaskPool::get().thread_num(),
+        bevy::tasks::available_parallelism()
+    );
+}
+
+/// `-- --phases 1|2 [detached]`: where the step's wall time goes, phase by phase, with
+/// and without wheels (ray wheels on the box, 1 000 cars).
+fn phases_table(i: usize) {
+    // Where the step's wall time goes, phase by phase, with and without wheels:
+    // `-- --phases 1|2 [detached]` (ray wheels on the box, 1 000 cars).
+    let threads: usize = std::env::args().nth(i + 1).and_then(|t| t.parse().ok()).unwrap_or(1);
+    let detached = std::env::args().any(|a| a == "detached");
+    let mut base_app = avian_app(1000, Ground::Flat, None, threads);
+    let mut app = avian_app_with(1000, Ground::Flat, Some(SweepType::Ray), threads, detached);
+    let best = phases::fastest_phases([&mut base_app, &mut app], 30);
+    println!("| phase ({threads} threads) | baseline (µs) | ray wheels (µs) | difference (µs) |");
+    println!("| --- | --- | --- | --- |");
+    for (p, name) in phases::PHASES.iter().enumerate() {
+        let (b, w) = (best[0][p] * 1e6, best[1][p] * 1e6);
+        println!("| {name} | {b:.0} | {w:.0} | {:.0} |", w - b);
+    }
+    let (b, w): (f64, f64) = (best[0].iter().sum(), best[1].iter().sum());
+    println!(
+        "| sum of the phases' minima | {:.0} | {:.0} | {:.0} |",
+        b * 1e6,
+        w * 1e6,
+        (w - b) * 1e6
+    );
+}
+
+/// `-- --marginal ray flat [detached]`: one scenario's marginal cost per wheel-step with
+/// little noise (15 interleaved batches of 20 steps with and without wheels).
+fn marginal(i: usize) {
+    // A/B comparisons of one scenario with little noise: `-- --marginal ray flat`
+    // (add `detached` for wheels outside the chassis' hierarchy)
+    // interleaves 15 batches of 20 steps of the world with and without wheels and
+    // prints the marginal cost per wheel-step from each one's fastest batch.
+    let arg = |k: usize| std::env::args().nth(i + k).unwrap_or_default();
+    let sweep = match arg(1).as_str() {
+        "sphere" => SweepType::Sphere,
+        "cylinder" => SweepType::Cylinder,
+        _ => SweepType::Ray,
+    };
+    let ground = match arg(2).as_str() {
+        "heightfield" => Ground::Heightfield,
+        "trimesh" => Ground::Trimesh,
+        _ => Ground::Flat,
+    };
+    let detached = arg(3) == "detached";
+    let mut base_app = avian_app(1000, ground, None, 1);
+    let mut app = avian_app_with(1000, ground, Some(sweep), 1, detached);
+    let times = fastest_batches(
+        &mut [Box::new(|| base_app.update()), Box::new(|| app.update())],
+        30,
+        15,
+        20,
+    );
+    let (base, t) = (times[0], times[1]);
+    let raw = raw_cast_cost(&mut app, sweep, 3);
+    println!(
+        "{sweep:?} {}: step {:.3} ms, baseline {:.3} ms, marginal {:.3} µs per wheel-step, raw cast {:.3} µs",
+        ground.name(),
+        t * 1e3,
+        base * 1e3,
+        (t - base) / 4000.0 * 1e6,
+        raw * 1e6
+    );
+}
+
+/// `-- --profile ray|sphere|cylinder|base [flat|heightfield|trimesh]`: one scenario run
+/// for a profiler (base: the same bodies without wheels), 300 steps.
+fn profile(i: usize) {
+    // Just run one scenario for a profiler: `-- --profile ray|sphere|cylinder|base [flat|heightfield|trimesh]`
+    // (base: the same bodies without wheels). 300 steps: the cars do not yet reach
+    // each other (after about 12 s their different steering makes them collide).
+    let sweep = match std::env::args().nth(i + 1).as_deref() {
+        Some("sphere") => Some(SweepType::Sphere),
+        Some("cylinder") => Some(SweepType::Cylinder),
+        Some("base") => None,
+        _ => Some(SweepType::Ray),
+    };
+    let ground = match std::env::args().nth(i + 2).as_deref() {
+        Some("heightfield") => Ground::Heightfield,
+        Some("trimesh") => Ground::Trimesh,
+        _ => Ground::Flat,
+    };
+    let mut app = avian_app(1000, ground, sweep, 1);
+    for i in 0..12 {
+        if std::env::args().any(|a| a == "--heights") {
+            println!(
+                "step {}: mean chassis y {:.3} m, speed {:.2} m/s",
+                i * 10,
+                mean_height(&mut app),
+                mean_speed(&mut app)
+            );
+        }
+        time_steps(|| app.update(), 0, 10);
+    }
+    let t = time_steps(|| app.update(), 30, 150);
+    println!("{sweep:?}: {:.3} ms per step", t * 1e3);
+}
+
+/// The table per wheel-step: every ground, every sweep, the wheels outside the
+/// hierarchy and Rapier's raycast vehicle, 1 000 cars on one thread.
+fn ground_table(quick: bool) {
     let warmup = if quick { 10 } else { 30 };
     let (batches, batch) = if quick { (4, 10) } else { (12, 15) };
     let us = |s: f64| s * 1e6;
-
     println!(
         "## Per wheel-step, N = 1 000 cars (4 000 wheels), one thread, {} Hz\n",
         wheelcollider_bench::HZ
@@ -260,7 +288,13 @@ fn main() {
             r_height
         );
     }
+}
 
+/// Scaling with the number of cars, ray wheels on the flat box, one thread.
+fn size_table(quick: bool) {
+    let warmup = if quick { 10 } else { 30 };
+    let (batches, batch) = if quick { (4, 10) } else { (12, 15) };
+    let us = |s: f64| s * 1e6;
     println!("\n## Scaling, ray wheels on the flat box, one thread\n");
     println!("| cars | step (ms) | baseline (ms) | marginal / wheel-step (µs) |");
     println!("| --- | --- | --- | --- |");
@@ -292,7 +326,12 @@ fn main() {
             us((t - base) / (4 * n) as f64)
         );
     }
+}
 
+/// Threads: each count in its own process, three processes per count in turn; each row
+/// is its count's process with the smallest marginal (the noise here is ±10 %).
+fn thread_table(quick: bool) {
+    let us = |s: f64| s * 1e6;
     println!("\n## Threads, ray wheels on the flat box, N = 1 000\n");
     println!("| threads | step (ms) | baseline (ms) | marginal / wheel-step (µs) | speed-up of the wheels |");
     println!("| --- | --- | --- | --- | --- |");

@@ -53,7 +53,8 @@ use wheelcollider_core::vehicle::WheelFeedback;
 pub use wheelcollider_core::vehicle::{
     AeroSettings, AirControlSettings, AntiFlipSettings, AssistSettings, AxleSettings, BrakeSettings, ChassisSettings,
     ClutchSettings, DifferentialKind, DriverInput, EngineLayout, EngineSettings, GearboxSettings, PowertrainReport,
-    SteeringSettings, VehicleSettings, VehicleSettingsError, VehicleState, YawStabilitySettings,
+    SteeringSettings, VEHICLE_FLOATS, VehicleFloat, VehiclePart, VehicleSettings, VehicleSettingsError, VehicleState,
+    YawStabilitySettings,
 };
 
 /// The driver's controls for one vehicle: write it from game code, an AI, or the

@@ -1,8 +1,5 @@
 //! The vehicle's systems: cars synced to the body and wheels, one vehicle step per
 //! chassis (wheel feedback in, wheel inputs out, telemetry).
-//!
-//! Why `drive_vehicles` is about 90 lines: the wheels' feedback in, one
-//! `step_vehicle`, the commands out and the telemetry, over one query.
 
 use avian3d::prelude::*;
 use bevy::prelude::*;
@@ -88,48 +85,39 @@ type VehicleQuery<'w, 's> = Query<
     ),
 >;
 
-/// One vehicle step per chassis: wheel feedback in, wheel inputs out.
-pub(crate) fn drive_vehicles(
-    time: Res<Time>,
-    mut vehicles: VehicleQuery,
-    mut wheels: Query<(&VehicleWheel, &WheelCollider, &WheelOutput, &mut WheelInput)>,
-) {
+/// The wheels a vehicle step reads and writes.
+type VehicleWheels<'w, 's> = Query<
+    'w,
+    's,
+    (
+        &'static VehicleWheel,
+        &'static WheelCollider,
+        &'static WheelOutput,
+        &'static mut WheelInput,
+    ),
+>;
+
+/// One vehicle step per chassis: the wheels' feedback in ([`gather_feedback`]), one
+/// `step_vehicle`, each wheel's input out ([`write_inputs`]), the driveline for the
+/// wheels' step, and the telemetry.
+pub(crate) fn drive_vehicles(time: Res<Time>, mut vehicles: VehicleQuery, mut wheels: VehicleWheels) {
     let dt = time.delta_secs();
     if dt <= 0.0 {
         return;
     }
     for (mut runtime, mut input, mut telemetry, mut driveline, children, rot, lin, ang) in &mut vehicles {
         let runtime = &mut *runtime;
+        if runtime.settings.is_none() || runtime.state.is_none() {
+            continue;
+        }
+        let grounded = gather_feedback(runtime, children, &wheels);
+        let (forward, right, v) = (rot.0 * Vec3::NEG_Z, rot.0 * Vec3::X, lin.0);
+        let motion = ChassisMotion {
+            forward_speed: v.dot(forward),
+            yaw_rate: ang.0.dot(rot.0 * Vec3::Y),
+        };
         let (Some(settings), Some(state)) = (runtime.settings.as_ref(), runtime.state.as_mut()) else {
             continue;
-        };
-        let n = settings.wheel_count();
-        runtime.feedback.resize(n, WheelFeedback::default());
-        runtime.commands.resize(n, WheelInput::default());
-        runtime.entities.clear();
-        runtime.entities.resize(n, None);
-        let mut grounded = 0;
-        for &w in children.wheels() {
-            let Ok((id, collider, wheel_output, _)) = wheels.get(w) else {
-                continue;
-            };
-            let i = VehicleSettings::wheel_index(id.axle, id.right);
-            if i >= n {
-                continue;
-            }
-            let o = &wheel_output.output;
-            grounded += o.grounded as u32;
-            runtime.entities[i] = Some(w);
-            runtime.feedback[i] = WheelFeedback::from((&collider.0, o));
-        }
-        let forward = rot.0 * Vec3::NEG_Z;
-        let right = rot.0 * Vec3::X;
-        let v = lin.0;
-        let forward_speed = v.dot(forward);
-        let yaw_rate = ang.0.dot(rot.0 * Vec3::Y);
-        let motion = ChassisMotion {
-            forward_speed,
-            yaw_rate,
         };
         let report = step_vehicle(
             settings,
@@ -140,24 +128,7 @@ pub(crate) fn drive_vehicles(
             &mut runtime.commands,
             dt,
         );
-        for (i, e) in runtime.entities.iter().enumerate() {
-            let Some(Ok((_, _, _, mut wheel_input))) = e.map(|e| wheels.get_mut(e)) else {
-                continue;
-            };
-            // The vehicle writes the whole input but for the drivetrain's friction, which
-            // its gearbox's drag sets when it has one and a game otherwise (if any). The
-            // step leaves the bars' force at 0: they are `AntiRollBar`s, solved with the
-            // suspension.
-            let friction = if settings.gearbox.drag_torque > 0.0 {
-                runtime.commands[i].drivetrain_friction_torque
-            } else {
-                wheel_input.drivetrain_friction_torque
-            };
-            *wheel_input = WheelInput {
-                drivetrain_friction_torque: friction,
-                ..runtime.commands[i]
-            };
-        }
+        write_inputs(runtime, &mut wheels);
         // The wheels' step solves the driveline with their tyres.
         driveline.line = report.driveline;
         driveline.wheels = core::array::from_fn(|i| {
@@ -170,17 +141,63 @@ pub(crate) fn drive_vehicles(
         });
         let accel = (v - telemetry.last_velocity) / dt;
         *telemetry = VehicleTelemetry {
-            forward_speed,
+            forward_speed: motion.forward_speed,
             speed_kmh: v.length() * 3.6,
             lateral_acceleration: accel.dot(right),
             longitudinal_acceleration: accel.dot(forward),
-            yaw_rate,
+            yaw_rate: motion.yaw_rate,
             powertrain: report,
             grounded_wheels: grounded,
-            wheels: n as u32,
+            wheels: runtime.feedback.len() as u32,
             last_velocity: v,
             // The aerodynamics' report, written by `body::aero` later in the step.
             ..*telemetry
+        };
+    }
+}
+
+/// Each wheel's last output as the vehicle's feedback, at its index (and its entity);
+/// returns how many are grounded. Sized to the settings' wheel count.
+fn gather_feedback(runtime: &mut VehicleRuntime, children: &ChassisWheels, wheels: &VehicleWheels) -> u32 {
+    let n = runtime.settings.as_ref().map_or(0, |s| s.wheel_count());
+    runtime.feedback.resize(n, WheelFeedback::default());
+    runtime.commands.resize(n, WheelInput::default());
+    runtime.entities.clear();
+    runtime.entities.resize(n, None);
+    let mut grounded = 0;
+    for &w in children.wheels() {
+        let Ok((id, collider, wheel_output, _)) = wheels.get(w) else {
+            continue;
+        };
+        let i = VehicleSettings::wheel_index(id.axle, id.right);
+        if i >= n {
+            continue;
+        }
+        let o = &wheel_output.output;
+        grounded += o.grounded as u32;
+        runtime.entities[i] = Some(w);
+        runtime.feedback[i] = WheelFeedback::from((&collider.0, o));
+    }
+    grounded
+}
+
+/// Each wheel's input from the step's commands, whole but for the drivetrain's friction,
+/// which the gearbox's drag sets when it has one and a game otherwise (if any). The step
+/// leaves the bars' force at 0: they are `AntiRollBar`s, solved with the suspension.
+fn write_inputs(runtime: &VehicleRuntime, wheels: &mut VehicleWheels) {
+    let drag = runtime.settings.as_ref().is_some_and(|s| s.gearbox.drag_torque > 0.0);
+    for (i, e) in runtime.entities.iter().enumerate() {
+        let Some(Ok((_, _, _, mut wheel_input))) = e.map(|e| wheels.get_mut(e)) else {
+            continue;
+        };
+        let friction = if drag {
+            runtime.commands[i].drivetrain_friction_torque
+        } else {
+            wheel_input.drivetrain_friction_torque
+        };
+        *wheel_input = WheelInput {
+            drivetrain_friction_torque: friction,
+            ..runtime.commands[i]
         };
     }
 }

@@ -22,7 +22,10 @@ pub enum WheelSystems {
     SenseAndSolve,
     /// Body-level parts add their forces to each chassis' [`ChassisForces`]: a
     /// vehicle's aerodynamics and assists (`VehicleSystems::Body`), and a game's own (a
-    /// hitch, a wing, a parachute). See `docs/architecture.md`, "The force channel".
+    /// hitch, a wing, a parachute), each ordered against the others (a game's
+    /// `.after(VehicleSystems::Body)`): the order of the additions fixes the sum's last
+    /// bits, and avian's schedule refuses two unordered writers of one component. See
+    /// `docs/architecture.md`, "The force channel".
     Body,
     /// Force application: each chassis' [`ChassisForces`] in one write, then the
     /// opposite forces to dynamic ground (serial).

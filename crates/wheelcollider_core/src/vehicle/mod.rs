@@ -21,6 +21,7 @@
 //! | `aero.rs` | [`AeroSettings`] | drag and downforce (applied by the plugin) |
 //! | `assists.rs` | [`AssistSettings`] | yaw stability (ESC) in the step; anti-flip and air control on the body ([`body_acceleration`], applied by the plugin) |
 //! | `settings.rs` | [`VehicleSettings`], [`AxleSettings`], [`ChassisSettings`] | the whole car: layout, validation, RON |
+//! | `fields.rs` | [`VEHICLE_FLOATS`] | every scalar of the parts declared once: path, unit, limit, editor range |
 //! | `io.rs` | | what a step reads and writes |
 //! | `derived.rs` | | what follows from a settings: shares, resistance, ride height |
 //! | `predict.rs` | | closed-form answers: top speed, axle loads, stopping distance |
@@ -62,6 +63,7 @@ mod derived;
 mod differential;
 mod driveline;
 mod engine;
+mod fields;
 mod geometry;
 mod io;
 mod predict;
@@ -85,6 +87,7 @@ pub use driveline::{
     SPEED_TOLERANCE, SpinTerms, solve_driveline,
 };
 pub use engine::{EngineLayout, EngineSettings, LIMITER_BAND_RPM, SPEED_LIMIT_BAND};
+pub use fields::{VEHICLE_FLOATS, VehicleFloat, VehiclePart};
 pub use geometry::{AxleGeometry, AxleRole};
 pub use io::{DriverInput, PowertrainReport, VehicleState, WheelFeedback};
 pub use settings::*;

@@ -8,9 +8,11 @@
 //! Frames: the chassis' local frame is Bevy's: −Z forward, +X right, +Y up. Axles are
 //! listed front to back.
 //!
-//! `validate` reads part by part (`check_chassis`, `check_axle`, …), each the list of
-//! its fields' ranges, one line each, in the order of the file format.
+//! `validate` reads part by part: the arrays and choices here (`check_chassis`,
+//! `check_axle`, `check_engine`, `check_gears`), every scalar from its one declaration
+//! in `fields.rs` ([`VEHICLE_FLOATS`]).
 
+use super::fields::VEHICLE_FLOATS;
 use super::{
     AeroSettings, AssistSettings, BrakeSettings, ClutchSettings, DifferentialKind, EngineLayout, EngineSettings,
     GearboxSettings, SteeringSettings,
@@ -323,9 +325,9 @@ fn check_differential(path: &str, d: &mut DifferentialKind) -> Result<(), Vehicl
     Ok(())
 }
 
+/// The chassis' arrays (its mass is in [`VEHICLE_FLOATS`]).
 fn check_chassis(c: &mut ChassisSettings) -> Result<(), VehicleSettingsError> {
     const M: f32 = MAX_VALUE;
-    field!("chassis.mass", c.mass, 1.0, M);
     for (i, v) in c.size.iter_mut().enumerate() {
         field!(format!("chassis.size[{i}]"), *v, 0.01, 1000.0);
     }
@@ -380,6 +382,7 @@ fn check_axle(i: usize, a: &mut AxleSettings) -> Result<(), VehicleSettingsError
     Ok(())
 }
 
+/// The engine's torque curve and cylinders (its scalars are in [`VEHICLE_FLOATS`]).
 fn check_engine(e: &mut EngineSettings) -> Result<(), VehicleSettingsError> {
     const M: f32 = MAX_VALUE;
     if e.torque_curve.is_empty() {
@@ -398,13 +401,6 @@ fn check_engine(e: &mut EngineSettings) -> Result<(), VehicleSettingsError> {
             "rpm values must increase from point to point",
         ));
     }
-    field!("engine.idle_rpm", e.idle_rpm, 100.0, 50_000.0);
-    field!("engine.redline_rpm", e.redline_rpm, e.idle_rpm + 100.0, 100_000.0);
-    field!("engine.inertia", e.inertia, 0.01, M);
-    field!("engine.braking_torque", e.braking_torque, 0.0, M);
-    field!("engine.speed_limit", e.speed_limit, 0.0, 10_000.0);
-    field!("engine.stall_rpm", e.stall_rpm, 0.0, e.idle_rpm - 50.0);
-    field!("engine.breakaway_torque", e.breakaway_torque, 0.0, 5000.0);
     e.cylinders = e.cylinders.clamp(1, 16);
     if e.strokes != 2 && e.strokes != 4 {
         return Err(VehicleSettingsError::new("engine.strokes", "must be 2 or 4"));
@@ -418,16 +414,8 @@ fn check_engine(e: &mut EngineSettings) -> Result<(), VehicleSettingsError> {
     Ok(())
 }
 
-/// The clutch and the gearbox, whose speeds lie within the engine's.
-fn check_clutch_and_gearbox(
-    e: &EngineSettings,
-    cl: &mut ClutchSettings,
-    g: &mut GearboxSettings,
-) -> Result<(), VehicleSettingsError> {
-    const M: f32 = MAX_VALUE;
-    field!("clutch.max_torque", cl.max_torque, 0.0, M);
-    field!("clutch.engage_rpm", cl.engage_rpm, e.idle_rpm + 50.0, e.redline_rpm);
-
+/// The forward gears' ratios (the gearbox's scalars are in [`VEHICLE_FLOATS`]).
+fn check_gears(g: &mut GearboxSettings) -> Result<(), VehicleSettingsError> {
     if g.forward.is_empty() {
         return Err(VehicleSettingsError::new(
             "gearbox.forward",
@@ -437,62 +425,6 @@ fn check_clutch_and_gearbox(
     for (i, r) in g.forward.iter_mut().enumerate() {
         field!(format!("gearbox.forward[{i}]"), *r, 0.01, 100.0);
     }
-    field!("gearbox.reverse", g.reverse, 0.01, 100.0);
-    field!("gearbox.final_drive", g.final_drive, 0.01, 100.0);
-    field!("gearbox.efficiency", g.efficiency, 0.5, 1.0);
-    field!("gearbox.shift_time", g.shift_time, 0.0, 2.0);
-    field!("gearbox.inertia", g.inertia, 0.0, M);
-    field!("gearbox.shift_up_rpm", g.shift_up_rpm, e.idle_rpm, e.redline_rpm);
-    field!("gearbox.shift_down_rpm", g.shift_down_rpm, e.idle_rpm, g.shift_up_rpm);
-    field!("gearbox.drag_torque", g.drag_torque, 0.0, M);
-    Ok(())
-}
-
-fn check_brakes_and_steering(b: &mut BrakeSettings, s: &mut SteeringSettings) -> Result<(), VehicleSettingsError> {
-    const M: f32 = MAX_VALUE;
-    field!("brakes.max_torque", b.max_torque, 0.0, M);
-    field!("brakes.front_bias", b.front_bias, 0.0, 1.0);
-    field!("brakes.handbrake_torque", b.handbrake_torque, 0.0, M);
-
-    field!("steering.max_angle", s.max_angle, 0.0, 60.0);
-    field!("steering.ackermann", s.ackermann, 0.0, 1.0);
-    field!("steering.lock_to_lock_time", s.lock_to_lock_time, 0.0, 5.0);
-    field!("steering.mechanical_trail", s.mechanical_trail, -0.2, 0.2);
-    field!("steering.high_speed_lock", s.high_speed_lock, 0.0, 1.0);
-    field!("steering.high_speed", s.high_speed, 0.1, 1000.0);
-    Ok(())
-}
-
-/// The aerodynamics; the centre of pressure within the chassis' `height` (m).
-fn check_aero(a: &mut AeroSettings, height: f32) -> Result<(), VehicleSettingsError> {
-    field!("aero.air_density", a.air_density, 0.0, 100.0);
-    field!("aero.drag_coefficient", a.drag_coefficient, 0.0, 100.0);
-    field!("aero.frontal_area", a.frontal_area, 0.0, 1000.0);
-    field!("aero.downforce_front", a.downforce_front, -1000.0, 1000.0);
-    field!("aero.downforce_rear", a.downforce_rear, -1000.0, 1000.0);
-    field!("aero.pressure_height", a.pressure_height, -height, height);
-    Ok(())
-}
-
-fn check_assists(a: &mut AssistSettings) -> Result<(), VehicleSettingsError> {
-    let f = &mut a.anti_flip;
-    field!("assists.anti_flip.max_angle", f.max_angle, 0.0, 180.0);
-    field!("assists.anti_flip.max_acceleration", f.max_acceleration, 0.0, 1000.0);
-    let c = &mut a.air_control;
-    field!("assists.air_control.pitch_rate", c.pitch_rate, 0.0, 1440.0);
-    field!("assists.air_control.yaw_rate", c.yaw_rate, 0.0, 1440.0);
-    field!("assists.air_control.roll_rate", c.roll_rate, 0.0, 1440.0);
-    field!("assists.air_control.max_acceleration", c.max_acceleration, 0.0, 1000.0);
-    let y = &mut a.yaw_stability;
-    field!("assists.yaw_stability.threshold", y.threshold, 0.0, 180.0);
-    field!("assists.yaw_stability.gain", y.gain, 0.0, MAX_VALUE);
-    field!("assists.yaw_stability.max_torque", y.max_torque, 0.0, MAX_VALUE);
-    field!(
-        "assists.yaw_stability.reference_understeer",
-        y.reference_understeer,
-        -10.0,
-        20.0
-    );
     Ok(())
 }
 
@@ -509,13 +441,14 @@ impl VehicleSettings {
             check_axle(i, a)?;
         }
         check_differential("centre_differential", &mut self.centre_differential)?;
-        field!("front_torque_share", self.front_torque_share, 0.0, 1.0);
         check_engine(&mut self.engine)?;
-        check_clutch_and_gearbox(&self.engine, &mut self.clutch, &mut self.gearbox)?;
-        check_brakes_and_steering(&mut self.brakes, &mut self.steering)?;
-        let height = self.chassis.size[1];
-        check_aero(&mut self.aero, height)?;
-        check_assists(&mut self.assists)
+        check_gears(&mut self.gearbox)?;
+        // Every scalar, in the table's order (a limit reads only fields before it).
+        for f in VEHICLE_FLOATS {
+            let (lo, hi) = (f.limit)(self);
+            clamp_field(&|| f.path.to_string(), (f.field)(self), lo, hi)?;
+        }
+        Ok(())
     }
 
     /// Parses a RON preset and validates it. The error names the line, column and

@@ -179,3 +179,58 @@ fn engine_sound_fields_clamp_or_are_refused_by_name() {
     assert!((kart.firing_frequency(6000.0) - 100.0).abs() < 1e-4);
     assert!((preset("road").engine.firing_frequency(6000.0) - 200.0).abs() < 1e-4);
 }
+
+/// The value at `path` (`engine.idle_rpm`) in a RON value of a whole preset.
+fn at_path(value: &ron::Value, path: &str) -> Option<f64> {
+    let mut v = value.clone();
+    for key in path.split('.') {
+        let ron::Value::Map(map) = v else { return None };
+        v = map.get(&ron::Value::String(key.to_owned()))?.clone();
+    }
+    match v {
+        ron::Value::Number(n) => Some(n.into_f64()),
+        _ => None,
+    }
+}
+
+/// Every scalar of the vehicle's parts is declared once (`VEHICLE_FLOATS`): its path
+/// names the field a preset file has there (read back from the written RON), its editor
+/// range lies inside its limit on every shipped preset, a value inside its range
+/// survives `validate` and the file, and one past its limit is clamped to it. Checked
+/// that it fails: with `engine.inertia`'s path typed `engine.intertia` the path check
+/// names it.
+#[test]
+fn every_vehicle_float_is_declared_once() {
+    let mut paths: Vec<&str> = VEHICLE_FLOATS.iter().map(|f| f.path).collect();
+    paths.sort_unstable();
+    paths.dedup();
+    assert_eq!(paths.len(), VEHICLE_FLOATS.len(), "a path declared twice");
+    for name in PRESETS {
+        let settings = preset(name);
+        let written: ron::Value = ron::from_str(&settings.to_ron()).unwrap();
+        for f in VEHICLE_FLOATS {
+            let value = (f.get)(&settings);
+            let read = at_path(&written, f.path).unwrap_or_else(|| panic!("{name}: no number at {}", f.path));
+            assert_eq!(read as f32, value, "{name}: {} in the file", f.path);
+            let ((lo, hi), (rlo, rhi)) = ((f.limit)(&settings), (f.range)(&settings));
+            assert!(
+                lo <= rlo && rhi <= hi && rlo <= rhi,
+                "{name}: {} range {rlo}..{rhi} outside {lo}..{hi}",
+                f.path
+            );
+            // Inside the range: kept through validate and the file.
+            let mut s = settings.clone();
+            let v = rlo + 0.25 * (rhi - rlo);
+            *(f.field)(&mut s) = v;
+            s.validate().unwrap();
+            let back = VehicleSettings::from_ron(&s.to_ron()).unwrap();
+            assert_eq!((f.get)(&back), v, "{name}: {} = {v} through the file", f.path);
+            // Past the limit: clamped to it.
+            let mut s = settings.clone();
+            *(f.field)(&mut s) = hi + 1.0e6;
+            s.validate().unwrap();
+            let (_, hi_now) = (f.limit)(&s);
+            assert_eq!((f.get)(&s), hi_now, "{name}: {} clamped", f.path);
+        }
+    }
+}

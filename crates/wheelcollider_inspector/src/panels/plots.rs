@@ -1,6 +1,5 @@
-//! The Plots and Telemetry tabs.
-//!
-//! Why `plots` is long: the plot tab's widgets, in the order egui draws them.
+//! The Plots and Telemetry tabs: `plots` draws one plot per function, in the order egui
+//! draws them.
 
 use bevy::prelude::*;
 use bevy_egui::egui;
@@ -13,13 +12,7 @@ use crate::InspectorState;
 
 /// One of the tyre-curve plots: each axle's curve as set (diamond: its peak) and each
 /// wheel's operating point, |transient slip| against |force| / load in that direction.
-fn tyre_plot(
-    ui: &mut egui::Ui,
-    settings: &VehicleSettings,
-    live: &[(usize, WheelSettings, wheelcollider_core::StepOutput)],
-    lateral: bool,
-    id: &str,
-) {
+fn tyre_plot(ui: &mut egui::Ui, settings: &VehicleSettings, live: &Live, lateral: bool, id: &str) {
     Plot::new(id).height(150.0).legend(Legend::default()).show(ui, |p| {
         for (a, axle) in settings.axles.iter().enumerate() {
             let mf = if lateral {
@@ -60,6 +53,11 @@ fn tyre_plot(
     });
 }
 
+/// Each wheel's index, settings and last output, in wheel order.
+type Live = Vec<(usize, WheelSettings, wheelcollider_core::StepOutput)>;
+
+/// The Plots tab: the tyre curves with each wheel's operating point, the friction
+/// circle, the wheels' histories, the load transfer and the engine's curve.
 pub(super) fn plots(
     ui: &mut egui::Ui,
     state: &InspectorState,
@@ -68,7 +66,7 @@ pub(super) fn plots(
     children: &ChassisWheels,
     wheels: &Query<(&VehicleWheel, &mut WheelCollider, &WheelOutput)>,
 ) {
-    let mut live = vec![];
+    let mut live: Live = vec![];
     for &w in children.wheels() {
         if let Ok((id, c, s)) = wheels.get(w) {
             live.push((VehicleSettings::wheel_index(id.axle, id.right), c.0.clone(), s.output));
@@ -90,6 +88,14 @@ pub(super) fn plots(
         ui.label(title);
         tyre_plot(ui, settings, &live, lateral, id);
     }
+    friction_circle_plot(ui, settings, &live);
+    history_plots(ui, state);
+    engine_plot(ui, settings, telemetry);
+}
+
+/// The friction circle: each wheel's sideways and forward force over its load, inside
+/// the circle of the highest peak μ.
+fn friction_circle_plot(ui: &mut egui::Ui, settings: &VehicleSettings, live: &Live) {
     ui.label("Friction circle: sideways (x) and forward (y) force over load");
     Plot::new("circle").height(200.0).data_aspect(1.0).show(ui, |p| {
         let mu = settings
@@ -109,7 +115,7 @@ pub(super) fn plots(
             })
             .collect();
         p.line(Line::new("peak μ", circle));
-        for (i, _, o) in &live {
+        for (i, _, o) in live {
             if o.load > 1.0 {
                 let l = o.load as f64;
                 p.points(
@@ -123,6 +129,11 @@ pub(super) fn plots(
             }
         }
     });
+}
+
+/// The wheels' recorded histories against time: compression, load, the load transfer
+/// per axle with the body's roll, the slips and the aligning torque.
+fn history_plots(ui: &mut egui::Ui, state: &InspectorState) {
     let t0 = state.times.front().copied().unwrap_or(0.0) as f64;
     let series = |f: &dyn Fn(&crate::WheelSample) -> f32, title: &str, id: &str, ui: &mut egui::Ui| {
         ui.label(title);
@@ -145,7 +156,20 @@ pub(super) fn plots(
         ui,
     );
     series(&|s| s.load, "Tyre load (N)", "load", ui);
-    // Each axle's lateral load transfer, (right − left) / 2, and the body's roll.
+    transfer_plot(ui, state, t0);
+    series(&|s| s.forward_slip, "Longitudinal slip", "fslip", ui);
+    series(&|s| s.sideways_slip, "Lateral slip", "sslip", ui);
+    series(
+        &|s| s.aligning_torque,
+        "Self-aligning torque (N·m, + turns the wheel left)",
+        "mz",
+        ui,
+    );
+}
+
+/// Each axle's lateral load transfer, (right − left) / 2, and the body's roll, against
+/// time from `t0` (s).
+fn transfer_plot(ui: &mut egui::Ui, state: &InspectorState, t0: f64) {
     ui.label("Load transfer per axle (N, (right − left) / 2) and body roll (°, right axis ×1000)");
     Plot::new("transfer")
         .height(110.0)
@@ -170,14 +194,10 @@ pub(super) fn plots(
                 .collect();
             p.line(Line::new("roll ×1000 (°)", roll));
         });
-    series(&|s| s.forward_slip, "Longitudinal slip", "fslip", ui);
-    series(&|s| s.sideways_slip, "Lateral slip", "sslip", ui);
-    series(
-        &|s| s.aligning_torque,
-        "Self-aligning torque (N·m, + turns the wheel left)",
-        "mz",
-        ui,
-    );
+}
+
+/// The engine's full-throttle torque against rpm, with the engine now.
+fn engine_plot(ui: &mut egui::Ui, settings: &VehicleSettings, telemetry: &VehicleTelemetry) {
     ui.label("Engine: full-throttle torque (N·m) against rpm; line: now");
     let e = &settings.engine;
     Plot::new("engine").height(150.0).show(ui, |p| {

@@ -1,7 +1,5 @@
-//! The Presets and Sim tabs: preset files, gizmos, pause, record and replay.
-//!
-//! Why `replay_ui` is long: the record and replay widgets and their plots, in the order
-//! egui draws them.
+//! The Presets and Sim tabs: preset files, gizmos, pause, record and replay
+//! (`replay_ui`: its controls, status, file and plots, one function each).
 
 use bevy::prelude::*;
 use bevy_egui::egui;
@@ -52,6 +50,22 @@ pub(super) fn replay_ui(
     replay: Option<&DriveReplay>,
     hz: f64,
 ) {
+    replay_controls(ui, state, recorder, replay, hz);
+    replay_status(ui, state, replay, hz);
+    recording_files(ui, state);
+    if !state.traces.is_empty() {
+        replay_plots(ui, &state.traces);
+    }
+}
+
+/// The record / stop, replay and clear buttons.
+fn replay_controls(
+    ui: &mut egui::Ui,
+    state: &mut InspectorState,
+    recorder: Option<&DriveRecorder>,
+    replay: Option<&DriveReplay>,
+    hz: f64,
+) {
     ui.label("Record and replay: the same input with two tunings");
     ui.horizontal(|ui| {
         match recorder {
@@ -86,6 +100,10 @@ pub(super) fn replay_ui(
             state.traces.clear();
         }
     });
+}
+
+/// What is replaying or recorded.
+fn replay_status(ui: &mut egui::Ui, state: &InspectorState, replay: Option<&DriveReplay>, hz: f64) {
     match (replay, &state.recording) {
         (Some(r), _) => {
             ui.label(format!(
@@ -107,6 +125,10 @@ pub(super) fn replay_ui(
             ui.weak("Record a drive, stop, replay it; change the tuning, replay again.");
         }
     }
+}
+
+/// The recording's file: its path, save and load.
+fn recording_files(ui: &mut egui::Ui, state: &mut InspectorState) {
     ui.horizontal(|ui| {
         ui.label("file");
         ui.text_edit_singleline(&mut state.recording_path);
@@ -126,14 +148,15 @@ pub(super) fn replay_ui(
                 .push(Request::LoadRecording(state.recording_path.clone().into()));
         }
     });
-    if state.traces.is_empty() {
-        return;
-    }
+}
+
+/// The last two replays against recording time (speed, their difference, yaw rate) and
+/// their paths from above.
+fn replay_plots(ui: &mut egui::Ui, traces: &[ReplayTrace]) {
     const TRACE_COLORS: [egui::Color32; 2] = [
         egui::Color32::from_rgb(150, 150, 150),
         egui::Color32::from_rgb(240, 170, 60),
     ];
-    let traces = &state.traces;
     // One line per replay of a channel against time.
     let against_time = |ui: &mut egui::Ui, id: &str, height: f32, channel: fn(&ReplayTrace) -> &[f64]| {
         Plot::new(id).height(height).legend(Legend::default()).show(ui, |p| {
@@ -145,7 +168,7 @@ pub(super) fn replay_ui(
     };
     ui.label("Speed (km/h) against recording time (s)");
     against_time(ui, "replay_speed", 130.0, |t| &t.speed);
-    if let [a, b] = &traces[..] {
+    if let [a, b] = traces {
         let diff = trace_difference(a, b);
         if let (Some(gap), Some(dv)) = (
             diff.iter().map(|d| d[2]).reduce(f64::max),

@@ -118,8 +118,7 @@ fn curve_ui(ui: &mut egui::Ui, heading: &str, mf: &MagicFormula) -> Option<[f32;
 
 /// The "tyre" section of [`wheel_settings_ui`]: one curve for both directions (as in
 /// WheelCollider2) or a longitudinal and a lateral one, the load law, relaxation
-/// lengths and pneumatic trail. A refused curve shows why. Long: one widget after
-/// another, in the order egui draws them.
+/// lengths and pneumatic trail. A refused curve shows why.
 pub(super) fn wheel_settings_tyre_ui(ui: &mut egui::Ui, id: &str, w: &mut WheelSettings) -> bool {
     section(ui, id, "tyre", true, |ui, changed| {
         let flag = egui::Id::new((id, "separate lateral curve"));

@@ -4,6 +4,7 @@
 
 use bevy_egui::egui;
 use wheelcollider_avian::prelude::*;
+use wheelcollider_core::vehicle::{VEHICLE_FLOATS, VehiclePart};
 
 use super::tune::section;
 use super::*;
@@ -74,6 +75,21 @@ pub(super) fn diff_ui(ui: &mut egui::Ui, id: &str, d: &mut DifferentialKind) -> 
     changed
 }
 
+/// The scalar numbers of `part` as drag values, from their one declaration
+/// ([`VEHICLE_FLOATS`]: label, unit, editor range and step); sets `changed` when one
+/// was edited (the vehicle's `validate` then clamps it).
+fn part_fields(ui: &mut egui::Ui, settings: &mut VehicleSettings, part: VehiclePart, changed: &mut bool) {
+    for f in VEHICLE_FLOATS.iter().filter(|f| f.part == part) {
+        let (lo, hi) = (f.range)(settings);
+        let suffix = match f.unit {
+            "" => String::new(),
+            "deg" => "°".to_owned(),
+            unit => format!(" {}", unit.replace("deg", "°")),
+        };
+        *changed |= num(ui, f.label, (f.field)(settings), lo..=hi, &suffix, f.speed as f64);
+    }
+}
+
 /// Edits the vehicle settings (everything but the wheels); returns whether it changed.
 pub(super) fn vehicle_ui(ui: &mut egui::Ui, settings: &mut VehicleSettings) -> bool {
     let mut changed = false;
@@ -100,7 +116,7 @@ pub(super) fn chassis_scale(settings: &VehicleSettings) -> f32 {
 pub(super) fn vehicle_chassis_ui(ui: &mut egui::Ui, settings: &mut VehicleSettings) -> bool {
     let half = 0.5 * chassis_scale(settings);
     section(ui, "vehicle", "chassis", false, |ui, changed| {
-        *changed |= num(ui, "mass", &mut settings.chassis.mass, 1.0..=100_000.0, " kg", 5.0);
+        part_fields(ui, settings, VehiclePart::Chassis, changed);
         *changed |= num(
             ui,
             "centre of mass height",
@@ -167,15 +183,8 @@ fn engine_sound_ui(ui: &mut egui::Ui, e: &mut EngineSettings) -> bool {
 /// The "engine" section of [`vehicle_ui`].
 pub(super) fn vehicle_engine_ui(ui: &mut egui::Ui, settings: &mut VehicleSettings) -> bool {
     section(ui, "vehicle", "engine", false, |ui, changed| {
+        part_fields(ui, settings, VehiclePart::Engine, changed);
         let e = &mut settings.engine;
-        *changed |= num(ui, "idle", &mut e.idle_rpm, 100.0..=20_000.0, " rpm", 10.0);
-        *changed |= num(ui, "redline", &mut e.redline_rpm, 500.0..=30_000.0, " rpm", 10.0);
-        *changed |= num(ui, "inertia", &mut e.inertia, 0.01..=10.0, " kg·m²", 0.005);
-        *changed |= num(ui, "engine braking", &mut e.braking_torque, 0.0..=2000.0, " N·m", 1.0);
-        // Below idle (the validation's clamp).
-        let stall = (e.idle_rpm - 50.0).max(0.0);
-        *changed |= num(ui, "stall speed", &mut e.stall_rpm, 0.0..=stall, " rpm", 10.0);
-        *changed |= num(ui, "breakaway", &mut e.breakaway_torque, 0.0..=500.0, " N·m", 1.0);
         ui.label("torque scale");
         let mut scale = 1.0f32;
         if ui
@@ -198,43 +207,21 @@ pub(super) fn vehicle_engine_ui(ui: &mut egui::Ui, settings: &mut VehicleSetting
 /// The "clutch and gearbox" section of [`vehicle_ui`].
 pub(super) fn vehicle_clutch_and_gearbox_ui(ui: &mut egui::Ui, settings: &mut VehicleSettings) -> bool {
     section(ui, "vehicle", "clutch and gearbox", false, |ui, changed| {
-        *changed |= num(
-            ui,
-            "clutch torque",
-            &mut settings.clutch.max_torque,
-            0.0..=10_000.0,
-            " N·m",
-            5.0,
-        );
+        part_fields(ui, settings, VehiclePart::Clutch, changed);
         ui.label("automatic clutch");
         *changed |= ui.checkbox(&mut settings.clutch.automatic, "").changed();
         ui.end_row();
-        *changed |= num(
-            ui,
-            "clutch engage",
-            &mut settings.clutch.engage_rpm,
-            100.0..=20_000.0,
-            " rpm",
-            10.0,
-        );
-        let g = &mut settings.gearbox;
-        for (i, r) in g.forward.iter_mut().enumerate() {
+        for (i, r) in settings.gearbox.forward.iter_mut().enumerate() {
             *changed |= num(ui, &format!("gear {}", i + 1), r, 0.05..=20.0, "", 0.005);
         }
-        *changed |= num(ui, "reverse", &mut g.reverse, 0.05..=20.0, "", 0.005);
-        *changed |= num(ui, "final drive", &mut g.final_drive, 0.05..=20.0, "", 0.005);
-        *changed |= num(ui, "efficiency", &mut g.efficiency, 0.5..=1.0, "", 0.005);
-        *changed |= num(ui, "shift time", &mut g.shift_time, 0.0..=2.0, " s", 0.01);
-        *changed |= num(ui, "gearbox inertia", &mut g.inertia, 0.0..=2.0, " kg·m²", 0.001);
+        part_fields(ui, settings, VehiclePart::Gearbox, changed);
+        let g = &mut settings.gearbox;
         ui.label("automatic");
         *changed |= ui.checkbox(&mut g.automatic, "").changed();
         ui.end_row();
-        *changed |= num(ui, "shift up", &mut g.shift_up_rpm, 100.0..=30_000.0, " rpm", 10.0);
-        *changed |= num(ui, "shift down", &mut g.shift_down_rpm, 100.0..=30_000.0, " rpm", 10.0);
         ui.label("rev-matched shifts");
         *changed |= ui.checkbox(&mut g.auto_blip, "").changed();
         ui.end_row();
-        *changed |= num(ui, "drivetrain drag", &mut g.drag_torque, 0.0..=200.0, " N·m", 0.5);
     })
 }
 
@@ -258,14 +245,7 @@ pub(super) fn vehicle_differentials_ui(ui: &mut egui::Ui, settings: &mut Vehicle
                 ui.label("centre differential");
                 changed |= diff_ui(ui, "centre", &mut settings.centre_differential);
                 egui::Grid::new("centre").show(ui, |ui| {
-                    changed |= num(
-                        ui,
-                        "front torque share",
-                        &mut settings.front_torque_share,
-                        0.0..=1.0,
-                        "",
-                        0.01,
-                    );
+                    part_fields(ui, settings, VehiclePart::Driveline, &mut changed);
                 });
             }
         });
@@ -275,10 +255,8 @@ pub(super) fn vehicle_differentials_ui(ui: &mut egui::Ui, settings: &mut Vehicle
 /// The "brakes" section of [`vehicle_ui`].
 pub(super) fn vehicle_brakes_ui(ui: &mut egui::Ui, settings: &mut VehicleSettings) -> bool {
     section(ui, "vehicle", "brakes", false, |ui, changed| {
+        part_fields(ui, settings, VehiclePart::Brakes, changed);
         let b = &mut settings.brakes;
-        *changed |= num(ui, "max torque", &mut b.max_torque, 0.0..=50_000.0, " N·m", 20.0);
-        *changed |= num(ui, "front bias", &mut b.front_bias, 0.0..=1.0, "", 0.01);
-        *changed |= num(ui, "handbrake", &mut b.handbrake_torque, 0.0..=20_000.0, " N·m", 10.0);
         ui.label("ABS");
         *changed |= ui.checkbox(&mut b.abs, "").changed();
         ui.end_row();
@@ -297,50 +275,14 @@ pub(super) fn vehicle_brakes_ui(ui: &mut egui::Ui, settings: &mut VehicleSetting
 /// The "steering" section of [`vehicle_ui`].
 pub(super) fn vehicle_steering_ui(ui: &mut egui::Ui, settings: &mut VehicleSettings) -> bool {
     section(ui, "vehicle", "steering", false, |ui, changed| {
-        let s = &mut settings.steering;
-        *changed |= num(ui, "max angle", &mut s.max_angle, 0.0..=60.0, "°", 0.1);
-        *changed |= num(ui, "Ackermann", &mut s.ackermann, 0.0..=1.0, "", 0.01);
-        *changed |= num(ui, "lock to lock", &mut s.lock_to_lock_time, 0.0..=5.0, " s", 0.01);
-        *changed |= num(ui, "lock at speed", &mut s.high_speed_lock, 0.0..=1.0, "", 0.01);
-        *changed |= num(ui, "… reached at", &mut s.high_speed, 0.1..=200.0, " m/s", 0.5);
-        *changed |= num(ui, "mechanical trail", &mut s.mechanical_trail, -0.2..=0.2, " m", 0.001);
+        part_fields(ui, settings, VehiclePart::Steering, changed);
     })
 }
 
 /// The "aerodynamics" section of [`vehicle_ui`].
 pub(super) fn vehicle_aerodynamics_ui(ui: &mut egui::Ui, settings: &mut VehicleSettings) -> bool {
     section(ui, "vehicle", "aerodynamics", false, |ui, changed| {
-        let a = &mut settings.aero;
-        *changed |= num(ui, "air density", &mut a.air_density, 0.0..=2.0, " kg/m³", 0.005);
-        *changed |= num(ui, "Cd", &mut a.drag_coefficient, 0.0..=3.0, "", 0.005);
-        *changed |= num(ui, "frontal area", &mut a.frontal_area, 0.0..=20.0, " m²", 0.01);
-        *changed |= num(
-            ui,
-            "downforce front",
-            &mut a.downforce_front,
-            -10.0..=10.0,
-            " m² (Cl·A, − lifts)",
-            0.01,
-        );
-        *changed |= num(
-            ui,
-            "downforce rear",
-            &mut a.downforce_rear,
-            -10.0..=10.0,
-            " m² (Cl·A, − lifts)",
-            0.01,
-        );
-        // Within the chassis' height (the validation's clamp).
-        let height = settings.chassis.size[1];
-        let a = &mut settings.aero;
-        *changed |= num(
-            ui,
-            "centre of pressure",
-            &mut a.pressure_height,
-            -height..=height,
-            " m above the CoM",
-            0.005,
-        );
+        part_fields(ui, settings, VehiclePart::Aero, changed);
     })
 }
 
@@ -363,8 +305,7 @@ pub(super) fn vehicle_assists_ui(ui: &mut egui::Ui, settings: &mut VehicleSettin
             "limit pitch and roll to the angle below",
         );
         if f.enabled {
-            *changed |= num(ui, "… max tilt", &mut f.max_angle, 0.0..=180.0, "°", 0.5);
-            *changed |= num(ui, "… strength", &mut f.max_acceleration, 0.0..=1000.0, " rad/s²", 0.5);
+            part_fields(ui, settings, VehiclePart::AntiFlip, changed);
         }
         let c = &mut settings.assists.air_control;
         *changed |= toggle(
@@ -374,17 +315,7 @@ pub(super) fn vehicle_assists_ui(ui: &mut egui::Ui, settings: &mut VehicleSettin
             "in the air: throttle / brake pitch, steer yaws, steer with the handbrake rolls",
         );
         if c.enabled {
-            *changed |= num(ui, "… pitch rate", &mut c.pitch_rate, 0.0..=1440.0, "°/s", 1.0);
-            *changed |= num(ui, "… yaw rate", &mut c.yaw_rate, 0.0..=1440.0, "°/s", 1.0);
-            *changed |= num(ui, "… roll rate", &mut c.roll_rate, 0.0..=1440.0, "°/s", 1.0);
-            *changed |= num(
-                ui,
-                "… acceleration",
-                &mut c.max_acceleration,
-                0.0..=1000.0,
-                " rad/s²",
-                0.5,
-            );
+            part_fields(ui, settings, VehiclePart::AirControl, changed);
         }
         let y = &mut settings.assists.yaw_stability;
         *changed |= toggle(
@@ -394,17 +325,7 @@ pub(super) fn vehicle_assists_ui(ui: &mut egui::Ui, settings: &mut VehicleSettin
             "brakes one wheel against a spin (outer front) or a plough (inner rear)",
         );
         if y.enabled {
-            *changed |= num(ui, "… threshold", &mut y.threshold, 0.0..=180.0, "°/s", 0.1);
-            *changed |= num(ui, "… gain", &mut y.gain, 0.0..=5000.0, " N·m per °/s", 5.0);
-            *changed |= num(ui, "… max torque", &mut y.max_torque, 0.0..=50_000.0, " N·m", 20.0);
-            *changed |= num(
-                ui,
-                "… reference understeer",
-                &mut y.reference_understeer,
-                -10.0..=20.0,
-                "°/g",
-                0.05,
-            );
+            part_fields(ui, settings, VehiclePart::YawStability, changed);
         }
     })
 }

@@ -9,7 +9,9 @@
 //! read the body's pose and velocity of this step, add forces at world points with
 //! [`add_force_at_point`](crate::wheel::ChassisForces::add_force_at_point) (the
 //! channel knows the centre of mass), write nothing to avian's `Forces` and nothing to
-//! telemetry but the part's own report. `docs/architecture.md`, "The force channel".
+//! telemetry but the part's own report, and order the system against the other parts
+//! (a game's part `.after(VehicleSystems::Body)`). `docs/architecture.md`, "The force
+//! channel".
 //!
 //! | file | part |
 //! | --- | --- |

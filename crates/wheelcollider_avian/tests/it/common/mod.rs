@@ -109,6 +109,16 @@ pub fn rotation(app: &App, e: Entity) -> Quat {
     app.world().get::<Rotation>(e).unwrap().0
 }
 
+/// The chassis' up (world).
+pub fn up(app: &App, car: Entity) -> Vec3 {
+    rotation(app, car) * Vec3::Y
+}
+
+/// Edits a car's `VehicleInput`.
+pub fn set_controls(app: &mut App, car: Entity, f: impl Fn(&mut VehicleInput)) {
+    f(&mut app.world_mut().get_mut::<VehicleInput>(car).unwrap());
+}
+
 pub fn velocity(app: &App, e: Entity) -> Vec3 {
     app.world().get::<LinearVelocity>(e).unwrap().0
 }

@@ -1,6 +1,8 @@
 //! A wheel on the ground.
 
+mod anti_roll;
 mod drive;
+mod force_channel;
 mod holes;
 mod kerbs;
 mod loops;

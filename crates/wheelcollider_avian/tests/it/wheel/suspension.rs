@@ -1,8 +1,12 @@
-//! A 1 200 kg car on four default wheels: static sag, and the heave response.
+//! The suspension in a car: a 1 200 kg car on four default wheels (static sag, the heave
+//! response), and the shipped cars' sag at the edges of the springs' range, dampers and
+//! springs typed at their limits, the bump stop's grip, and a car across a bank.
 use crate::common;
+use avian3d::prelude::*;
 use bevy::prelude::*;
 use common::*;
 use wheelcollider_avian::prelude::*;
+use wheelcollider_core::{MAX_DAMPING, MAX_SPRING};
 
 /// Dropped from 0.5 m, the car settles; each wheel carries a quarter of the weight and
 /// sags m·g/(4k) within 1 %.
@@ -233,4 +237,177 @@ fn dampers_carry_nothing_at_a_steady_speed_on_flat_ground() {
             100.0 * worst
         );
     }
+}
+
+/// Springs and dampers at the ends of their range (10⁴ and 10⁷ N/m, 0 and 10⁶ N·s/m),
+/// on one wheel and on all four, parked and coasting from 100 km/h, at 30, 60 and
+/// 240 Hz: the car never flips, never gains speed, and stays finite.
+///
+/// Before the implicit suspension, one 2·10⁶ N/m spring flipped the parked car.
+#[test]
+fn springs_and_dampers_at_the_edge_of_their_range() {
+    for hz in [30.0, 60.0, 240.0] {
+        for (k, c) in [
+            (1.0e4, 0.0),
+            (1.0e4, MAX_DAMPING),
+            (MAX_SPRING, 0.0),
+            (MAX_SPRING, MAX_DAMPING),
+        ] {
+            for all in [false, true] {
+                for speed in [0.0, 27.8f32] {
+                    let mut app = app(hz);
+                    flat(&mut app, None);
+                    let car = spawn_preset_car(
+                        &mut app,
+                        &preset_with("road", SweepType::Cylinder),
+                        Transform::from_xyz(0.0, 0.75, 0.0),
+                    );
+                    run(&mut app, steps(1.5, hz));
+                    let settled = velocity(&app, car).length();
+                    let wheels = app.world().get::<ChassisWheels>(car).unwrap().wheels().to_vec();
+                    // Past the vehicle layer: a game's code setting one wheel directly.
+                    app.world_mut().entity_mut(car).remove::<Vehicle>();
+                    for &w in if all { &wheels[..] } else { &wheels[..1] } {
+                        let mut wheel = app.world_mut().get_mut::<WheelCollider>(w).unwrap();
+                        wheel.set_suspension_spring(k).unwrap();
+                        wheel.set_suspension_bump(c).unwrap();
+                        wheel.set_suspension_rebound(c).unwrap();
+                    }
+                    if speed > 0.0 {
+                        launch(&mut app, car, speed);
+                    } else {
+                        brake(&mut app, &wheels, 3000.0);
+                    }
+                    for i in 0..steps(4.0, hz) {
+                        app.update();
+                        let v = velocity(&app, car).with_y(0.0).length();
+                        let what = format!("{hz} Hz k {k} c {c} all {all} from {speed} m/s, step {i}");
+                        assert!(position(&app, car).is_finite(), "{what}");
+                        assert!(up(&app, car).y > 0.9, "{what}: tipped, up {}", up(&app, car));
+                        assert!(v < speed.max(settled) + 0.5, "{what}: {v} m/s");
+                        let rise = velocity(&app, car).y;
+                        assert!(rise < 1.0, "{what}: launched at {rise} m/s");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The test car on springs from 10⁴ to 10⁷ N/m, all four the same, at 30, 60 and 240 Hz:
+/// each wheel settles at m·g/(4k) within 1 % wherever the travel allows it.
+#[test]
+fn sag_is_mg_over_k_across_the_range() {
+    for hz in [30.0, 60.0, 240.0] {
+        // From the softest that holds the car within its 10 cm of travel.
+        for k in [4.0e4f32, 1.0e5, 1.0e6, MAX_SPRING] {
+            let mut app = app(hz);
+            spawn_ground(&mut app, Quat::IDENTITY);
+            let mut wheel = WheelCollider::default();
+            wheel.set_suspension_spring(k).unwrap();
+            wheel.set_suspension_bump(2.0 * (k * MASS / 4.0).sqrt()).unwrap();
+            wheel.set_suspension_rebound(2.0 * (k * MASS / 4.0).sqrt()).unwrap();
+            let (_, wheels) = spawn_car(&mut app, Transform::from_xyz(0.0, TOUCH_HEIGHT, 0.0), wheel);
+            run(&mut app, steps(4.0, hz));
+            let sag = MASS * G / 4.0 / k;
+            for &w in &wheels {
+                let x = output(&app, w).output.compression;
+                assert!((x - sag).abs() / sag < 0.01, "{hz} Hz k {k}: {x} m vs {sag}");
+            }
+        }
+    }
+}
+
+/// The test car on springs too soft for it (10⁴ N/m: its sag would be 29 cm on 10 cm of
+/// travel), so it rests on its bump stops, sliding on locked wheels from 20 m/s: each
+/// tyre's braking force is μ × (spring + damper + bump stop) within 2 %.
+///
+/// Before, the tyre's load left the bump stop out: the force was μ × the spring alone.
+#[test]
+fn on_the_bump_stop_the_tyre_grips_with_the_whole_load() {
+    let hz = 60.0;
+    let mut app = app(hz);
+    spawn_ground(&mut app, Quat::IDENTITY);
+    let mut wheel = WheelCollider::default();
+    wheel.set_suspension_spring(1.0e4).unwrap();
+    let (chassis, wheels) = spawn_car(&mut app, Transform::from_xyz(0.0, TOUCH_HEIGHT, 0.0), wheel);
+    run(&mut app, steps(2.0, hz));
+    app.world_mut().get_mut::<LinearVelocity>(chassis).unwrap().0 = Vec3::new(0.0, 0.0, -20.0);
+    brake(&mut app, &wheels, 1.0e5);
+    // The dive has settled by then (still sliding at about 9 m/s).
+    run(&mut app, steps(0.8, hz));
+    // The front wheels, pressed harder by the braking.
+    for &w in &wheels[..2] {
+        let o = output(&app, w).output;
+        assert!(o.compression >= 0.099, "not on the stop: {}", o.compression);
+        assert!(o.bump_stop_force > 500.0, "bump stop {}", o.bump_stop_force);
+        let whole = o.spring_force + o.damper_force + o.bump_stop_force;
+        let expected = o.friction * whole;
+        assert!(
+            (o.forward_force.abs() - expected).abs() < 0.02 * expected,
+            "Fx {} vs μ {} × {whole}",
+            o.forward_force,
+            o.friction
+        );
+    }
+}
+
+/// The test car parked across a 15° bank with its brakes on: it holds (under 1 mm in a
+/// second), its wheels' forces along the slope carry gravity's m·g·sin 15° (±2 %), and
+/// with the suspension force along the contact normal (the default) the springs' part
+/// of them is nothing (under 1 N in all): the tyres alone hold the car. Along the
+/// suspension axis the body's roll on its springs tilts the push.
+#[test]
+fn across_a_bank_the_suspension_pushes_no_sideways_force() {
+    let hz = 60.0;
+    let bank = Quat::from_rotation_z(15f32.to_radians());
+    let downhill = bank * Vec3::NEG_X;
+    let mut sideways = Vec::new();
+    for direction in [
+        SuspensionForceDirection::ContactNormal,
+        SuspensionForceDirection::SuspensionAxis,
+    ] {
+        let mut app = app(hz);
+        spawn_ground(&mut app, bank);
+        let mut wheel = WheelCollider::default();
+        wheel.set_suspension_force_direction(direction);
+        let (chassis, wheels) = spawn_car(
+            &mut app,
+            Transform::from_rotation(bank).with_translation(bank * Vec3::new(0.0, TOUCH_HEIGHT, 0.0)),
+            wheel,
+        );
+        brake(&mut app, &wheels, 3000.0);
+        run(&mut app, steps(3.0, hz));
+        // The car holds still, and the wheels' forces along the slope carry gravity's
+        // pull along it (the tyres' in the first case, all of them in the second).
+        let before = position(&app, chassis);
+        run(&mut app, steps(1.0, hz));
+        let drift = (position(&app, chassis) - before).length();
+        assert!(drift < 0.001, "{direction:?}: drifted {drift} m in a second");
+        let along: f32 = wheels.iter().map(|&w| output(&app, w).force.dot(downhill)).sum();
+        let pull = MASS * G * 15f32.to_radians().sin();
+        println!("measured: {direction:?}: wheels {along:.1} N along the slope, gravity {pull:.1} N");
+        assert!(
+            (along + pull).abs() < 0.02 * pull,
+            "{direction:?}: {along} N vs {pull} N"
+        );
+        let push: f32 = wheels
+            .iter()
+            .map(|&w| {
+                let s = output(&app, w);
+                (s.suspension_direction * s.output.load).dot(downhill)
+            })
+            .sum();
+        sideways.push(push);
+    }
+    assert!(
+        sideways[0].abs() < 1.0,
+        "contact normal: {} N along the slope",
+        sideways[0]
+    );
+    assert!(
+        sideways[1].abs() > 5.0,
+        "suspension axis: {} N along the slope",
+        sideways[1]
+    );
 }

@@ -193,8 +193,6 @@ fn a_longer_suspension_finds_a_moving_body_in_the_same_step() {
     }
 }
 
-const PRESETS: [&str; 4] = ["road", "rally", "kart", "gt86"];
-
 /// `name` with `sweep` wheels, parked (brake and handbrake on).
 fn parked(app: &mut App, name: &str, sweep: SweepType, at: Vec3) -> Entity {
     let settings = preset_with(name, sweep);
