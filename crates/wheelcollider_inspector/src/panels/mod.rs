@@ -72,6 +72,16 @@ pub(super) fn num(
     r || typed
 }
 
+/// A drag value's suffix for a setting's unit as the docs write it: `°` for degrees,
+/// nothing for a plain number, else the unit after a space.
+pub(super) fn unit_suffix(unit: &str) -> String {
+    match unit {
+        "" => String::new(),
+        "deg" => "°".to_owned(),
+        unit => format!(" {}", unit.replace("deg", "°")),
+    }
+}
+
 /// The wheels the Tune, Plots and Telemetry tabs read (and the Tune tab edits).
 pub(super) type WheelsQuery<'w, 's> =
     Query<'w, 's, (&'static VehicleWheel, &'static mut WheelCollider, &'static WheelOutput)>;

@@ -53,11 +53,7 @@ pub(super) fn wheel_settings_ui(ui: &mut egui::Ui, id: &str, w: &mut WheelSettin
 fn float_fields(ui: &mut egui::Ui, w: &mut WheelSettings, group: SettingGroup, changed: &mut bool) {
     for f in WheelSettings::FLOATS.iter().filter(|f| f.group == group) {
         let mut v = (f.get)(w);
-        let suffix = match f.unit {
-            "" => String::new(),
-            "deg" => "°".to_owned(),
-            unit => format!(" {}", unit.replace("deg", "°")),
-        };
+        let suffix = unit_suffix(f.unit);
         if num(ui, f.label, &mut v, f.range.0..=f.range.1, &suffix, f.speed as f64) && (f.set)(w, v).is_ok() {
             *changed = true;
         }

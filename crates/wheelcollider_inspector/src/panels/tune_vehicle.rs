@@ -81,11 +81,7 @@ pub(super) fn diff_ui(ui: &mut egui::Ui, id: &str, d: &mut DifferentialKind) -> 
 fn part_fields(ui: &mut egui::Ui, settings: &mut VehicleSettings, part: VehiclePart, changed: &mut bool) {
     for f in VEHICLE_FLOATS.iter().filter(|f| f.part == part) {
         let (lo, hi) = (f.range)(settings);
-        let suffix = match f.unit {
-            "" => String::new(),
-            "deg" => "°".to_owned(),
-            unit => format!(" {}", unit.replace("deg", "°")),
-        };
+        let suffix = unit_suffix(f.unit);
         *changed |= num(ui, f.label, (f.field)(settings), lo..=hi, &suffix, f.speed as f64);
     }
 }
