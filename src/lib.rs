@@ -1,3 +1,4 @@
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![doc = include_str!("../README.md")]
 //!
 //! This root crate re-exports the workspace: [`core`] (the wheel model, no Bevy),
@@ -12,7 +13,8 @@ pub mod prelude {
     pub use wheelcollider_avian::prelude::*;
 }
 
-/// The egui inspector (feature `inspector`).
+/// The egui inspector's panels (feature `inspector`; the example scene that draws them is
+/// feature `scene`).
 #[cfg(feature = "inspector")]
 pub use wheelcollider_inspector as inspector;
 

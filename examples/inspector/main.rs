@@ -2,7 +2,7 @@
 //! inspector, tune it live, spawn traffic.
 //!
 //! ```text
-//! cargo run --release --example inspector --features inspector [-- --preset assets/presets/rally.ron]
+//! cargo run --release --example inspector --features scene [-- --preset assets/presets/rally.ron]
 //! ```
 //!
 //! Keys: W/S or ↑/↓ throttle and brake (reverse when stopped), A/D or ←/→ steer, Space

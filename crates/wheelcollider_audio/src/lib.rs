@@ -47,6 +47,7 @@
 //! mixer.render(&mut out);
 //! assert!(out.iter().all(|s| s.abs() <= 1.0) && out.iter().any(|s| s.abs() > 0.01));
 //! ```
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
 // The crate's README (its crates.io page) is compiled as a doc-test, so it cannot rot.

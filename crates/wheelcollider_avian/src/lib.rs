@@ -70,6 +70,7 @@
 //! Give `PhysicsPlugins::new` a rollback library's schedule and the wheels step in it;
 //! [`rollback::visit_rollback_state`] lists what the library must save.
 //! `docs/architecture.md` walks the data path file by file.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
 // The crate's README (its crates.io page) is compiled as a doc-test, so it cannot rot.
@@ -105,16 +106,16 @@ pub mod prelude {
         AeroSettings, AirControlSettings, AntiFlipSettings, AssistSettings, AxleSettings, BrakeSettings,
         ChassisSettings, ClutchSettings, DifferentialKind, DriverInput, EngineLayout, EngineSettings, GearChanged,
         GearboxSettings, ResetVehicle, SteeringSettings, Vehicle, VehicleInput, VehicleSettings, VehicleSettingsError,
-        VehicleSystems, VehicleTelemetry, VehicleWheel, WheelPlacement, YawStabilitySettings, spawn_vehicle,
-        spawn_vehicle_with,
+        VehicleSystems, VehicleTelemetry, VehicleWheel, WheelPlacement, YawStabilitySettings, insert_vehicle,
+        spawn_vehicle, spawn_vehicle_with,
     };
     #[cfg(feature = "serialize")]
     pub use crate::vehicle::{VehicleFromPreset, VehiclePreset};
     pub use crate::wheel::{
-        AntiRollBar, ChassisForces, ChassisState, ChassisWheels, ContactPatch, Landed, SkidEnded, SkidStarted,
-        SurfaceChanged, SurfaceMaterial, WheelCollider, WheelContactEnded, WheelContactStarted, WheelDriveline,
-        WheelEffects, WheelEventsEnabled, WheelHit, WheelInput, WheelModel, WheelOf, WheelOutput, WheelState,
-        WheelSurface, WheelSweepLayers,
+        AntiRollBar, ChassisForces, ChassisState, ChassisWheels, ContactPatch, Landed, MarkWheelsWith, SkidEnded,
+        SkidStarted, SurfaceChanged, SurfaceMaterial, WheelCollider, WheelContactEnded, WheelContactStarted,
+        WheelDriveline, WheelEffects, WheelEventsEnabled, WheelHit, WheelInput, WheelModel, WheelOf, WheelOutput,
+        WheelState, WheelSurface, WheelSweepLayers,
     };
     pub use crate::{ReplayPlugin, VehiclePlugin, WheelColliderPlugins, WheelPlugin, WheelSystems, WheelVisualSystems};
     pub use wheelcollider_core::{

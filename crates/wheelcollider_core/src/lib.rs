@@ -13,6 +13,7 @@
 //! | [`spin`] | the implicit wheel-spin integrator (why it is stable) |
 //! | [`suspension`] | the implicit suspension of one chassis' wheels, solved together |
 //! | [`bumps`] | Perlin road bumps |
+//! | [`math`] | the transcendental functions the model calls (`libm`'s under the `libm` feature) |
 //! | [`wheel`] | [`step`]: one physics step of one wheel |
 //! | [`vehicle`] | engine, clutch, gearbox, differentials, brakes, steering, aero; presets |
 //!
@@ -30,6 +31,7 @@
 //! let out = step(&settings, &mut state, input, 1.0 / 60.0);
 //! assert!(out.load > 0.0 && out.forward_force.is_finite());
 //! ```
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
 // The crate's README (its crates.io page) is compiled as a doc-test, so it cannot rot.
@@ -39,6 +41,7 @@ struct ReadmeDoctests;
 
 pub mod bumps;
 pub mod limits;
+pub mod math;
 mod output;
 mod relaxation;
 pub mod settings;

@@ -78,7 +78,7 @@ impl SlipLag {
         let slope = slope.clamp(MIN_SLOPE_RATIO, 1.0);
         let length = length * slope;
         Self {
-            weight: -(-den * dt / length).exp_m1(),
+            weight: -crate::math::exp_m1(-den * dt / length),
             inv_den: 1.0 / den,
             damping: damping * slope,
         }

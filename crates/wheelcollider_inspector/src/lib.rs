@@ -24,6 +24,7 @@
 //!
 //! Why `apply_requests` is a little over 80 lines: one match over the inspector's
 //! requests, one arm each.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
 // The crate's README (its crates.io page) is compiled as a doc-test, so it cannot rot.

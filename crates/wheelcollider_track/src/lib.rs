@@ -145,6 +145,26 @@ impl Maneuver {
             Maneuver::Burnout => "burnout",
         }
     }
+
+    /// What it measures, in one line (the command line's help lists it).
+    pub fn summary(self) -> &'static str {
+        match self {
+            Maneuver::Settle => "sag per wheel, each axle's natural frequency and damping ratios",
+            Maneuver::Acceleration => "full throttle from rest: 0-100 km/h, quarter mile, shift points, top speed",
+            Maneuver::Braking => "full brake from 100 km/h: distance, time, deceleration",
+            Maneuver::Circle => "40 m constant radius, speed raised slowly: lateral limit, understeer gradient",
+            Maneuver::StepSteer => "ISO 7401 step steer at 80 km/h: yaw-rate response time, overshoot, gains",
+            Maneuver::Slalom => "18 m slalom at 60 km/h: peaks and tracking error",
+            Maneuver::SlopeHold => "brakes on, nose up 10 and 20 degree slopes: drift over 5 s",
+            Maneuver::BumpRun => "10 s at 60 km/h over rough gravel: body acceleration, wheel lift",
+            Maneuver::BrakeInTurn => "full brake on the 40 m circle from 0.5 g, ABS and locked: distance, radius error",
+            Maneuver::SineWithDwell => "FMVSS 126 sine with dwell at 80 km/h: yaw-rate ratios, lateral displacement",
+            Maneuver::HandbrakeTurn => "full lock and handbrake from 40 km/h: heading change, time, exit speed",
+            Maneuver::FullLockCircle => "full lock at 3 m/s: driven against kinematic radius, lateral force steadiness",
+            Maneuver::Donut => "power-oversteer donut in first: rear slip, yaw rate, radius",
+            Maneuver::Burnout => "front brakes held, full throttle: creep, rear spin against the limiter",
+        }
+    }
 }
 
 impl fmt::Display for Maneuver {

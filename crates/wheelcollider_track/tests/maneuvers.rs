@@ -525,3 +525,49 @@ fn a_spec_sheet_car_with_default_geometry_handles_like_a_road_car() {
         within(&settle, &format!("sag_{corner}"), 0.25 * travel, 0.75 * travel);
     }
 }
+
+/// The runner's command line, run as a person runs it: `--help` lists every manoeuvre
+/// with its summary, a wrong name or rate is refused with exit code 2 and the choices,
+/// and one quick manoeuvre writes its metrics to JSON.
+#[test]
+fn the_runner_lists_every_manoeuvre_and_refuses_bad_arguments() {
+    use std::process::Command;
+    let bin = env!("CARGO_BIN_EXE_maneuvers");
+    let road = presets::presets_dir().join("road.ron");
+    let help = Command::new(bin).arg("--help").output().unwrap();
+    assert!(help.status.success());
+    let text = String::from_utf8_lossy(&help.stdout);
+    for m in Maneuver::ALL {
+        assert!(
+            text.contains(m.name()) && text.contains(m.summary()),
+            "--help lacks {m}:\n{text}"
+        );
+    }
+    for bad in [["--maneuver", "donuts"], ["--hz", "5"]] {
+        let out = Command::new(bin).arg("--preset").arg(&road).args(bad).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        println!(
+            "measured: {bad:?} -> {:?}: {}",
+            out.status.code(),
+            err.lines().next().unwrap_or("")
+        );
+        assert_eq!(out.status.code(), Some(2), "{bad:?}: {err}");
+        assert!(err.contains(bad[1]), "{bad:?}: {err}");
+    }
+    let nothing = Command::new(bin).output().unwrap();
+    assert_eq!(nothing.status.code(), Some(2), "no preset, no --diff");
+    let json = std::env::temp_dir().join(format!("maneuvers-cli-{}.json", std::process::id()));
+    let out = Command::new(bin)
+        .arg("--preset")
+        .arg(&road)
+        .args(["--manoeuvre", "settle", "--quick", "--hz", "120", "--json"])
+        .arg(&json)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    std::fs::remove_file(&json).ok();
+    assert_eq!(doc["hz"], 120.0);
+    assert_eq!(doc["runs"][0]["maneuver"], "settle");
+    assert!(doc["runs"][0]["metrics"].as_array().is_some_and(|m| !m.is_empty()));
+}

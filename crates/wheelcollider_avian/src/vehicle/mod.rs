@@ -19,7 +19,7 @@
 //! | file | what |
 //! | --- | --- |
 //! | `mod.rs` | the components: [`Vehicle`], [`VehicleInput`], [`VehicleWheel`], [`VehicleRuntime`], [`VehicleTelemetry`] |
-//! | `spawn.rs` | [`spawn_vehicle`]: chassis and wheels from a settings |
+//! | `spawn.rs` | [`spawn_vehicle`]: chassis and wheels from a settings; [`insert_vehicle`] on an existing entity |
 //! | `systems.rs` | sync a changed settings, one vehicle step per chassis |
 //! | `preset.rs` | `VehiclePreset` assets from `.ron` files, `VehicleFromPreset` (hot reload); feature `serialize` |
 //! | `reset.rs` | [`ResetVehicle`]: put a car back at rest |
@@ -41,13 +41,16 @@ mod reset;
 mod spawn;
 mod systems;
 
+use bevy::ecs::entity::MapEntities;
 use bevy::prelude::*;
 pub use events::{GearChanged, GearState};
 pub use plugin::{VehiclePlugin, VehicleSystems};
 #[cfg(feature = "serialize")]
 pub use preset::{VehicleFromPreset, VehiclePreset, VehiclePresetLoadError, VehiclePresetLoader};
 pub use reset::ResetVehicle;
-pub use spawn::{CHASSIS_CCD_SPEED, CHASSIS_SPECULATIVE_MARGIN, WheelPlacement, spawn_vehicle, spawn_vehicle_with};
+pub use spawn::{
+    CHASSIS_CCD_SPEED, CHASSIS_SPECULATIVE_MARGIN, WheelPlacement, insert_vehicle, spawn_vehicle, spawn_vehicle_with,
+};
 use wheelcollider_core::WheelInput;
 use wheelcollider_core::vehicle::WheelFeedback;
 pub use wheelcollider_core::vehicle::{
@@ -91,7 +94,11 @@ pub struct VehicleWheel {
 }
 
 /// The vehicle's runtime state (engine speed, gear, differentials…) and its buffers.
-#[derive(Component, Reflect, Clone, Debug, Default)]
+///
+/// Two runtimes are equal when their state and settings are (the buffers are rebuilt
+/// every step): what a prediction library compares between a predicted and a
+/// confirmed car. Its wheel entities are mapped between worlds ([`MapEntities`]).
+#[derive(Component, Reflect, Clone, Debug, Default, MapEntities)]
 #[reflect(Component)]
 pub struct VehicleRuntime {
     /// The powertrain and steering state.
@@ -103,7 +110,14 @@ pub struct VehicleRuntime {
     #[reflect(ignore)]
     commands: Vec<WheelInput>,
     #[reflect(ignore)]
+    #[entities]
     entities: Vec<Option<Entity>>,
+}
+
+impl PartialEq for VehicleRuntime {
+    fn eq(&self, other: &Self) -> bool {
+        self.state == other.state && self.settings == other.settings
+    }
 }
 
 /// What the vehicle did in its last physics step, for HUDs, plots and game logic.

@@ -69,6 +69,24 @@ pub fn spawn_vehicle_with(
     Ok(chassis)
 }
 
+/// Makes an entity the game already has the vehicle `settings` describes, as
+/// [`spawn_vehicle_with`] does to the entity it spawns: the body's components,
+/// [`Vehicle`] and its wheels (the chassis' own contact settings and `Transform` stay).
+/// For an entity a networking library replicated, a prefab's root, a car built in
+/// stages. The settings is validated first; an invalid one changes nothing and returns
+/// the error. The entity must not have wheels yet.
+pub fn insert_vehicle(
+    commands: &mut Commands,
+    chassis: Entity,
+    settings: &VehicleSettings,
+    placement: WheelPlacement,
+) -> Result<(), VehicleSettingsError> {
+    let mut settings = settings.clone();
+    settings.validate()?;
+    build_vehicle(commands, chassis, &settings, placement);
+    Ok(())
+}
+
 /// Makes `chassis` the vehicle `settings` describes (validated): body components,
 /// [`Vehicle`] and one wheel child per axle end.
 pub(crate) fn build_vehicle(

@@ -11,6 +11,7 @@
 
 use super::components::{RiseState, WheelState};
 use bevy::prelude::*;
+use wheelcollider_core::math;
 use wheelcollider_core::{WheelSettings, finite_or_zero};
 
 /// The cosine of the tilt between the ground normal and the suspension axis up to
@@ -109,7 +110,7 @@ pub(crate) fn ground_rise(
         // makes the bound NaN, which `clamp` panics on; `min` passes over it.
         gain.min(last.gain)
             .max(0.0)
-            .min(RISE_MAX_SLOPE * forward.hypot(sideways) * dt)
+            .min(RISE_MAX_SLOPE * math::hypot(forward, sideways) * dt)
     } else {
         0.0
     };

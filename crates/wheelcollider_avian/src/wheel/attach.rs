@@ -64,3 +64,62 @@ pub(crate) fn validate_settings(mut wheels: Query<(Entity, &mut WheelCollider), 
         }
     }
 }
+
+/// Copies a chassis' marker component to its wheels, for a library that acts only on
+/// marked entities (a networking library's prediction marker, a rollback marker, a
+/// game's own layer): `app.mark_wheels_with::<Predicted>()`. Then a wheel has `M`
+/// whenever its chassis has it: when `M` is inserted on the chassis (its current value
+/// is cloned to every wheel), when a wheel joins a chassis that has it, and `M` is removed
+/// from the wheels when it is removed from the chassis. Tested by
+/// `vehicle::multiplayer::a_chassis_marker_reaches_its_wheels`.
+pub trait MarkWheelsWith {
+    /// Keeps `M` on every wheel of a chassis that has it (see the trait).
+    fn mark_wheels_with<M: Component + Clone>(&mut self) -> &mut Self;
+}
+
+impl MarkWheelsWith for App {
+    fn mark_wheels_with<M: Component + Clone>(&mut self) -> &mut Self {
+        self.add_observer(chassis_marked::<M>)
+            .add_observer(chassis_unmarked::<M>)
+            .add_observer(wheel_joined::<M>)
+    }
+}
+
+fn chassis_marked<M: Component + Clone>(
+    insert: On<Insert, M>,
+    mut commands: Commands,
+    chassis: Query<(&M, &ChassisWheels)>,
+) {
+    if let Ok((marker, wheels)) = chassis.get(insert.entity) {
+        for &wheel in wheels.wheels() {
+            commands.entity(wheel).insert(marker.clone());
+        }
+    }
+}
+
+fn chassis_unmarked<M: Component + Clone>(
+    remove: On<Remove, M>,
+    mut commands: Commands,
+    chassis: Query<&ChassisWheels>,
+) {
+    if let Ok(wheels) = chassis.get(remove.entity) {
+        for &wheel in wheels.wheels() {
+            if let Ok(mut w) = commands.get_entity(wheel) {
+                w.try_remove::<M>();
+            }
+        }
+    }
+}
+
+fn wheel_joined<M: Component + Clone>(
+    insert: On<Insert, WheelOf>,
+    mut commands: Commands,
+    wheels: Query<&WheelOf>,
+    chassis: Query<&M>,
+) {
+    if let Ok(of) = wheels.get(insert.entity)
+        && let Ok(marker) = chassis.get(of.0)
+    {
+        commands.entity(insert.entity).insert(marker.clone());
+    }
+}

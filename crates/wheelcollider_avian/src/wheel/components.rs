@@ -10,6 +10,7 @@
 //! | [`WheelModel`] | you | the visual entity placed at the wheel centre |
 
 use avian3d::prelude::*;
+use bevy::ecs::entity::MapEntities;
 use bevy::prelude::*;
 
 use super::surface::WheelSurface;
@@ -47,12 +48,14 @@ pub struct WheelCollider(pub WheelSettings);
 /// wheel's step. The core's type, a component here.
 pub use wheelcollider_core::WheelInput;
 
-/// What the sweep hit.
-#[derive(Reflect, Clone, Copy, Debug, PartialEq)]
+/// What the sweep hit. Its entities are mapped between worlds ([`MapEntities`]).
+#[derive(Reflect, Clone, Copy, Debug, PartialEq, MapEntities)]
 pub struct WheelHit {
     /// The collider entity that was hit.
+    #[entities]
     pub entity: Entity,
     /// The rigid body the collider belongs to, if any.
+    #[entities]
     pub body: Option<Entity>,
     /// Hit point (world, m).
     pub point: Vec3,
@@ -100,10 +103,11 @@ pub struct WheelState {
 
 /// Everything the wheel computed in the last physics step. Read-only to game code: the
 /// plugin overwrites it every step.
-#[derive(Component, Reflect, Clone, Debug, Default, PartialEq)]
+#[derive(Component, Reflect, Clone, Debug, Default, PartialEq, MapEntities)]
 #[reflect(Component, Default, Debug, Clone)]
 pub struct WheelOutput {
     /// The hit, if grounded.
+    #[entities]
     pub hit: Option<WheelHit>,
     /// The scalar outputs of the wheel model (load, slips, forces, spin…).
     pub output: StepOutput,
@@ -324,7 +328,7 @@ impl ChassisForces {
 /// `line`. The solve needs all the driven wheels in one group of the chassis (the first
 /// [`MAX_WHEELS`](wheelcollider_core::suspension::MAX_WHEELS)); otherwise the wheels
 /// spin on their own inputs.
-#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, MapEntities)]
 #[reflect(Component, Default, Clone)]
 pub struct WheelDriveline {
     /// The driveline: the gearbox output's torque and inertia, each driven
@@ -332,6 +336,7 @@ pub struct WheelDriveline {
     pub line: Driveline,
     /// The wheel entity at each of the driveline's wheel indices (`2·axle` left,
     /// `2·axle + 1` right); [`Entity::PLACEHOLDER`] where there is none.
+    #[entities]
     pub wheels: [Entity; 2 * MAX_DRIVEN_AXLES],
     /// The drive torque the last solve gave each wheel index (N·m); 0 for undriven ones.
     pub drive: [f32; 2 * MAX_DRIVEN_AXLES],
@@ -357,9 +362,9 @@ impl Default for WheelDriveline {
 /// For a wheel outside the chassis' hierarchy (`WheelOf` without `ChildOf`), make the
 /// visual a **child of the chassis** instead: its transform is then set in the chassis'
 /// frame, through the wheel's mount ([`Transform`] of the wheel), to the same place.
-#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, Eq, MapEntities)]
 #[reflect(Component, Debug, Clone)]
-pub struct WheelModel(pub Entity);
+pub struct WheelModel(#[entities] pub Entity);
 
 /// An anti-roll bar from this wheel to another of the same chassis (put one on each end,
 /// naming each other; the vehicle layer does this for each axle with a bar).
@@ -371,10 +376,11 @@ pub struct WheelModel(pub Entity);
 /// wheel alone, in series with that spring
 /// ([`hanging_bar_rate`](wheelcollider_core::hanging_bar_rate)); it adds no net force to
 /// the chassis.
-#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, MapEntities)]
 #[reflect(Component, Debug, Clone)]
 pub struct AntiRollBar {
     /// The wheel at the bar's other end.
+    #[entities]
     pub partner: Entity,
     /// The bar's stiffness (N/m of compression difference), ≥ 0.
     pub stiffness: f32,

@@ -14,6 +14,7 @@ use super::surface::WheelSurface;
 use super::sweep::{CastHit, CastQuery, GroundFilter, WheelProfile};
 use avian3d::prelude::*;
 use bevy::prelude::*;
+use wheelcollider_core::math;
 use wheelcollider_core::{
     Contact, STICK_SPEED, SuspensionForceDirection, SuspensionRow, SweepType, Travel, compression_of, finite_or_zero,
 };
@@ -106,7 +107,7 @@ fn sweep(
     let min_cos = match cache.ground_cos {
         Some((a, cos)) if a.to_bits() == angle.to_bits() => cos,
         _ => {
-            let cos = angle.to_radians().cos();
+            let cos = math::cos(angle.to_radians());
             cache.ground_cos = Some((angle, cos));
             cos
         }
@@ -226,7 +227,7 @@ fn ground_camber(normal: Vec3, up: Vec3, forward0: Vec3) -> f32 {
     if cos_c > 0.0 {
         wheelcollider_core::fast_atan(sin_c / cos_c)
     } else {
-        sin_c.atan2(cos_c)
+        math::atan2(sin_c, cos_c)
     }
     .to_degrees()
 }

@@ -13,6 +13,7 @@
 //! every-field tests.
 
 use super::components::WheelState;
+use wheelcollider_core::math;
 use wheelcollider_core::{WheelSettings, finite_or_zero};
 
 /// How long a spring offset takes to relax by a factor e (s).
@@ -46,7 +47,7 @@ pub(crate) fn take_edits(settings: &WheelSettings, state: &mut WheelState, dt: f
     state.stiffness = k;
     state.preload = preload;
     if state.spring_offset != 0.0 {
-        let relaxed = state.spring_offset * (-dt / SPRING_RELAX_TIME).exp();
+        let relaxed = state.spring_offset * math::exp(-dt / SPRING_RELAX_TIME);
         let step = SPRING_RELAX_SPEED * dt;
         state.spring_offset = finite_or_zero(relaxed.clamp(state.spring_offset - step, state.spring_offset + step));
     }

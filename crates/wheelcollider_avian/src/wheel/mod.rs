@@ -22,7 +22,8 @@
 //! One home per datum: what a wheel carries between steps is in [`WheelState`] (a
 //! rollback saves it), what it reports in [`WheelOutput`], what it derives from its
 //! settings to save work in `WheelCache` (never state). `attach.rs` joins wheels to their
-//! chassis and re-validates changed settings; `surface.rs` holds [`WheelSurface`], what
+//! chassis, re-validates changed settings and keeps a chassis' marker on its wheels
+//! ([`MarkWheelsWith`]); `surface.rs` holds [`WheelSurface`], what
 //! the ground is made of; `components.rs` the public components; `plugin.rs` the
 //! schedule.
 
@@ -43,6 +44,7 @@ mod suspension;
 mod sweep;
 mod visuals;
 
+pub use attach::MarkWheelsWith;
 pub use components::*;
 pub use events::{
     ContactPatch, Landed, LandingState, SkidEnded, SkidStarted, SurfaceChanged, WheelContactEnded, WheelContactStarted,

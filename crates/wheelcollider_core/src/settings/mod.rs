@@ -241,7 +241,7 @@ impl WheelSettings {
         if self.stiffness_peak_load == 0.0 {
             return 1.0;
         }
-        let p2 = (self.stiffness_peak_load as f64).powi(2);
+        let p2 = self.stiffness_peak_load as f64 * self.stiffness_peak_load as f64;
         let r = load.max(0.0) / self.nominal_load as f64;
         ((p2 + 1.0) / (p2 + r * r) / grip()).clamp(0.01, 100.0)
     }

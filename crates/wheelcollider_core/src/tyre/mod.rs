@@ -28,6 +28,7 @@
 //! [`SettingsError::OutOfDomain`] naming the condition; the old curve stays.
 
 use crate::limits::{MAX_VALUE, SettingsError, check};
+use crate::math;
 
 mod combined;
 pub(crate) use combined::{TyreAtLoad, TyreForces, combined};
@@ -131,10 +132,10 @@ impl CurveTable {
         let nodes = (0..Self::NODES)
             .map(|i| {
                 let x = i as f64 * h;
-                let y = x - ef * (x - x.atan());
-                let phi = cf * y.atan();
-                let slope = phi.cos() * cf / (1.0 + y * y) * (1.0 - ef + ef / (1.0 + x * x));
-                [phi.sin() as f32, (slope * h) as f32]
+                let y = x - ef * (x - math::atan(x));
+                let (sin, cos) = math::sin_cos(cf * math::atan(y));
+                let slope = cos * cf / (1.0 + y * y) * (1.0 - ef + ef / (1.0 + x * x));
+                [sin as f32, (slope * h) as f32]
             })
             .collect();
         Self { c, e, nodes }
@@ -386,15 +387,15 @@ impl MagicFormula {
         }
         let half_pi = core::f64::consts::FRAC_PI_2;
         // C·atan(y) tends to C·π/2 (E < 1) or C·atan(π/2) (E = 1, y → π/2).
-        let phi_sup = c * if e < 1.0 { half_pi } else { half_pi.atan() };
+        let phi_sup = c * if e < 1.0 { half_pi } else { math::atan(half_pi) };
         let phi_target = if phi_sup > half_pi {
             half_pi
         } else {
             // No finite peak: aim for 99 % of the supremum D·sin(φ_sup).
-            (0.99 * phi_sup.sin()).asin()
+            math::asin(0.99 * math::sin(phi_sup))
         };
-        let y_target = (phi_target / c).tan();
-        let y = |x: f64| x - e * (x - x.atan());
+        let y_target = math::tan(phi_target / c);
+        let y = |x: f64| x - e * (x - math::atan(x));
         // Bracket x.
         let mut hi = 1.0;
         while y(hi) < y_target && hi < 1.0e12 {

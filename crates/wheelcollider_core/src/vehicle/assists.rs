@@ -28,6 +28,7 @@
 use super::brakes::{self, ABS_PEAK_FRACTION};
 use super::{DriverInput, VehicleSettings, WheelFeedback};
 use crate::STANDARD_GRAVITY;
+use crate::math;
 
 /// The anti-flip's return rate (1/s): past the limit the body is turned back at this
 /// many times the excess angle per second (0.2 s to close 63 % of it).
@@ -241,7 +242,7 @@ fn air_control(s: &AirControlSettings, input: &DriverInput, w: [f32; 3], dt: f32
 /// [`ANTI_FLIP_RETURN_RATE`] × the excess, with at most `max_acceleration`.
 fn anti_flip(s: &AntiFlipSettings, body: &BodyMotion, dt: f32) -> [f32; 3] {
     let u = body.up;
-    let tilt = u[1].clamp(-1.0, 1.0).acos();
+    let tilt = math::acos(u[1].clamp(-1.0, 1.0));
     let excess = tilt - s.max_angle.to_radians();
     if excess <= 0.0 {
         return [0.0; 3];

@@ -133,7 +133,8 @@ impl EngineSettings {
 
     /// Engine torque at `rpm` and `throttle` (N·m): `throttle·curve − (1 − throttle)²·braking`.
     pub fn torque(&self, rpm: f32, throttle: f32) -> f32 {
-        throttle * self.curve_torque(rpm) - (1.0 - throttle).powi(2) * self.braking_at(rpm)
+        let closed = 1.0 - throttle;
+        throttle * self.curve_torque(rpm) - closed * closed * self.braking_at(rpm)
     }
 
     /// The throttle (0..=1) at which the engine makes `torque` at `rpm`: the inverse of

@@ -2,6 +2,7 @@
 //! steering position's rate limit, and each wheel's angle from the Ackermann geometry.
 
 use super::{VehicleSettings, VehicleState};
+use crate::math;
 
 /// Steering: lock, Ackermann geometry, rate and speed sensitivity.
 #[derive(Clone, Debug, PartialEq)]
@@ -65,10 +66,10 @@ impl VehicleSettings {
         if delta.abs() < 1e-4 || l < 1e-3 || k == 0.0 {
             return (delta, delta);
         }
-        let t = delta.abs().to_radians().tan();
+        let t = math::tan(delta.abs().to_radians());
         let radius = l / t;
-        let inner = (l / (radius - a.half_track).max(1e-3)).atan().to_degrees();
-        let outer = (l / (radius + a.half_track)).atan().to_degrees();
+        let inner = math::atan(l / (radius - a.half_track).max(1e-3)).to_degrees();
+        let outer = math::atan(l / (radius + a.half_track)).to_degrees();
         let s = delta.signum();
         let (inner, outer) = (delta + k * (s * inner - delta), delta + k * (s * outer - delta));
         // Turning left (delta > 0), the left wheel is the inner one.
@@ -138,9 +139,7 @@ pub(crate) fn elastic_steer(
     last: &mut [f32],
 ) -> [f32; 2] {
     let roll = if wl.grounded && wr.grounded {
-        ((wr.compression - wl.compression) / (2.0 * axle.half_track).max(1e-3))
-            .atan()
-            .to_degrees()
+        math::atan((wr.compression - wl.compression) / (2.0 * axle.half_track).max(1e-3)).to_degrees()
     } else {
         0.0
     };

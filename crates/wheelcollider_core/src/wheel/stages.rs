@@ -8,6 +8,7 @@ use super::{
     compression_of, out32,
 };
 use crate::limits::{MAX_VALUE, RAD_PER_S_TO_RPM};
+use crate::math;
 use crate::relaxation::{MIN_SLOPE_RATIO, SlipLag};
 use crate::settings::WheelSettings;
 use crate::suspension::BUMP_STOP_BAUMGARTE;
@@ -305,7 +306,7 @@ pub(super) fn suspension(
 /// `yaw` (deg) in the chassis.
 fn link_frame(c: &Contact, yaw: f64) -> ([f64; 2], (f64, f64)) {
     let side = |v: f32| if v.abs() > 1e-3 { v.signum() as f64 } else { 0.0 };
-    let (sin, cos) = (yaw.clamp(-135.0, 135.0).to_radians() as f32).sin_cos();
+    let (sin, cos) = math::sin_cos(yaw.clamp(-135.0, 135.0).to_radians() as f32);
     ([side(c.arm[0]), side(c.arm[1])], (sin as f64, cos as f64))
 }
 
@@ -358,7 +359,7 @@ pub(super) fn slips<'a>(
     let (camber_sin, camber_cos) = if loaded.camber == 0.0 {
         (0.0, 1.0)
     } else {
-        let (s, c) = (loaded.camber.to_radians() as f32).sin_cos();
+        let (s, c) = math::sin_cos(loaded.camber.to_radians() as f32);
         (s as f64, c as f64)
     };
     // The surface scales the peak (D), not the slope: B rises as the grip falls, so
@@ -546,7 +547,7 @@ pub(super) fn static_friction(
     // A rolling tyre's patch renews itself: the sideways anchor is forgotten over
     // STICK_ROLL_LENGTH of rolled distance, so a wheel with toe rolling at a crawl does
     // not wind up an ever-growing force against its partner.
-    let keep = (-(omega * radius).abs() * dt / STICK_ROLL_LENGTH).exp();
+    let keep = math::exp(-(omega * radius).abs() * dt / STICK_ROLL_LENGTH);
     let mut patch = [
         if locked { state.patch[0] as f64 + vx * dt } else { 0.0 },
         state.patch[1] as f64 * keep + vy * dt,
@@ -561,7 +562,7 @@ pub(super) fn static_friction(
     let mut fy_s = -loaded.sideways_mass * (vy + STICK_BAUMGARTE * patch[1] / dt) / dt;
     // Within the friction ellipse: |(fx / Dx, fy / Dy)| ≤ grip · load.
     let [max_fx, max_fy] = rolled.max_force;
-    let ellipse = (fx_s / max_fx.max(1e-9)).hypot(fy_s / max_fy.max(1e-9));
+    let ellipse = math::hypot(fx_s / max_fx.max(1e-9), fy_s / max_fy.max(1e-9));
     if ellipse > 1.0 {
         // Sliding: the force saturates at μ·load and the anchor lets go.
         fx_s /= ellipse;
@@ -630,7 +631,7 @@ pub(super) fn write_output(
     // The links follow the forces through their bushings' lag (`LINK_LAG`), its exact
     // first-order response over the step (the same time constant at every rate). In
     // the air they carry nothing, at once.
-    let follow = -(-dt / LINK_LAG).exp_m1();
+    let follow = -math::exp_m1(-dt / LINK_LAG);
     state.jacking = match loaded.grounded {
         true => {
             out32(state.jacking as f64 + follow * (jacking(settings, loaded, rolled, fx, fy) - state.jacking as f64))

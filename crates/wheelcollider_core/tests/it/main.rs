@@ -14,6 +14,7 @@
 //! | [`vehicle`] | the vehicle description, the shipped presets, powertrain pieces |
 //! | [`drivetrain`] | reflected inertia, limited-slip differentials, engine braking |
 //! | [`assists`] | ESC, anti-flip and air control's closed forms |
+//! | [`determinism`] | the model's transcendentals go through `math` (`libm`); a coupled run's hash |
 //! | [`preset_fuzz`] | malformed presets: never a panic, an error that says where |
 //!
 //! [`common`] holds an independent magic formula, quarter-car rigs and the shipped
@@ -21,6 +22,7 @@
 
 mod assists;
 mod common;
+mod determinism;
 mod drivetrain;
 mod preset_fuzz;
 mod properties;

@@ -12,25 +12,69 @@
 //! `--diff` runs nothing: it lists every metric of two `--json` files with its change
 //! and exits 1 if any moved by more than the tolerance (per cent, default 0.5).
 //!
-//! Manoeuvres: settle, acceleration, braking, circle, step-steer, slalom, slope-hold,
-//! bump-run, brake-in-turn, sine-with-dwell, handbrake-turn, full-lock-circle, donut,
-//! burnout (`docs/maneuvers.md` says what each measures and how).
+//! `--help` lists the manoeuvres and what each measures (`docs/maneuvers.md` says how).
 //!
 //! Why `plot` is long: one PNG panel's axes, series and legend with plotters, in drawing
 //! order.
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use clap::builder::{PossibleValue, PossibleValuesParser};
+use clap::{Arg, ArgAction, ArgGroup, ArgMatches, Command, value_parser};
 use plotters::prelude::*;
 use wheelcollider_avian::prelude::VehicleSettings;
 use wheelcollider_track::{HZ_RANGE, Maneuver, ManeuverOptions, ManeuverReport, run_maneuver};
 
-const USAGE: &str = "usage: maneuvers --preset FILE.ron [--preset FILE.ron …] [--maneuver NAME|all]
-                 [--json FILE] [--csv DIR] [--plots DIR] [--hz RATE] [--quick]
-       maneuvers --compare A.ron B.ron [same options]
-       maneuvers --diff OLD.json NEW.json [--tolerance PERCENT]
-manoeuvres: settle, acceleration, braking, circle, step-steer, slalom, slope-hold, bump-run, brake-in-turn,
-            sine-with-dwell, handbrake-turn, full-lock-circle, donut, burnout, all";
+/// The command line: its help lists every manoeuvre with [`Maneuver::summary`].
+fn command() -> Command {
+    let maneuvers = Maneuver::ALL
+        .map(|m| PossibleValue::new(m.name()).help(m.summary()))
+        .into_iter()
+        .chain([PossibleValue::new("all").help("every manoeuvre (the default)")]);
+    let path = || value_parser!(PathBuf);
+    Command::new("maneuvers")
+        .about("The headless test track: standard manoeuvres on vehicle presets, as tables, JSON, CSV and PNG plots")
+        .arg(Arg::new("preset").long("preset").value_name("FILE.ron").action(ArgAction::Append).value_parser(path())
+            .help("A vehicle preset to run (repeat for more)"))
+        .arg(Arg::new("compare").long("compare").num_args(2).value_names(["A.ron", "B.ron"]).value_parser(path())
+            .conflicts_with("preset").help("Two presets side by side, with the change from A to B"))
+        .arg(Arg::new("maneuver").long("maneuver").visible_alias("manoeuvre").value_name("NAME").value_delimiter(',')
+            .value_parser(PossibleValuesParser::new(maneuvers)).default_value("all")
+            .help("Which manoeuvres, comma-separated"))
+        .arg(Arg::new("json").long("json").value_name("FILE").value_parser(path()).help("Every metric as JSON"))
+        .arg(Arg::new("csv").long("csv").value_name("DIR").value_parser(path()).help("Time series, one CSV per run"))
+        .arg(Arg::new("plots").long("plots").value_name("DIR").value_parser(path()).help("PNG plots per manoeuvre"))
+        .arg(Arg::new("hz").long("hz").value_name("RATE").value_parser(parse_hz).default_value("60")
+            .help(format!("Physics rate (Hz), {}..={}", HZ_RANGE.start(), HZ_RANGE.end())))
+        .arg(Arg::new("quick").long("quick").action(ArgAction::SetTrue)
+            .help("Short runs (seconds, rougher numbers), as the tests run them"))
+        .arg(Arg::new("diff").long("diff").num_args(2).value_names(["OLD.json", "NEW.json"]).value_parser(path())
+            .conflicts_with_all(["preset", "compare"])
+            .help("Run nothing: every metric of two --json files with its change; exit 1 if one moved past --tolerance"))
+        .arg(Arg::new("tolerance").long("tolerance").value_name("PERCENT").value_parser(parse_tolerance)
+            .default_value("0.5").requires("diff").help("--diff's tolerance (per cent)"))
+        .group(ArgGroup::new("what").args(["preset", "compare", "diff"]).required(true).multiple(true))
+}
+
+fn parse_hz(v: &str) -> Result<f64, String> {
+    let hz: f64 = v.parse().map_err(|_| format!("`{v}` is not a number"))?;
+    if hz.is_finite() && HZ_RANGE.contains(&hz) {
+        Ok(hz)
+    } else {
+        Err(format!(
+            "{hz} Hz is out of range {}..={} Hz",
+            HZ_RANGE.start(),
+            HZ_RANGE.end()
+        ))
+    }
+}
+
+fn parse_tolerance(v: &str) -> Result<f64, String> {
+    match v.parse::<f64>() {
+        Ok(t) if t >= 0.0 => Ok(t),
+        _ => Err(format!("`{v}` is not a percentage ≥ 0")),
+    }
+}
 
 struct Args {
     presets: Vec<PathBuf>,
@@ -42,60 +86,33 @@ struct Args {
     options: ManeuverOptions,
 }
 
-fn parse(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
-    let mut a = Args {
-        presets: vec![],
-        compare: false,
-        maneuvers: Maneuver::ALL.to_vec(),
-        json: None,
-        csv: None,
-        plots: None,
-        options: ManeuverOptions::default(),
+fn args_of(m: &ArgMatches) -> Args {
+    let paths = |id: &str| {
+        m.get_many::<PathBuf>(id)
+            .into_iter()
+            .flatten()
+            .cloned()
+            .collect::<Vec<_>>()
     };
-    let value =
-        |it: &mut dyn Iterator<Item = String>, flag: &str| it.next().ok_or_else(|| format!("{flag} needs a value"));
-    while let Some(flag) = it.next() {
-        match flag.as_str() {
-            "--preset" => a.presets.push(value(&mut it, "--preset")?.into()),
-            "--compare" => {
-                a.compare = true;
-                a.presets.push(value(&mut it, "--compare")?.into());
-                a.presets.push(value(&mut it, "--compare (second preset)")?.into());
-            }
-            "--maneuver" | "--manoeuvre" => {
-                let name = value(&mut it, "--maneuver")?;
-                a.maneuvers = if name == "all" {
-                    Maneuver::ALL.to_vec()
-                } else {
-                    name.split(',')
-                        .map(|n| n.trim().parse::<Maneuver>().map_err(|e| e.to_string()))
-                        .collect::<Result<_, _>>()?
-                };
-            }
-            "--json" => a.json = Some(value(&mut it, "--json")?.into()),
-            "--csv" => a.csv = Some(value(&mut it, "--csv")?.into()),
-            "--plots" => a.plots = Some(value(&mut it, "--plots")?.into()),
-            "--hz" => {
-                let v = value(&mut it, "--hz")?;
-                let hz: f64 = v.parse().map_err(|_| format!("--hz: `{v}` is not a number"))?;
-                if !hz.is_finite() || !HZ_RANGE.contains(&hz) {
-                    return Err(format!(
-                        "--hz: {hz} Hz is out of range {}..={} Hz",
-                        HZ_RANGE.start(),
-                        HZ_RANGE.end()
-                    ));
-                }
-                a.options.hz = hz;
-            }
-            "--quick" => a.options.quick = true,
-            "-h" | "--help" => return Err(String::new()),
-            other => return Err(format!("unknown argument `{other}`")),
-        }
+    let names: Vec<&String> = m.get_many::<String>("maneuver").into_iter().flatten().collect();
+    let maneuvers = if names.iter().any(|n| *n == "all") {
+        Maneuver::ALL.to_vec()
+    } else {
+        names.iter().filter_map(|n| n.parse().ok()).collect()
+    };
+    let compare = m.contains_id("compare");
+    Args {
+        presets: if compare { paths("compare") } else { paths("preset") },
+        compare,
+        maneuvers,
+        json: m.get_one::<PathBuf>("json").cloned(),
+        csv: m.get_one::<PathBuf>("csv").cloned(),
+        plots: m.get_one::<PathBuf>("plots").cloned(),
+        options: ManeuverOptions {
+            hz: *m.get_one::<f64>("hz").expect("defaulted"),
+            quick: m.get_flag("quick"),
+        },
     }
-    if a.presets.is_empty() {
-        return Err("no preset: pass --preset FILE.ron (or --compare A.ron B.ron)".into());
-    }
-    Ok(a)
 }
 
 fn load(path: &Path) -> Result<VehicleSettings, String> {
@@ -109,24 +126,10 @@ fn stem(path: &Path) -> String {
 
 /// `--diff OLD.json NEW.json [--tolerance PERCENT]`: a Markdown table of every metric's
 /// change; exit 1 if one moved by more than the tolerance, 2 on bad input.
-fn diff_main(rest: &[String]) -> ExitCode {
-    let (old, new, tolerance) = match rest {
-        [a, b] => (a, b, 0.5),
-        [a, b, flag, t] if flag == "--tolerance" => match t.parse::<f64>() {
-            Ok(t) if t >= 0.0 => (a, b, t),
-            _ => {
-                eprintln!("error: --tolerance: `{t}` is not a percentage ≥ 0");
-                return ExitCode::from(2);
-            }
-        },
-        _ => {
-            eprintln!("{USAGE}");
-            return ExitCode::from(2);
-        }
-    };
-    let read = |p: &String| -> Result<serde_json::Value, String> {
-        let text = std::fs::read_to_string(p).map_err(|e| format!("{p}: {e}"))?;
-        serde_json::from_str(&text).map_err(|e| format!("{p}: {e}"))
+fn diff_main(old: &Path, new: &Path, tolerance: f64) -> ExitCode {
+    let read = |p: &Path| -> Result<serde_json::Value, String> {
+        let text = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", p.display()))
     };
     let rows = match read(old).and_then(|o| read(new).and_then(|n| wheelcollider_track::diff::diff(&o, &n))) {
         Ok(rows) => rows,
@@ -174,20 +177,12 @@ fn diff_main(rest: &[String]) -> ExitCode {
 }
 
 fn main() -> ExitCode {
-    let all: Vec<String> = std::env::args().skip(1).collect();
-    if all.first().is_some_and(|a| a == "--diff") {
-        return diff_main(&all[1..]);
+    let matches = command().get_matches();
+    if let Some(mut files) = matches.get_many::<PathBuf>("diff") {
+        let (old, new) = (files.next().expect("two"), files.next().expect("two"));
+        return diff_main(old, new, *matches.get_one::<f64>("tolerance").expect("defaulted"));
     }
-    let args = match parse(all.into_iter()) {
-        Ok(a) => a,
-        Err(e) => {
-            if !e.is_empty() {
-                eprintln!("error: {e}");
-            }
-            eprintln!("{USAGE}");
-            return ExitCode::from(2);
-        }
-    };
+    let args = args_of(&matches);
     // Every preset is read and validated before anything runs.
     let mut cars = vec![];
     for p in &args.presets {
