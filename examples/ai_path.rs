@@ -139,8 +139,7 @@ fn setup(mut commands: Commands) {
     let path = Path::stadium(40.0);
     let presets = ["road", "rally", "kart", "gt86", "road", "rally"];
     for (k, name) in presets.iter().enumerate() {
-        let file = format!("assets/presets/{name}.ron");
-        let settings = VehicleSettings::from_file(&file).unwrap_or_else(|e| panic!("{e}"));
+        let settings = VehicleSettings::preset(name).unwrap_or_else(|e| panic!("{e}"));
         // Spread around the path, heading along it.
         let index = k * path.0.len() / presets.len();
         let next = path.0[(index + 1) % path.0.len()];

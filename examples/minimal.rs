@@ -1,16 +1,19 @@
 //! The smallest drive: a car from a preset on a plane, driven by a script, headless (no
 //! window). Prints the telemetry once a second.
 //!
-//! `cargo run --release --example minimal [-- assets/presets/kart.ron]`
+//! `cargo run --release --example minimal [-- kart | path/to/car.ron]`: a shipped preset
+//! by name (compiled in) or a preset file.
 use avian3d::prelude::*;
 use bevy::prelude::*;
 use wheelcollider::prelude::*;
 
 fn main() {
-    let path = std::env::args()
-        .nth(1)
-        .unwrap_or_else(|| "assets/presets/road.ron".into());
-    let settings = match VehicleSettings::from_file(&path) {
+    let which = std::env::args().nth(1).unwrap_or_else(|| "road".into());
+    let settings = match which.ends_with(".ron") {
+        true => VehicleSettings::from_file(&which).map_err(|e| e.to_string()),
+        false => VehicleSettings::preset(&which).map_err(|e| e.to_string()),
+    };
+    let settings = match settings {
         Ok(s) => s,
         Err(e) => {
             eprintln!("{e}");

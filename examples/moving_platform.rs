@@ -51,7 +51,7 @@ fn setup(mut commands: Commands) {
         Collider::cuboid(PLATFORM_SIZE.x, PLATFORM_SIZE.y, PLATFORM_SIZE.z),
         Transform::from_translation(PLATFORM_CENTRE),
     ));
-    let settings = VehicleSettings::from_file("assets/presets/road.ron").unwrap_or_else(|e| panic!("{e}"));
+    let settings = VehicleSettings::preset("road").unwrap_or_else(|e| panic!("{e}"));
     let y = settings.touch_height() + 0.02;
     spawn_vehicle(&mut commands, &settings, Transform::from_xyz(0.0, y, 0.0)).expect("valid");
 }

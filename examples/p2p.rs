@@ -2,11 +2,16 @@
 //! `P2PSession`, headless, each peer driving one car of the `rollback` example's course
 //! (speed bumps, a kerb, a jump) from its script, with GGRS' input delay and its desync
 //! detection on (the peers exchange a checksum of every registered component every
-//! `--interval` confirmed frames).
+//! `--interval` confirmed frames). A link conditioner on each peer's socket holds every
+//! packet it receives for `--latency` ms and drops `--loss` per cent of them (default
+//! 50 ms each way, a 100 ms round trip, and 2 %), so inputs arrive late and lost ones
+//! are sent again: each peer predicts the other's inputs and rolls back when they
+//! arrive, every frame its driver's steering changes.
 //!
 //! ```sh
 //! cargo run --release --example p2p                  # two peers, 1 000 frames: no desync
 //! cargo run --release --example p2p -- --perturb     # peer 1's road car 1 kg heavier: must desync
+//! cargo run --release --example p2p -- --latency 0 --loss 0   # a quiet link
 //! ```
 //!
 //! Without `--peer`, the example starts itself twice as the two peers (ports picked
@@ -22,10 +27,11 @@ mod common;
 
 use avian3d::prelude::*;
 use bevy::prelude::*;
-use bevy_ggrs::ggrs::{DesyncDetection, UdpNonBlockingSocket};
+use bevy_ggrs::ggrs::{DesyncDetection, Message, NonBlockingSocket, UdpNonBlockingSocket};
 use bevy_ggrs::prelude::*;
 use bevy_ggrs::{ConfirmedFrameCount, LoadWorld};
 use common::{Config, InputFrame};
+use std::collections::VecDeque;
 use std::net::SocketAddr;
 use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
@@ -38,12 +44,15 @@ struct Options {
     input_delay: usize,
     interval: u32,
     fps: u32,
+    latency_ms: u32,
+    loss_percent: u32,
     perturb: bool,
     /// This process is one peer: (its player handle, its port, the other's address).
     peer: Option<(usize, u16, SocketAddr)>,
 }
 
-const USAGE: &str = "usage: p2p [--frames N] [--input-delay N] [--interval N] [--fps N] [--perturb]
+const USAGE: &str =
+    "usage: p2p [--frames N] [--input-delay N] [--interval N] [--fps N] [--latency MS] [--loss PERCENT] [--perturb]
            [--peer 0|1 --port PORT --remote HOST:PORT]";
 
 fn parse_options() -> Result<Options, String> {
@@ -52,6 +61,8 @@ fn parse_options() -> Result<Options, String> {
         input_delay: 2,
         interval: 10,
         fps: 60,
+        latency_ms: 50,
+        loss_percent: 2,
         perturb: false,
         peer: None,
     };
@@ -65,6 +76,8 @@ fn parse_options() -> Result<Options, String> {
             "--input-delay" => o.input_delay = number(value()?)? as usize,
             "--interval" => o.interval = number(value()?)?.max(1),
             "--fps" => o.fps = number(value()?)?.clamp(1, 1000),
+            "--latency" => o.latency_ms = number(value()?)?.min(1000),
+            "--loss" => o.loss_percent = number(value()?)?.min(50),
             "--perturb" => o.perturb = true,
             "--peer" => handle = Some(number(value()?)? as usize),
             "--port" => port = Some(number(value()?)? as u16),
@@ -138,7 +151,13 @@ impl PeerReport {
 /// desync with `--perturb`), then half a second more so the other peer hears the last
 /// inputs.
 fn run_peer(options: &Options, (handle, port, remote): (usize, u16, SocketAddr)) -> PeerReport {
-    let socket = UdpNonBlockingSocket::bind_to_port(port).unwrap_or_else(|e| panic!("port {port}: {e}"));
+    let socket = Conditioned {
+        socket: UdpNonBlockingSocket::bind_to_port(port).unwrap_or_else(|e| panic!("port {port}: {e}")),
+        latency: Duration::from_millis(options.latency_ms as u64),
+        loss: options.loss_percent as f64 / 100.0,
+        held: VecDeque::new(),
+        seed: 0x9e37_79b9_7f4a_7c15 ^ handle as u64,
+    };
     let session = SessionBuilder::<Config>::new()
         .with_num_players(2)
         .and_then(|b| b.add_player(PlayerType::Local, handle))
@@ -201,6 +220,47 @@ fn run_peer(options: &Options, (handle, port, remote): (usize, u16, SocketAddr))
     report
 }
 
+/// A link conditioner: every packet received is held for `latency` and a share `loss`
+/// of them dropped (a seeded generator: the same run drops the same packets).
+struct Conditioned {
+    socket: UdpNonBlockingSocket,
+    latency: Duration,
+    loss: f64,
+    held: VecDeque<(Instant, SocketAddr, Message)>,
+    seed: u64,
+}
+
+impl Conditioned {
+    /// A uniform number in [0, 1) (xorshift64).
+    fn uniform(&mut self) -> f64 {
+        self.seed ^= self.seed << 13;
+        self.seed ^= self.seed >> 7;
+        self.seed ^= self.seed << 17;
+        (self.seed >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+impl NonBlockingSocket<SocketAddr> for Conditioned {
+    fn send_to(&mut self, msg: &Message, addr: &SocketAddr) {
+        self.socket.send_to(msg, addr);
+    }
+
+    fn receive_all_messages(&mut self) -> Vec<(SocketAddr, Message)> {
+        let now = Instant::now();
+        for (addr, msg) in self.socket.receive_all_messages() {
+            if self.uniform() >= self.loss {
+                self.held.push_back((now + self.latency, addr, msg));
+            }
+        }
+        let mut due = Vec::new();
+        while self.held.front().is_some_and(|(at, ..)| *at <= now) {
+            let (_, addr, msg) = self.held.pop_front().expect("checked");
+            due.push((addr, msg));
+        }
+        due
+    }
+}
+
 /// Reads the session's events (desyncs, checksum checks, disconnection), its confirmed
 /// frame and the ping into the report.
 fn watch_session(
@@ -246,6 +306,8 @@ fn orchestrate(options: &Options) -> ExitCode {
                 .args(["--input-delay", &options.input_delay.to_string()])
                 .args(["--interval", &options.interval.to_string()])
                 .args(["--fps", &options.fps.to_string()])
+                .args(["--latency", &options.latency_ms.to_string()])
+                .args(["--loss", &options.loss_percent.to_string()])
                 .args(["--peer", &h.to_string(), "--port", &ports[h].to_string()])
                 .args(["--remote", &format!("127.0.0.1:{}", ports[1 - h])])
                 .stdout(Stdio::piped());
@@ -280,8 +342,8 @@ fn orchestrate(options: &Options) -> ExitCode {
         (true, false) => "FAILED: one side's physics was perturbed and no desync was reported",
     };
     println!(
-        "p2p: {} frames, input delay {}: {what}",
-        options.frames, options.input_delay
+        "p2p: {} frames, input delay {}, {} ms each way, {} % lost: {what}",
+        options.frames, options.input_delay, options.latency_ms, options.loss_percent
     );
     ExitCode::from(u8::from(!ok))
 }

@@ -7,16 +7,18 @@
 //! the wheels, the vehicle or avian carry that is not registered makes them differ, and
 //! the example exits with an error. The cars are players: their inputs come through
 //! GGRS (a script by frame: full throttle with a weaving steer, over two speed bumps, a
-//! kerb under the left wheels and a jump, then brakes).
+//! kerb under the left wheels and a jump, then brakes into the yard: the road car into a
+//! pile of boxes resting on each other, the rally car over a seesaw on avian's joint,
+//! both asleep until the cars wake them).
 //!
 //! ```sh
-//! cargo run --release --example rollback                  # two cars, 480 frames
+//! cargo run --release --example rollback                  # two cars, 600 frames
 //! cargo run --release --example rollback -- --cars 8
 //! cargo run --release --example rollback -- --leave-out WheelState   # must desync
 //! ```
 //!
 //! What it registers is the plugin's list, `wheelcollider::avian::rollback` (the table in
-//! `docs/plugin.md`, "Networking and rollback", says what each entry is for). At the
+//! `docs/plugin.md`, "Multiplayer", says what each entry is for). At the
 //! end it prints the frame time (the step, the rollback and its resimulated steps, the
 //! saves and checksums): the median and 90th percentile over the frames.
 mod common;
@@ -25,7 +27,7 @@ use avian3d::prelude::*;
 use bevy::prelude::*;
 use bevy_ggrs::LoadWorld;
 use bevy_ggrs::prelude::*;
-use common::{Config, Diagnosis, InputFrame, PRESETS, Player, RAMP_END};
+use common::{Config, Diagnosis, InputFrame, PILE, PRESETS, Player, Prop, RAMP_END};
 use std::time::{Duration, Instant};
 use wheelcollider::prelude::*;
 
@@ -54,6 +56,11 @@ struct Report {
     chassis_contacts: Vec<usize>,
     /// The first component that a resimulation saved differently.
     first_difference: Option<String>,
+    /// The yard: how far the pile's top box moved (m), the frames in which a prop
+    /// slept, the seesaw's lowest and highest pitch (°).
+    pile_moved: f32,
+    asleep: usize,
+    seesaw: (f32, f32),
 }
 
 fn main() {
@@ -72,7 +79,7 @@ fn main() {
 fn parse_options() -> Result<Options, String> {
     let mut o = Options {
         cars: 2,
-        frames: 480,
+        frames: 600,
         check: 7,
         leave_out: None,
         no_checksums: false,
@@ -113,7 +120,10 @@ fn run(options: &Options) -> (Report, Vec<Duration>) {
         // Physics runs in the rollback schedule: it is what GGRS saves, loads and repeats.
         .add_plugins((PhysicsPlugins::new(GgrsSchedule), WheelColliderPlugins))
         .insert_resource(options.clone())
-        .init_resource::<Report>()
+        .insert_resource(Report {
+            seesaw: (f32::MAX, f32::MIN),
+            ..default()
+        })
         .init_resource::<InputFrame>()
         .add_systems(Startup, setup)
         .add_systems(ReadInputs, common::read_inputs)
@@ -148,7 +158,7 @@ fn run(options: &Options) -> (Report, Vec<Duration>) {
         let what = app
             .world()
             .get::<Name>(e)
-            .map_or("a wheel".to_string(), |n| n.to_string());
+            .map_or("an unnamed entity".to_string(), |n| n.to_string());
         format!("{name} of {what} ({e}) at frame {f}")
     });
     (report, times)
@@ -164,8 +174,20 @@ fn setup(mut commands: Commands, options: Res<Options>) {
 fn watch_lap(
     mut report: ResMut<Report>,
     cars: Query<(Entity, &Player, &Position, &VehicleTelemetry)>,
+    props: Query<(&Prop, &Position, &Rotation, Has<Sleeping>)>,
     contacts: Res<ContactGraph>,
 ) {
+    for (prop, p, r, asleep) in &props {
+        report.asleep += usize::from(asleep);
+        match prop {
+            Prop::Box(2) => report.pile_moved = report.pile_moved.max((p.z + PILE.1 + 0.3).abs()),
+            Prop::Plank => {
+                let pitch = r.0.to_euler(EulerRot::XYZ).0.to_degrees();
+                report.seesaw = (report.seesaw.0.min(pitch), report.seesaw.1.max(pitch));
+            }
+            Prop::Box(_) => {}
+        }
+    }
     for (car, player, p, telemetry) in &cars {
         if report.lap.len() <= player.0 {
             report.lap.resize(player.0 + 1, (0.0, 0, f32::MIN));
@@ -207,12 +229,24 @@ fn summarize(options: &Options, (report, times): &(Report, Vec<Duration>)) -> bo
             "  car {h} ({name}): {distance:.1} m along the course, {airborne} frames airborne past the ramp, highest {top:.2} m, body in contact {touched} frames"
         );
     }
+    println!(
+        "  yard: the pile's top box moved {:.2} m, props asleep {} prop-frames, seesaw pitch {:.1}..{:.1}°",
+        report.pile_moved, report.asleep, report.seesaw.0, report.seesaw.1
+    );
     let drove = report.lap.iter().all(|&(d, air, _)| d > RAMP_END + 10.0 && air >= 3);
     if !drove && options.leave_out.is_none() {
         println!(
             "rollback: a car did not drive over the jump (it must pass {} m and fly at least 3 frames)",
             RAMP_END + 10.0
         );
+    }
+    // With the two default cars over the whole lap, the yard must have been played with:
+    // the pile pushed (10 cm at least) and the seesaw swung (5° at least).
+    let yard = options.cars != 2
+        || options.frames < 600
+        || (report.pile_moved > 0.1 && report.seesaw.1 - report.seesaw.0 > 5.0);
+    if !yard && options.leave_out.is_none() {
+        println!("rollback: the cars did not push the pile and rock the seesaw");
     }
     match (&options.leave_out, report.mismatches.first()) {
         (None, None) => println!("rollback: no desync"),
@@ -238,7 +272,7 @@ fn summarize(options: &Options, (report, times): &(Report, Vec<Duration>)) -> bo
         );
     }
     let ok = match options.leave_out {
-        None => drove && rolled && report.mismatches.is_empty(),
+        None => drove && yard && rolled && report.mismatches.is_empty(),
         Some(_) => !report.mismatches.is_empty(),
     };
     println!("rollback: {}", if ok { "passed" } else { "FAILED" });

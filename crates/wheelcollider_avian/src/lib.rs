@@ -110,7 +110,7 @@ pub mod prelude {
         spawn_vehicle, spawn_vehicle_with,
     };
     #[cfg(feature = "serialize")]
-    pub use crate::vehicle::{VehicleFromPreset, VehiclePreset};
+    pub use crate::vehicle::{EMBEDDED_PRESETS, VehicleFromPreset, VehiclePreset};
     pub use crate::wheel::{
         AntiRollBar, ChassisForces, ChassisState, ChassisWheels, ContactPatch, Landed, MarkWheelsWith, SkidEnded,
         SkidStarted, SurfaceChanged, SurfaceMaterial, WheelCollider, WheelContactEnded, WheelContactStarted,

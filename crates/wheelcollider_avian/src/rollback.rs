@@ -26,17 +26,20 @@
 //!
 //! let mut count = Count::default();
 //! visit_rollback_state(&mut count);
-//! assert_eq!((count.components, count.resources), (17, 3));
+//! assert_eq!((count.components, count.resources), (21, 8));
 //! ```
 //!
 //! With bevy_ggrs, `component` calls `app.rollback_component_with_clone::<C>()` and
 //! `resource` calls `app.rollback_resource_with_clone::<R>()`: see
-//! `examples/rollback.rs` and `docs/plugin.md` ("Networking and rollback"), where the
+//! `examples/rollback.rs` and `docs/plugin.md` ("Multiplayer"), where the
 //! table says what each entry is for and what goes wrong without it.
 use crate::vehicle::{GearState, VehicleInput, VehicleRuntime, VehicleTelemetry};
 use crate::wheel::{ChassisState, LandingState, WheelEffects, WheelInput, WheelOutput, WheelState};
+use avian3d::collider_tree::{ColliderTreeProxyKey, ColliderTrees, MovedProxies};
+use avian3d::collision::collider::EnlargedAabb;
 use avian3d::dynamics::solver::constraint_graph::ConstraintGraph;
 use avian3d::dynamics::solver::islands::{BodyIslandNode, PhysicsIslands};
+use avian3d::dynamics::solver::joint_graph::JointGraph;
 use avian3d::prelude::*;
 use bevy::ecs::component::Mutable;
 use bevy::prelude::*;
@@ -56,6 +59,11 @@ pub enum StateRole {
     /// Avian's contact and island state: needed as soon as a body touches anything (a
     /// kerb, a ramp's edge, a wall, another car); restored together, never one alone.
     Contacts,
+    /// Avian's broad phase: each collider's bounding boxes and its place in the collider
+    /// trees, which decide the pairs the next step tests; restored with the trees.
+    BroadPhase,
+    /// Avian's sleep: whether a body sleeps and how long it has been still.
+    Sleep,
 }
 
 /// A rollback library's registration, called once per entry by [`visit_rollback_state`].
@@ -93,10 +101,20 @@ pub fn visit_rollback_state(r: &mut impl RollbackRegistry) {
     r.component::<WheelEffects>(Presentation);
     r.component::<LandingState>(Presentation);
     r.component::<GearState>(Presentation);
-    // Avian's contacts, islands and sleep.
+    // Avian's contacts, joints, islands and sleep.
     r.resource::<ContactGraph>();
     r.resource::<ConstraintGraph>();
+    r.resource::<JointGraph>();
     r.resource::<PhysicsIslands>();
     r.component::<BodyIslandNode>(Contacts);
-    r.component::<SleepTimer>(Contacts);
+    r.component::<SleepTimer>(Sleep);
+    r.component::<Sleeping>(Sleep);
+    // Avian's broad phase and its clock.
+    r.resource::<ColliderTrees>();
+    r.resource::<MovedProxies>();
+    r.component::<ColliderAabb>(BroadPhase);
+    r.component::<EnlargedAabb>(BroadPhase);
+    r.component::<ColliderTreeProxyKey>(BroadPhase);
+    r.resource::<Time<Physics>>();
+    r.resource::<Time<Substeps>>();
 }

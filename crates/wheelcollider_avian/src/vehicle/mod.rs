@@ -46,7 +46,7 @@ use bevy::prelude::*;
 pub use events::{GearChanged, GearState};
 pub use plugin::{VehiclePlugin, VehicleSystems};
 #[cfg(feature = "serialize")]
-pub use preset::{VehicleFromPreset, VehiclePreset, VehiclePresetLoadError, VehiclePresetLoader};
+pub use preset::{EMBEDDED_PRESETS, VehicleFromPreset, VehiclePreset, VehiclePresetLoadError, VehiclePresetLoader};
 pub use reset::ResetVehicle;
 pub use spawn::{
     CHASSIS_CCD_SPEED, CHASSIS_SPECULATIVE_MARGIN, WheelPlacement, insert_vehicle, spawn_vehicle, spawn_vehicle_with,

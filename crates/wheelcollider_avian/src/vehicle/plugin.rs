@@ -72,6 +72,7 @@ impl Plugin for VehiclePlugin {
                 .init_asset::<preset::VehiclePreset>()
                 .init_asset_loader::<preset::VehiclePresetLoader>()
                 .add_systems(PreUpdate, preset::follow_presets);
+            preset::embed_presets(app);
         }
     }
 }

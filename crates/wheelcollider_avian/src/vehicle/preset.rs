@@ -11,6 +11,11 @@
 //!         VehicleFromPreset(assets.load("presets/road.ron")),
 //!         Transform::from_xyz(0.0, 1.0, 0.0),
 //!     ));
+//!     // A shipped preset, compiled in: no file needed.
+//!     commands.spawn((
+//!         VehicleFromPreset(assets.load("embedded://wheelcollider/presets/gt86.ron")),
+//!         Transform::from_xyz(4.0, 1.0, 0.0),
+//!     ));
 //! }
 //! ```
 
@@ -18,6 +23,25 @@ use bevy::asset::{AssetLoader, LoadContext, io::Reader};
 use bevy::prelude::*;
 
 use super::{Vehicle, VehicleSettings, VehicleSettingsError, WheelPlacement, spawn::build_vehicle};
+
+/// Where the shipped presets are served: `embedded://wheelcollider/presets/<name>.ron`
+/// for each name of [`presets::NAMES`](wheelcollider_core::vehicle::presets::NAMES).
+pub const EMBEDDED_PRESETS: &str = "embedded://wheelcollider/presets";
+
+/// Serves the shipped presets (compiled into the core) to the `AssetServer` under
+/// [`EMBEDDED_PRESETS`], so any game loads them without this repository's files.
+pub(crate) fn embed_presets(app: &mut App) {
+    let Some(registry) = app
+        .world()
+        .get_resource::<bevy::asset::io::embedded::EmbeddedAssetRegistry>()
+    else {
+        return;
+    };
+    for (name, text) in wheelcollider_core::vehicle::presets::TEXTS {
+        let path = std::path::PathBuf::from(format!("wheelcollider/presets/{name}.ron"));
+        registry.insert_asset(path.clone(), &path, text.as_bytes());
+    }
+}
 
 /// A vehicle preset loaded by the `AssetServer` from a `.ron` file (the format of
 /// [`VehicleSettings::from_ron`]); validated when loaded.

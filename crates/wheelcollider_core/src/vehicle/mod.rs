@@ -25,6 +25,7 @@
 //! | `io.rs` | | what a step reads and writes |
 //! | `derived.rs` | | what follows from a settings: shares, resistance, ride height |
 //! | `predict.rs` | | closed-form answers: top speed, axle loads, stopping distance |
+//! | [`presets`] | | the shipped presets, compiled in ([`VehicleSettings::preset`]) |
 //!
 //! # How the drivetrain is integrated
 //! The engine is a rotating body of its own (`J_e·dω_e/dt = T_engine − T_clutch`). The
@@ -67,6 +68,7 @@ mod fields;
 mod geometry;
 mod io;
 mod predict;
+pub mod presets;
 mod settings;
 mod steering;
 mod transmission;

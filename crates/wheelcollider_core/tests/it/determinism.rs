@@ -98,9 +98,9 @@ fn coupled_run_hash() -> (u64, f64) {
     let settings = preset("road");
     let mut vehicle = VehicleState::new(&settings);
     let wheels: Vec<_> = (0..4).map(|i| settings.wheel_settings(i / 2, i % 2 == 1)).collect();
-    let mut states = vec![StepState::default(); 4];
-    let mut feedback = vec![WheelFeedback::default(); 4];
-    let mut commands = vec![WheelInput::default(); 4];
+    let mut states = [StepState::default(); 4];
+    let mut feedback = [WheelFeedback::default(); 4];
+    let mut commands = [WheelInput::default(); 4];
     let (mass, dt) = (settings.chassis.mass as f64, 1.0 / 60.0f32);
     let (mut speed, mut top) = (0.0f64, 0.0f64);
     let mut hash = 0xcbf2_9ce4_8422_2325u64;
@@ -140,7 +140,6 @@ fn coupled_run_hash() -> (u64, f64) {
                     mass: mass as f32 / 4.0,
                     approach_speed: 0.0,
                 },
-                ..Default::default()
             };
             let out = step(w, &mut states[i], input, dt);
             for v in [

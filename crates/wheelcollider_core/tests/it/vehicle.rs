@@ -234,3 +234,18 @@ fn every_vehicle_float_is_declared_once() {
         }
     }
 }
+
+/// The compiled-in presets are the shipped files: `VehicleSettings::preset(name)` equals
+/// the file read from disk for every name, and an unknown name is refused with the list.
+#[test]
+fn the_compiled_in_presets_are_the_shipped_files() {
+    use wheelcollider_core::vehicle::presets;
+    assert_eq!(presets::NAMES, crate::common::PRESETS);
+    for name in presets::NAMES {
+        let embedded = VehicleSettings::preset(name).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(embedded, crate::common::preset(name), "{name}");
+        assert_eq!(presets::text(name), Some(crate::common::preset_text(name).as_str()));
+    }
+    let error = VehicleSettings::preset("limo").unwrap_err().to_string();
+    assert!(error.contains("limo") && error.contains("gt86"), "{error}");
+}

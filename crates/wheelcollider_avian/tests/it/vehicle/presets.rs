@@ -120,3 +120,37 @@ fn a_preset_asset_becomes_the_vehicle_and_follows_its_file() {
     assert!(app.world().get::<Vehicle>(other).is_none());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Every shipped preset loads from `embedded://wheelcollider/presets/<name>.ron` in an
+/// app whose asset folder is empty (a game without this repository's files), and the
+/// vehicle it becomes has exactly the shipped settings.
+#[test]
+fn the_shipped_presets_load_from_embedded_paths_in_any_game() {
+    let dir = std::env::temp_dir().join(format!("wheelcollider-empty-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut app = app(&dir);
+    app.world_mut()
+        .spawn((RigidBody::Static, Collider::half_space(Vec3::Y)));
+    let cars: Vec<(&str, Entity)> = wheelcollider_core::vehicle::presets::NAMES
+        .iter()
+        .enumerate()
+        .map(|(i, &name)| {
+            let path = format!("{EMBEDDED_PRESETS}/{name}.ron");
+            let handle = app.world().resource::<AssetServer>().load::<VehiclePreset>(path);
+            let place = Transform::from_xyz(5.0 * i as f32, 2.0, 0.0);
+            (name, app.world_mut().spawn((VehicleFromPreset(handle), place)).id())
+        })
+        .collect();
+    let all_built = until(&mut app, |a| {
+        cars.iter().all(|&(_, e)| a.world().get::<Vehicle>(e).is_some())
+    });
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(all_built, "not every embedded preset became a vehicle");
+    for (name, car) in cars {
+        assert_eq!(
+            app.world().get::<Vehicle>(car).unwrap().0,
+            common::preset(name),
+            "{name}"
+        );
+    }
+}

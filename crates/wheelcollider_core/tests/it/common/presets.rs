@@ -3,15 +3,16 @@
 //! the track's tests include this file with `#[path]`.
 #![allow(dead_code)]
 
-/// Every shipped preset, by file name (`assets/presets/<name>.ron`). The core's test
+/// Every shipped preset, by file name (`crates/wheelcollider_core/presets/<name>.ron`,
+/// which `assets/presets` links to). The core's test
 /// `vehicle::the_preset_list_is_every_shipped_file` checks that the folder holds exactly
 /// these.
 pub const PRESETS: [&str; 4] = ["road", "rally", "kart", "gt86"];
 
-/// The folder of the shipped presets (every crate of the workspace is two folders under
-/// its root).
+/// The folder of the shipped presets, the core's `presets/` (every crate that includes
+/// this file is a folder of `crates/`).
 pub fn presets_dir() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/presets")
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../wheelcollider_core/presets")
 }
 
 /// The path of the shipped preset `name`.

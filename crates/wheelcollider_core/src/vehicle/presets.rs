@@ -1,0 +1,45 @@
+//! The shipped presets, compiled in: a game needs no file of this repository to drive
+//! one. Each is a real car as shipped, its figures sourced or labelled as estimates in
+//! its file's header (`presets/*.ron` of this crate; `docs/vehicle.md`).
+//!
+//! ```
+//! # #[cfg(feature = "serde")] {
+//! use wheelcollider_core::vehicle::{VehicleSettings, presets};
+//! let gt86 = VehicleSettings::preset("gt86").unwrap();
+//! assert_eq!((gt86.name.as_str(), gt86.chassis.mass), ("gt86", 1315.0));
+//! assert_eq!(presets::NAMES.len(), 4);
+//! # }
+//! ```
+//!
+//! The plugin also serves them to Bevy's `AssetServer` as
+//! `embedded://wheelcollider/presets/<name>.ron` (`VehicleFromPreset`).
+
+/// The shipped presets' names, in the order the examples cycle through them.
+pub const NAMES: [&str; 4] = ["road", "rally", "kart", "gt86"];
+
+/// The shipped presets as RON text, by name: `road` (a front-driven hot hatch after the
+/// VW Golf GTI Mk7), `rally` (all-wheel drive, after the Subaru Impreza WRX STI),
+/// `kart` (a 125 cc racing kart with its driver), `gt86` (the Toyota GT86 of 2012).
+pub const TEXTS: [(&str, &str); 4] = [
+    ("road", include_str!("../../presets/road.ron")),
+    ("rally", include_str!("../../presets/rally.ron")),
+    ("kart", include_str!("../../presets/kart.ron")),
+    ("gt86", include_str!("../../presets/gt86.ron")),
+];
+
+/// A shipped preset's RON text, or `None` for a name not in [`NAMES`].
+pub fn text(name: &str) -> Option<&'static str> {
+    TEXTS.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
+}
+
+#[cfg(feature = "serde")]
+impl super::VehicleSettings {
+    /// A shipped preset by name (one of [`NAMES`]), parsed and validated. An unknown
+    /// name is an error that lists the names.
+    pub fn preset(name: &str) -> Result<super::VehicleSettings, super::VehicleSettingsError> {
+        let text = text(name).ok_or_else(|| {
+            super::VehicleSettingsError::new("preset", format!("no shipped preset `{name}`; one of {NAMES:?}"))
+        })?;
+        super::VehicleSettings::from_ron(text)
+    }
+}
