@@ -224,8 +224,10 @@ pub fn jump_and_slope(commands: &mut Commands) -> ([(Entity, f32); 2], Entity) {
 }
 
 /// The sliding platform (8 × 0.1 × 8 m), the turntable (radius 6 m, 0.25 rad/s) and the
-/// seesaw: a 14 m plank of 500 kg on a hinge 1 m up, free within ±9°, on a pivot block
-/// (3.6 × 1 × 0.6 m).
+/// seesaw: a 14 m plank of 500 kg on a hinge 1 m up (avian's revolute joint, which needs
+/// its `xpbd_joints` feature), free within ±9°, resting on one end, over a pivot block
+/// (3.6 × 0.9 × 0.6 m) whose top is 10 cm under the hinge so that the plank turns clear
+/// of it.
 pub struct Platforms {
     pub platform: Entity,
     pub turntable: Entity,
@@ -258,8 +260,8 @@ pub fn platforms(commands: &mut Commands) -> Platforms {
     let pivot = commands
         .spawn((
             RigidBody::Static,
-            Collider::cuboid(3.6, 1.0, 0.6),
-            Transform::from_translation(HINGE - Vec3::Y * 0.5),
+            Collider::cuboid(3.6, 0.9, 0.6),
+            Transform::from_translation(HINGE - Vec3::Y * 0.55),
         ))
         .id();
     let seesaw = commands

@@ -315,7 +315,7 @@ fn platforms(commands: &mut Commands, kit: &mut Kit) {
             ));
         });
     label(commands, "turntable", Vec3::new(-60.0, 2.5, 30.0));
-    let mesh = kit.meshes.add(Cuboid::new(3.6, 1.0, 0.6));
+    let mesh = kit.meshes.add(Cuboid::new(3.6, 0.9, 0.6));
     commands.entity(p.pivot).insert((Mesh3d(mesh), MeshMaterial3d(steel)));
     let mesh = kit.meshes.add(Cuboid::new(4.0, 0.2, 14.0));
     commands.entity(p.seesaw).insert((Mesh3d(mesh), MeshMaterial3d(yellow)));
