@@ -25,17 +25,15 @@
 //! `rollback` example does (`docs/plugin.md`, "Multiplayer").
 mod common;
 
-use avian3d::prelude::*;
 use bevy::prelude::*;
 use bevy_ggrs::ggrs::{DesyncDetection, Message, NonBlockingSocket, UdpNonBlockingSocket};
 use bevy_ggrs::prelude::*;
 use bevy_ggrs::{ConfirmedFrameCount, LoadWorld};
-use common::{Config, InputFrame};
+use common::Config;
 use std::collections::VecDeque;
 use std::net::SocketAddr;
 use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
-use wheelcollider::prelude::*;
 
 /// The command line.
 #[derive(Clone, Debug)]
@@ -169,15 +167,8 @@ fn run_peer(options: &Options, (handle, port, remote): (usize, u16, SocketAddr))
         })
         .start_p2p_session(socket)
         .expect("a valid P2P session");
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, TransformPlugin, bevy::asset::AssetPlugin::default()))
-        .add_plugins(GgrsPlugin::<Config>::default())
-        .insert_resource(RollbackFrameRate(60))
-        .add_plugins((PhysicsPlugins::new(GgrsSchedule), WheelColliderPlugins))
-        .init_resource::<InputFrame>()
-        .init_resource::<PeerReport>()
-        .add_systems(ReadInputs, common::read_inputs)
-        .add_systems(GgrsSchedule, common::drive.before(PhysicsSystems::First))
+    let mut app = common::ggrs_app();
+    app.init_resource::<PeerReport>()
         .add_systems(LoadWorld, |mut r: ResMut<PeerReport>| r.rollbacks += 1)
         .add_systems(PostUpdate, watch_session)
         .insert_resource(Session::P2P(session));
@@ -189,9 +180,6 @@ fn run_peer(options: &Options, (handle, port, remote): (usize, u16, SocketAddr))
     });
     common::register(&mut app, None, true, false);
     // One GGRS frame of game time per update; the loop below paces the updates.
-    app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(Duration::from_nanos(
-        1_000_000_000 / 60 + 1,
-    )));
     app.finish();
     app.cleanup();
     let tick = Duration::from_secs_f64(1.0 / options.fps as f64);

@@ -27,7 +27,7 @@ use avian3d::prelude::*;
 use bevy::prelude::*;
 use bevy_ggrs::LoadWorld;
 use bevy_ggrs::prelude::*;
-use common::{Config, Diagnosis, InputFrame, PILE, PRESETS, Player, Prop, RAMP_END};
+use common::{Config, Diagnosis, PILE, PRESETS, Player, Prop, RAMP_END};
 use std::time::{Duration, Instant};
 use wheelcollider::prelude::*;
 
@@ -113,21 +113,13 @@ fn run(options: &Options) -> (Report, Vec<Duration>) {
     }
     let session = session.start_synctest_session().expect("a valid sync test");
 
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, TransformPlugin, bevy::asset::AssetPlugin::default()))
-        .add_plugins(GgrsPlugin::<Config>::default())
-        .insert_resource(RollbackFrameRate(60))
-        // Physics runs in the rollback schedule: it is what GGRS saves, loads and repeats.
-        .add_plugins((PhysicsPlugins::new(GgrsSchedule), WheelColliderPlugins))
-        .insert_resource(options.clone())
+    let mut app = common::ggrs_app();
+    app.insert_resource(options.clone())
         .insert_resource(Report {
             seesaw: (f32::MAX, f32::MIN),
             ..default()
         })
-        .init_resource::<InputFrame>()
         .add_systems(Startup, setup)
-        .add_systems(ReadInputs, common::read_inputs)
-        .add_systems(GgrsSchedule, common::drive.before(PhysicsSystems::First))
         .add_systems(LoadWorld, |mut r: ResMut<Report>| r.rollbacks += 1)
         .add_systems(PostUpdate, watch_lap)
         .add_observer(|t: On<SyncTestMismatch>, mut r: ResMut<Report>| {
@@ -138,9 +130,6 @@ fn run(options: &Options) -> (Report, Vec<Duration>) {
     let checksums = !options.no_checksums;
     common::register(&mut app, options.leave_out.as_deref(), checksums, checksums);
     // One GGRS frame per update, as fast as the machine goes.
-    app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(Duration::from_nanos(
-        1_000_000_000 / 60 + 1,
-    )));
     app.finish();
     app.cleanup();
     let mut times = Vec::with_capacity(options.frames);

@@ -180,6 +180,25 @@ pub fn script(frame: u32, h: usize) -> DriveInput {
     }
 }
 
+/// The app both examples run: headless Bevy, bevy_ggrs at 60 frames a second, physics
+/// and the wheels in the rollback schedule (what GGRS saves, loads and repeats), the
+/// players' scripted inputs, one GGRS frame of game time per update. The caller adds
+/// its session, its scene and its registration ([`register`]).
+pub fn ggrs_app() -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, TransformPlugin, bevy::asset::AssetPlugin::default()))
+        .add_plugins(GgrsPlugin::<Config>::default())
+        .insert_resource(RollbackFrameRate(60))
+        .add_plugins((PhysicsPlugins::new(GgrsSchedule), WheelColliderPlugins))
+        .init_resource::<InputFrame>()
+        .add_systems(ReadInputs, read_inputs)
+        .add_systems(GgrsSchedule, drive.before(PhysicsSystems::First))
+        .insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
+            std::time::Duration::from_nanos(1_000_000_000 / 60 + 1),
+        ));
+    app
+}
+
 /// GGRS' `ReadInputs`: the local players' scripted inputs for the next frame.
 pub fn read_inputs(mut commands: Commands, players: Res<LocalPlayers>, mut frame: ResMut<InputFrame>) {
     let inputs: HashMap<_, _> = players.0.iter().map(|&h| (h, script(frame.0, h))).collect();

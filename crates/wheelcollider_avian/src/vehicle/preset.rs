@@ -105,7 +105,7 @@ pub(crate) fn follow_presets(
 ) {
     for (entity, from) in &pending {
         if let Some(preset) = presets.get(&from.0) {
-            build_vehicle(&mut commands, entity, &preset.0, WheelPlacement::Children);
+            build_vehicle(&mut commands, entity, preset.0.clone(), WheelPlacement::Children);
         }
     }
     for event in events.read() {

@@ -62,10 +62,9 @@ pub fn spawn_vehicle_with(
     transform: Transform,
     placement: WheelPlacement,
 ) -> Result<Entity, VehicleSettingsError> {
-    let mut settings = settings.clone();
-    settings.validate()?;
+    let settings = validated(settings)?;
     let chassis = commands.spawn(transform).id();
-    build_vehicle(commands, chassis, &settings, placement);
+    build_vehicle(commands, chassis, settings, placement);
     Ok(chassis)
 }
 
@@ -81,10 +80,15 @@ pub fn insert_vehicle(
     settings: &VehicleSettings,
     placement: WheelPlacement,
 ) -> Result<(), VehicleSettingsError> {
+    build_vehicle(commands, chassis, validated(settings)?, placement);
+    Ok(())
+}
+
+/// A validated copy of `settings` (what the vehicle runs), or why not.
+fn validated(settings: &VehicleSettings) -> Result<VehicleSettings, VehicleSettingsError> {
     let mut settings = settings.clone();
     settings.validate()?;
-    build_vehicle(commands, chassis, &settings, placement);
-    Ok(())
+    Ok(settings)
 }
 
 /// Makes `chassis` the vehicle `settings` describes (validated): body components,
@@ -92,10 +96,9 @@ pub fn insert_vehicle(
 pub(crate) fn build_vehicle(
     commands: &mut Commands,
     chassis: Entity,
-    settings: &VehicleSettings,
+    settings: VehicleSettings,
     placement: WheelPlacement,
 ) {
-    let settings = settings.clone();
     let c = &settings.chassis;
     let [ix, iy, iz] = c.principal_inertia();
     commands.entity(chassis).insert((
