@@ -15,7 +15,12 @@
 //! cargo run --release --example rollback                  # two cars, 600 frames
 //! cargo run --release --example rollback -- --cars 8
 //! cargo run --release --example rollback -- --leave-out WheelState   # must desync
+//! cargo run --release --example rollback -- --trailer     # the road car tows the caravan
 //! ```
+//!
+//! With `--trailer` the road car tows the `caravan` preset over the course (the hitch's
+//! joint, the caravan's overrun brakes and `Coupled` in the rollback); the run fails
+//! unless the caravan is still coupled past the jump.
 //!
 //! What it registers is the plugin's list, `wheelcollider::avian::rollback` (the table in
 //! `docs/plugin.md`, "Multiplayer", says what each entry is for). At the
@@ -29,6 +34,7 @@ use bevy_ggrs::LoadWorld;
 use bevy_ggrs::prelude::*;
 use common::{Config, Diagnosis, PILE, PRESETS, Player, Prop, RAMP_END};
 use std::time::{Duration, Instant};
+use wheelcollider::avian::vehicle::towing::{Coupled, HitchTelemetry};
 use wheelcollider::prelude::*;
 
 /// The command line.
@@ -41,6 +47,8 @@ struct Options {
     /// Roll back without checksums (and without the diagnosis): the cost a P2P game
     /// pays for its rollbacks, without the sync test's own hashing.
     no_checksums: bool,
+    /// The road car tows the caravan.
+    trailer: bool,
 }
 
 /// What the run saw: desyncs, rollbacks, each car's lap, the frame times.
@@ -61,13 +69,18 @@ struct Report {
     pile_moved: f32,
     asleep: usize,
     seesaw: (f32, f32),
+    /// With `--trailer`: how far the caravan went along the course (m), and whether it
+    /// was still coupled at the end.
+    caravan: Option<(f32, bool)>,
 }
 
 fn main() {
     let options = match parse_options() {
         Ok(o) => o,
         Err(e) => {
-            eprintln!("{e}\nusage: rollback [--cars N] [--frames N] [--check N] [--leave-out Type] [--no-checksums]");
+            eprintln!(
+                "{e}\nusage: rollback [--cars N] [--frames N] [--check N] [--leave-out Type] [--no-checksums] [--trailer]"
+            );
             std::process::exit(2);
         }
     };
@@ -83,6 +96,7 @@ fn parse_options() -> Result<Options, String> {
         check: 7,
         leave_out: None,
         no_checksums: false,
+        trailer: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -93,6 +107,7 @@ fn parse_options() -> Result<Options, String> {
             "--check" => o.check = value()?.parse().map_err(|e| format!("--check: {e}"))?,
             "--leave-out" => o.leave_out = Some(value()?),
             "--no-checksums" => o.no_checksums = true,
+            "--trailer" => o.trailer = true,
             _ => return Err(format!("unknown argument {a}")),
         }
     }
@@ -155,7 +170,10 @@ fn run(options: &Options) -> (Report, Vec<Duration>) {
 
 fn setup(mut commands: Commands, options: Res<Options>) {
     common::course(&mut commands, options.cars);
-    common::spawn_cars(&mut commands, options.cars, 0.0);
+    let cars = common::spawn_cars(&mut commands, options.cars, 0.0);
+    if options.trailer {
+        common::tow_caravan(&mut commands, cars[0], options.cars);
+    }
 }
 
 /// Keeps each car's furthest distance, its airborne frames past the ramp and its highest
@@ -165,7 +183,12 @@ fn watch_lap(
     cars: Query<(Entity, &Player, &Position, &VehicleTelemetry)>,
     props: Query<(&Prop, &Position, &Rotation, Has<Sleeping>)>,
     contacts: Res<ContactGraph>,
+    trailers: Query<(&Position, Has<Coupled>), With<HitchTelemetry>>,
 ) {
+    for (p, coupled) in &trailers {
+        let far = report.caravan.map_or(0.0, |c| c.0).max(-p.z);
+        report.caravan = Some((far, coupled));
+    }
     for (prop, p, r, asleep) in &props {
         report.asleep += usize::from(asleep);
         match prop {
@@ -222,16 +245,24 @@ fn summarize(options: &Options, (report, times): &(Report, Vec<Duration>)) -> bo
         "  yard: the pile's top box moved {:.2} m, props asleep {} prop-frames, seesaw pitch {:.1}..{:.1}°",
         report.pile_moved, report.asleep, report.seesaw.0, report.seesaw.1
     );
-    let drove = report.lap.iter().all(|&(d, air, _)| d > RAMP_END + 10.0 && air >= 3);
+    let drove = match report.caravan {
+        // A car towing a caravan is not asked to fly, its caravan to stay on.
+        Some((far, coupled)) => {
+            println!("  caravan: {far:.1} m along the course, coupled at the end: {coupled}");
+            coupled && far > RAMP_END + 10.0 && report.lap.iter().all(|&(d, ..)| d > RAMP_END + 10.0)
+        }
+        None => report.lap.iter().all(|&(d, air, _)| d > RAMP_END + 10.0 && air >= 3),
+    };
     if !drove && options.leave_out.is_none() {
         println!(
-            "rollback: a car did not drive over the jump (it must pass {} m and fly at least 3 frames)",
+            "rollback: a car did not drive over the jump (it must pass {} m and fly at least 3 frames; a caravan must pass it coupled)",
             RAMP_END + 10.0
         );
     }
     // With the two default cars over the whole lap, the yard must have been played with:
     // the pile pushed (10 cm at least) and the seesaw swung (5° at least).
     let yard = options.cars != 2
+        || options.trailer
         || options.frames < 600
         || (report.pile_moved > 0.1 && report.seesaw.1 - report.seesaw.0 > 5.0);
     if !yard && options.leave_out.is_none() {

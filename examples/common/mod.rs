@@ -9,6 +9,7 @@ use bevy_ggrs::{LocalInputs, LocalPlayers, RollbackFrameCount, SaveWorld};
 use serde::{Deserialize, Serialize};
 use std::hash::{DefaultHasher, Hash, Hasher};
 use wheelcollider::avian::rollback::{RollbackRegistry, StateRole, visit_rollback_state};
+use wheelcollider::avian::vehicle::towing::{HitchJoint, couple_trailer, hitched_transform};
 use wheelcollider::prelude::*;
 
 /// One player's input for one frame, as GGRS sends it: throttle and brake in 1/255,
@@ -148,8 +149,9 @@ fn yard(commands: &mut Commands) {
 }
 
 /// The cars, one per player in its lane; `mass_change` (kg) is added to player 0's
-/// chassis (the P2P example's perturbation).
-pub fn spawn_cars(commands: &mut Commands, cars: usize, mass_change: f32) {
+/// chassis (the P2P example's perturbation). Returns them by player.
+pub fn spawn_cars(commands: &mut Commands, cars: usize, mass_change: f32) -> Vec<Entity> {
+    let mut spawned = Vec::with_capacity(cars);
     for handle in 0..cars {
         let name = PRESETS[handle % PRESETS.len()];
         let mut settings = VehicleSettings::preset(name).expect("a shipped preset");
@@ -160,7 +162,24 @@ pub fn spawn_cars(commands: &mut Commands, cars: usize, mass_change: f32) {
         let place = Transform::from_xyz(x, settings.touch_height() + 0.02, 0.0);
         let car = spawn_vehicle(commands, &settings, place).expect("a shipped preset is valid");
         commands.entity(car).insert((Player(handle), WheelEventsEnabled));
+        spawned.push(car);
     }
+    spawned
+}
+
+/// The `caravan` preset coupled behind player 0's road car (spawned by [`spawn_cars`]
+/// among `cars`).
+#[allow(
+    dead_code,
+    reason = "the rollback example's `--trailer`; the P2P example does not tow"
+)]
+pub fn tow_caravan(commands: &mut Commands, tow: Entity, cars: usize) {
+    let road = VehicleSettings::preset(PRESETS[0]).expect("a shipped preset");
+    let caravan = VehicleSettings::preset("caravan").expect("a shipped trailer");
+    let place = Transform::from_xyz(lane_x(0, cars), road.touch_height() + 0.02, 0.0);
+    let behind = hitched_transform(&road, place, &caravan).expect("the road car has a ball");
+    let trailer = spawn_vehicle(commands, &caravan, behind).expect("a shipped trailer is valid");
+    couple_trailer(commands, tow, trailer);
 }
 
 /// Player `h`'s scripted input at `frame` (60 a second): full throttle with a weave over
@@ -320,5 +339,8 @@ pub fn register(app: &mut App, leave_out: Option<&str>, checksums: bool, diagnos
     if diagnose {
         app.init_resource::<Diagnosis>();
     }
-    app.require_rollback::<Vehicle>().require_rollback::<WheelCollider>();
+    // The hitch's joints: their `JointForces` are the next step's trailer brakes' input.
+    app.require_rollback::<Vehicle>()
+        .require_rollback::<WheelCollider>()
+        .require_rollback::<HitchJoint>();
 }

@@ -102,12 +102,16 @@ pub mod prelude {
     pub use crate::input::{PlayerVehicle, VehicleInputPlugin, VehicleInputSystems};
     pub use crate::replay::ReplaySystems;
     pub use crate::replay::{DriveRecorder, DriveRecording, DriveReplay};
+    pub use crate::vehicle::towing::{
+        Coupled, HitchTelemetry, Jackknifed, TrailerCoupled, TrailerUncoupled, couple_trailer, hitched_transform,
+        uncouple_trailer,
+    };
     pub use crate::vehicle::{
         AeroSettings, AirControlSettings, AntiFlipSettings, AssistSettings, AxleSettings, BrakeSettings,
         ChassisSettings, ClutchSettings, DifferentialKind, DriverInput, EngineLayout, EngineSettings, GearChanged,
-        GearboxSettings, ResetVehicle, SteeringSettings, Vehicle, VehicleInput, VehicleSettings, VehicleSettingsError,
-        VehicleSystems, VehicleTelemetry, VehicleWheel, WheelPlacement, YawStabilitySettings, insert_vehicle,
-        spawn_vehicle, spawn_vehicle_with,
+        GearboxSettings, HitchKind, HitchSettings, ResetVehicle, SteeringSettings, TrailerBrakes, TrailerSettings,
+        Vehicle, VehicleInput, VehicleSettings, VehicleSettingsError, VehicleSystems, VehicleTelemetry, VehicleWheel,
+        WheelPlacement, YawStabilitySettings, insert_vehicle, spawn_vehicle, spawn_vehicle_with,
     };
     #[cfg(feature = "serialize")]
     pub use crate::vehicle::{EMBEDDED_PRESETS, VehicleFromPreset, VehiclePreset};

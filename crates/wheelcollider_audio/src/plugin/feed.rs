@@ -170,7 +170,8 @@ fn fill_car(
         throttle: p.throttle,
         load,
         limiter: p.limiter,
-        running: !p.stalled,
+        // A trailer has no engine to hear.
+        running: !p.stalled && vehicle.trailer.is_none(),
     };
     input.gearbox = GearboxInput {
         shaft_rpm: if p.gear_ratio > 0.0 {

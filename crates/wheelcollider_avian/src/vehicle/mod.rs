@@ -23,12 +23,15 @@
 //! | `systems.rs` | sync a changed settings, one vehicle step per chassis |
 //! | `preset.rs` | `VehiclePreset` assets from `.ron` files, `VehicleFromPreset` (hot reload); feature `serialize` |
 //! | `reset.rs` | [`ResetVehicle`]: put a car back at rest |
+//! | [`towing`] | trailers: [`towing::couple_trailer`], the hitch's joints, the trailer's brakes and stand, [`towing::HitchTelemetry`] |
 //! | `body/` | the body-level parts on the chassis' force channel: aerodynamics, anti-flip and air control ([`AssistSettings`]) |
 //! | `plugin.rs` | [`VehiclePlugin`] and [`VehicleSystems`] |
 //!
 //! | set (in `PhysicsSchedule`) | system | what |
 //! | --- | --- | --- |
 //! | [`VehicleSystems::Sync`], before [`WheelSystems::Prepare`](crate::WheelSystems) | `sync_vehicles` | a changed settings is validated and pushed to the wheels (geometry, settings, mass) |
+//! | [`VehicleSystems::Sync`] | `place_stands` | each trailer's stand under its coupling, enabled while it is uncoupled |
+//! | [`VehicleSystems::Drive`] | `tow_trailers` | each trailer's hitch read back ([`towing::HitchTelemetry`], a break, a jackknife) and its brakes from its tow vehicle |
 //! | [`VehicleSystems::Drive`], after `WheelSystems::Prepare` | `drive_vehicles` | one [`step_vehicle`](wheelcollider_core::vehicle::step_vehicle) per chassis → each wheel's [`WheelInput`]; telemetry |
 //! | [`VehicleSystems::Body`], in `WheelSystems::Body` | `apply_aero`, `apply_body_assists` | drag at the centre of pressure, downforce at the axles; anti-flip and air control, added to the chassis' [`ChassisForces`](crate::wheel::ChassisForces) |
 
@@ -40,6 +43,7 @@ mod preset;
 mod reset;
 mod spawn;
 mod systems;
+pub mod towing;
 
 use bevy::ecs::entity::MapEntities;
 use bevy::prelude::*;
@@ -55,9 +59,9 @@ use wheelcollider_core::WheelInput;
 use wheelcollider_core::vehicle::WheelFeedback;
 pub use wheelcollider_core::vehicle::{
     AeroSettings, AirControlSettings, AntiFlipSettings, AssistSettings, AxleSettings, BrakeSettings, ChassisSettings,
-    ClutchSettings, DifferentialKind, DriverInput, EngineLayout, EngineSettings, GearboxSettings, PowertrainReport,
-    SteeringSettings, VEHICLE_FLOATS, VehicleFloat, VehiclePart, VehicleSettings, VehicleSettingsError, VehicleState,
-    YawStabilitySettings,
+    ClutchSettings, DifferentialKind, DriverInput, EngineLayout, EngineSettings, GearboxSettings, HitchKind,
+    HitchSettings, PowertrainReport, SteeringSettings, TrailerBrakes, TrailerSettings, VEHICLE_FLOATS, VehicleFloat,
+    VehiclePart, VehicleSettings, VehicleSettingsError, VehicleState, YawStabilitySettings,
 };
 
 /// The driver's controls for one vehicle: write it from game code, an AI, or the

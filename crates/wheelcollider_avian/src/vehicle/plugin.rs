@@ -4,7 +4,9 @@
 use avian3d::prelude::*;
 use bevy::prelude::*;
 
-use super::{Vehicle, VehicleInput, VehicleRuntime, VehicleTelemetry, VehicleWheel, body, events, reset, systems};
+use super::{
+    Vehicle, VehicleInput, VehicleRuntime, VehicleTelemetry, VehicleWheel, body, events, reset, systems, towing,
+};
 use crate::wheel::WheelSystems;
 
 /// The vehicle systems' sets in avian's `PhysicsSchedule`.
@@ -40,6 +42,14 @@ impl Plugin for VehiclePlugin {
             .register_type::<VehicleRuntime>()
             .register_type::<events::GearState>()
             .add_message::<events::GearChanged>()
+            .register_type::<towing::Coupled>()
+            .register_type::<towing::HitchJoint>()
+            .register_type::<towing::TrailerStand>()
+            .register_type::<towing::HitchTelemetry>()
+            .add_message::<towing::TrailerCoupled>()
+            .add_message::<towing::TrailerUncoupled>()
+            .add_message::<towing::Jackknifed>()
+            .add_message::<towing::CouplingRefused>()
             .add_observer(reset::reset_vehicle)
             .configure_sets(
                 PhysicsSchedule,
@@ -56,8 +66,12 @@ impl Plugin for VehiclePlugin {
             .add_systems(
                 PhysicsSchedule,
                 (
-                    systems::sync_vehicles.in_set(VehicleSystems::Sync),
-                    systems::drive_vehicles.in_set(VehicleSystems::Drive),
+                    (systems::sync_vehicles, towing::place_stands)
+                        .chain()
+                        .in_set(VehicleSystems::Sync),
+                    (towing::tow_trailers, systems::drive_vehicles)
+                        .chain()
+                        .in_set(VehicleSystems::Drive),
                     events::gear_events.in_set(WheelSystems::Events),
                     (body::aero::apply_aero, body::assists::apply_body_assists)
                         .chain()

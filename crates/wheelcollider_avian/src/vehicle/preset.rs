@@ -25,7 +25,8 @@ use bevy::prelude::*;
 use super::{Vehicle, VehicleSettings, VehicleSettingsError, WheelPlacement, spawn::build_vehicle};
 
 /// Where the shipped presets are served: `embedded://wheelcollider/presets/<name>.ron`
-/// for each name of [`presets::NAMES`](wheelcollider_core::vehicle::presets::NAMES).
+/// for each name of [`presets::NAMES`](wheelcollider_core::vehicle::presets::NAMES) and
+/// [`presets::TRAILERS`](wheelcollider_core::vehicle::presets::TRAILERS).
 pub const EMBEDDED_PRESETS: &str = "embedded://wheelcollider/presets";
 
 /// Serves the shipped presets (compiled into the core) to the `AssetServer` under

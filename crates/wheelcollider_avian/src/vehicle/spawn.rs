@@ -92,7 +92,7 @@ fn validated(settings: &VehicleSettings) -> Result<VehicleSettings, VehicleSetti
 }
 
 /// Makes `chassis` the vehicle `settings` describes (validated): body components,
-/// [`Vehicle`] and one wheel child per axle end.
+/// [`Vehicle`], one wheel child per axle end, and a trailer's stand.
 pub(crate) fn build_vehicle(
     commands: &mut Commands,
     chassis: Entity,
@@ -139,6 +139,9 @@ pub(crate) fn build_vehicle(
                 stiffness: axle.anti_roll_stiffness,
             });
         }
+    }
+    if let Some(trailer) = &settings.trailer {
+        super::towing::spawn_stand(commands, chassis, trailer);
     }
     commands.entity(chassis).insert(Vehicle(settings));
 }

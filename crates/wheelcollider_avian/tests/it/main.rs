@@ -3,7 +3,7 @@
 //! | module | what it proves |
 //! | --- | --- |
 //! | [`wheel`] | a wheel on the ground: sag and heave, driving straight, what each sweep sees in holes and over kerbs, a loop, the tyre at walking pace, parked on a slope |
-//! | [`vehicle`] | the vehicle layer: closed-form answers (top speed, braking, Ackermann, differentials, surfaces), body assists, presets as assets, what a networking library needs (insert, markers, entity mapping) |
+//! | [`vehicle`] | the vehicle layer: closed-form answers (top speed, braking, Ackermann, differentials, surfaces), body assists, presets as assets, what a networking library needs (insert, markers, entity mapping), towing (the road car and the caravan) |
 //! | [`world`] | scenes a game has: walls, terrains and meshes with edges, moving and dynamic ground, crashes, stress, degenerate input, every setting changed while driving |
 //! | [`state`] | what a game reads and saves: events, determinism, record and replay, rollback, reflection |
 //!

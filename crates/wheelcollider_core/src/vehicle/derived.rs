@@ -86,9 +86,14 @@ impl VehicleSettings {
 
     /// Each wheel of `axle`'s static load (N): half the axle's share of the weight by
     /// the lever rule (two axles), or an equal share of it.
+    /// A trailer's axles share its weight less its [`nose_load`](Self::nose_load)
+    /// equally.
     pub fn corner_load(&self, axle: usize) -> f32 {
         let w = self.chassis.mass * STANDARD_GRAVITY;
         let n = self.axles.len().max(1) as f32;
+        if self.trailer.is_some() {
+            return (0.5 * (w - self.nose_load()) / n).max(0.0);
+        }
         0.5 * self.static_axle_loads().map_or(w / n, |l| l[axle]).max(0.0)
     }
 

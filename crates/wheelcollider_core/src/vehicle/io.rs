@@ -140,6 +140,9 @@ pub struct VehicleState {
     pub stalled: bool,
     /// Each wheel's compliance steer of the last step (deg), wheel by wheel.
     pub compliance_steer: Vec<f32>,
+    /// A trailer's service brake level, 0..=1, after its brakes' lag
+    /// ([`trailer_controls`](super::trailer_controls)); 0 on other vehicles.
+    pub trailer_brake: f32,
 }
 
 impl VehicleState {
@@ -158,6 +161,7 @@ impl VehicleState {
             clutch_locked: false,
             stalled: false,
             compliance_steer: vec![0.0; settings.wheel_count()],
+            trailer_brake: 0.0,
         }
     }
 
@@ -171,6 +175,7 @@ impl VehicleState {
             &mut self.clutch_torque,
             &mut self.steer,
             &mut self.stopped_braking,
+            &mut self.trailer_brake,
         ] {
             if !s.is_finite() {
                 *s = 0.0;

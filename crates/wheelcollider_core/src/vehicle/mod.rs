@@ -19,6 +19,7 @@
 //! | `differential.rs` | [`DifferentialKind`] | centre and axle differentials: the feed-forward split and the [`Driveline`] |
 //! | `driveline.rs` | [`Driveline`] | the driveline and the driven wheels' spins as one solve ([`solve_driveline`], run by the wheels' step) |
 //! | `aero.rs` | [`AeroSettings`] | drag and downforce (applied by the plugin) |
+//! | `towing.rs` | [`HitchSettings`], [`TrailerSettings`] | a trailer's brakes from its tow vehicle ([`trailer_controls`]); off-tracking and reversing closed forms |
 //! | `assists.rs` | [`AssistSettings`] | yaw stability (ESC) in the step; anti-flip and air control on the body ([`body_acceleration`], applied by the plugin) |
 //! | `settings.rs` | [`VehicleSettings`], [`AxleSettings`], [`ChassisSettings`] | the whole car: layout, validation, RON |
 //! | `fields.rs` | [`VEHICLE_FLOATS`] | every scalar of the parts declared once: path, unit, limit, editor range |
@@ -71,6 +72,7 @@ mod predict;
 pub mod presets;
 mod settings;
 mod steering;
+mod towing;
 mod transmission;
 
 pub use crate::WheelInput;
@@ -94,6 +96,10 @@ pub use geometry::{AxleGeometry, AxleRole};
 pub use io::{DriverInput, PowertrainReport, VehicleState, WheelFeedback};
 pub use settings::*;
 pub use steering::SteeringSettings;
+pub use towing::{
+    HitchKind, HitchSettings, TowInput, TrailerBrakes, TrailerSettings, off_tracking, reversing_divergence,
+    trailer_controls,
+};
 pub use transmission::{AUTO_REVERSE_DELAY, ClutchSettings, GearboxSettings};
 
 use crate::limits::MAX_VALUE;
@@ -153,7 +159,12 @@ pub fn step_vehicle(
     state.sanitize();
     let wheel = |i: usize| feedback(wheels, i);
 
-    let (throttle, brake, shifting) = transmission::select_gear(settings, state, &raw, v, wheels, dt);
+    // A trailer has no powertrain: its brake is the level its brakes reached
+    // (`trailer_controls`), never swapped for a reverse gear.
+    let (throttle, brake, shifting) = match settings.trailer {
+        Some(_) => (0.0, raw.brake, false),
+        None => transmission::select_gear(settings, state, &raw, v, wheels, dt),
+    };
     let delta = steering::steer(&settings.steering, state, raw.steer, v, dt);
     let mut shares = [0.0f32; 16];
     let shares = &mut shares[..n_axles.min(16)];
@@ -202,7 +213,9 @@ pub fn step_vehicle(
         n_axles,
         wheel,
     };
-    powertrain(&ctx, state, &raw, (throttle, shifting), shares, out, &mut report);
+    if settings.trailer.is_none() {
+        powertrain(&ctx, state, &raw, (throttle, shifting), shares, out, &mut report);
+    }
 
     report.engine_rpm = state.engine_speed * RAD_PER_S_TO_RPM;
     report.clutch_torque = state.clutch_torque;

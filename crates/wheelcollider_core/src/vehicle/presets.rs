@@ -14,31 +14,42 @@
 //! The plugin also serves them to Bevy's `AssetServer` as
 //! `embedded://wheelcollider/presets/<name>.ron` (`VehicleFromPreset`).
 
-/// The shipped presets' names, in the order the examples cycle through them.
+/// The shipped presets' names, in the order the examples cycle through them: the
+/// vehicles a driver drives.
 pub const NAMES: [&str; 4] = ["road", "rally", "kart", "gt86"];
+
+/// The shipped trailers' names (vehicles with a
+/// [`TrailerSettings`](super::TrailerSettings), towed by a preset with a hitch of
+/// their kind): `caravan` (1.5 t, single axle, towed by `road`).
+pub const TRAILERS: [&str; 1] = ["caravan"];
 
 /// The shipped presets as RON text, by name: `road` (a front-driven hot hatch after the
 /// VW Golf GTI Mk7), `rally` (all-wheel drive, after the Subaru Impreza WRX STI),
-/// `kart` (a 125 cc racing kart with its driver), `gt86` (the Toyota GT86 of 2012).
-pub const TEXTS: [(&str, &str); 4] = [
+/// `kart` (a 125 cc racing kart with its driver), `gt86` (the Toyota GT86 of 2012),
+/// then the [`TRAILERS`].
+pub const TEXTS: [(&str, &str); 5] = [
     ("road", include_str!("../../presets/road.ron")),
     ("rally", include_str!("../../presets/rally.ron")),
     ("kart", include_str!("../../presets/kart.ron")),
     ("gt86", include_str!("../../presets/gt86.ron")),
+    ("caravan", include_str!("../../presets/caravan.ron")),
 ];
 
-/// A shipped preset's RON text, or `None` for a name not in [`NAMES`].
+/// A shipped preset's RON text, or `None` for a name not in [`NAMES`] or [`TRAILERS`].
 pub fn text(name: &str) -> Option<&'static str> {
     TEXTS.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
 }
 
 #[cfg(feature = "serde")]
 impl super::VehicleSettings {
-    /// A shipped preset by name (one of [`NAMES`]), parsed and validated. An unknown
-    /// name is an error that lists the names.
+    /// A shipped preset by name (one of [`NAMES`] or [`TRAILERS`]), parsed and
+    /// validated. An unknown name is an error that lists the names.
     pub fn preset(name: &str) -> Result<super::VehicleSettings, super::VehicleSettingsError> {
         let text = text(name).ok_or_else(|| {
-            super::VehicleSettingsError::new("preset", format!("no shipped preset `{name}`; one of {NAMES:?}"))
+            super::VehicleSettingsError::new(
+                "preset",
+                format!("no shipped preset `{name}`; one of {NAMES:?} or {TRAILERS:?}"),
+            )
         })?;
         super::VehicleSettings::from_ron(text)
     }

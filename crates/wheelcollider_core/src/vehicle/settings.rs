@@ -15,7 +15,7 @@
 use super::fields::VEHICLE_FLOATS;
 use super::{
     AeroSettings, AssistSettings, BrakeSettings, ClutchSettings, DifferentialKind, EngineLayout, EngineSettings,
-    GearboxSettings, SteeringSettings,
+    GearboxSettings, HitchSettings, SteeringSettings, TrailerSettings,
 };
 use crate::limits::MAX_VALUE;
 use crate::settings::WheelSettings;
@@ -256,6 +256,12 @@ pub struct VehicleSettings {
     /// Assists for arcade games (anti-flip, air control, yaw stability), all off by
     /// default.
     pub assists: AssistSettings,
+    /// A hitch a trailer of its kind can couple to (`None`, the default: no hitch).
+    pub hitch: Option<HitchSettings>,
+    /// Makes the vehicle a trailer: its coupling, stand and brakes (`None`, the
+    /// default: a vehicle with a driver). A trailer's axles are not driven; its
+    /// engine, clutch and gearbox are not used.
+    pub trailer: Option<TrailerSettings>,
 }
 
 impl Default for VehicleSettings {
@@ -288,6 +294,8 @@ impl Default for VehicleSettings {
             steering: SteeringSettings::default(),
             aero: AeroSettings::default(),
             assists: AssistSettings::default(),
+            hitch: None,
+            trailer: None,
         }
     }
 }
@@ -443,6 +451,7 @@ impl VehicleSettings {
         check_differential("centre_differential", &mut self.centre_differential)?;
         check_engine(&mut self.engine)?;
         check_gears(&mut self.gearbox)?;
+        super::towing::check_towing(self)?;
         // Every scalar, in the table's order (a limit reads only fields before it).
         for f in VEHICLE_FLOATS {
             let (lo, hi) = (f.limit)(self);

@@ -14,6 +14,7 @@
 //! | [`vehicle`] | the vehicle description, the shipped presets, powertrain pieces |
 //! | [`drivetrain`] | reflected inertia, limited-slip differentials, engine braking |
 //! | [`assists`] | ESC, anti-flip and air control's closed forms |
+//! | [`towing`] | a trailer's brakes (overrun, air, parking), the caravan's nose load, validation |
 //! | [`determinism`] | the model's transcendentals go through `math` (`libm`); a coupled run's hash |
 //! | [`preset_fuzz`] | malformed presets: never a panic, an error that says where |
 //!
@@ -30,6 +31,7 @@ mod settings;
 mod spin;
 mod static_friction;
 mod suspension;
+mod towing;
 mod tyre;
 mod tyre_dynamics;
 mod tyre_grip;

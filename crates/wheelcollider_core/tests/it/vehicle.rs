@@ -147,11 +147,15 @@ fn the_preset_list_is_every_shipped_file() {
         })
         .collect();
     files.sort();
-    let mut listed = PRESETS.map(String::from).to_vec();
+    let mut listed: Vec<String> = PRESETS
+        .iter()
+        .chain(&crate::common::TRAILERS)
+        .map(|s| s.to_string())
+        .collect();
     listed.sort();
     assert_eq!(
         files, listed,
-        "tests/it/common's PRESETS must name every file in assets/presets"
+        "tests/it/common's PRESETS and TRAILERS must name every file in assets/presets"
     );
 }
 
@@ -241,7 +245,8 @@ fn every_vehicle_float_is_declared_once() {
 fn the_compiled_in_presets_are_the_shipped_files() {
     use wheelcollider_core::vehicle::presets;
     assert_eq!(presets::NAMES, crate::common::PRESETS);
-    for name in presets::NAMES {
+    assert_eq!(presets::TRAILERS, crate::common::TRAILERS);
+    for name in presets::NAMES.into_iter().chain(presets::TRAILERS) {
         let embedded = VehicleSettings::preset(name).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(embedded, crate::common::preset(name), "{name}");
         assert_eq!(presets::text(name), Some(crate::common::preset_text(name).as_str()));

@@ -1,6 +1,6 @@
 //! The Tune tab's vehicle sections: chassis, engine, clutch and gearbox,
-//! differentials, brakes, steering, aerodynamics and the assists, one function per
-//! section.
+//! differentials, brakes, steering, aerodynamics, the assists and towing, one function
+//! per section.
 
 use bevy_egui::egui;
 use wheelcollider_avian::prelude::*;
@@ -97,6 +97,7 @@ pub(super) fn vehicle_ui(ui: &mut egui::Ui, settings: &mut VehicleSettings) -> b
     changed |= vehicle_steering_ui(ui, settings);
     changed |= vehicle_aerodynamics_ui(ui, settings);
     changed |= vehicle_assists_ui(ui, settings);
+    changed |= vehicle_towing_ui(ui, settings);
     changed
 }
 
@@ -322,6 +323,80 @@ pub(super) fn vehicle_assists_ui(ui: &mut egui::Ui, settings: &mut VehicleSettin
         );
         if y.enabled {
             part_fields(ui, settings, VehiclePart::YawStability, changed);
+        }
+    })
+}
+
+/// A point of the chassis (m) as three drag values labelled `what x`, `what height`,
+/// `what z`, each within ±`scale` ([`chassis_scale`]) of the chassis' middle.
+fn point_ui(ui: &mut egui::Ui, what: &str, p: &mut [f32; 3], scale: f32) -> bool {
+    let mut changed = false;
+    for (axis, v) in ["x", "height", "z"].into_iter().zip(p.iter_mut()) {
+        changed |= num(ui, &format!("{what} {axis}"), v, -scale..=scale, " m", 0.005);
+    }
+    changed
+}
+
+/// The "towing" section of [`vehicle_ui`], for a vehicle with a hitch or a trailer: the
+/// hitch's place, stops and break force; the trailer's coupling, stand and brakes.
+/// Positions range over the chassis' [`chassis_scale`] (a trailer's drawbar reaches
+/// past its body: a whole length either way).
+pub(super) fn vehicle_towing_ui(ui: &mut egui::Ui, settings: &mut VehicleSettings) -> bool {
+    if settings.hitch.is_none() && settings.trailer.is_none() {
+        return false;
+    }
+    let scale = chassis_scale(settings);
+    section(ui, "vehicle", "towing", false, |ui, changed| {
+        if let Some(h) = settings.hitch.as_mut() {
+            *changed |= point_ui(ui, "hitch", &mut h.position, scale);
+            *changed |= num(ui, "hitch yaw stop", &mut h.yaw_limit, 5.0..=120.0, " °", 0.5);
+            *changed |= num(ui, "hitch tilt stop", &mut h.tilt_limit, 1.0..=60.0, " °", 0.5);
+            *changed |= num(
+                ui,
+                "hitch break force",
+                &mut h.break_force,
+                0.0..=500_000.0,
+                " N",
+                100.0,
+            );
+        }
+        let Some(t) = settings.trailer.as_mut() else {
+            return;
+        };
+        *changed |= point_ui(ui, "coupling", &mut t.coupling, scale);
+        *changed |= num(ui, "stand", &mut t.stand, 0.05..=scale.max(0.1), " m", 0.005);
+        ui.label("trailer brakes");
+        ui.horizontal(|ui| {
+            for (name, kind) in [
+                ("none", TrailerBrakes::None),
+                (
+                    "overrun",
+                    TrailerBrakes::Overrun {
+                        response: 0.04,
+                        full: 0.1,
+                        lag: 0.15,
+                    },
+                ),
+                ("air", TrailerBrakes::Air { lag: 0.3 }),
+            ] {
+                let same = core::mem::discriminant(&t.brakes) == core::mem::discriminant(&kind);
+                if ui.selectable_label(same, name).clicked() && !same {
+                    t.brakes = kind;
+                    *changed = true;
+                }
+            }
+        });
+        ui.end_row();
+        match &mut t.brakes {
+            TrailerBrakes::None => {}
+            TrailerBrakes::Overrun { response, full, lag } => {
+                *changed |= num(ui, "overrun response", response, 0.0..=0.5, " × weight", 0.001);
+                *changed |= num(ui, "overrun full", full, 0.01..=1.0, " × weight", 0.001);
+                *changed |= num(ui, "overrun damper", lag, 0.01..=5.0, " s", 0.01);
+            }
+            TrailerBrakes::Air { lag } => {
+                *changed |= num(ui, "air lag", lag, 0.01..=5.0, " s", 0.01);
+            }
         }
     })
 }

@@ -189,7 +189,7 @@ pub fn preset_with(name: &str, sweep: SweepType) -> VehicleSettings {
 
 // `common` is also compiled into the allocation test, which uses less of it.
 #[allow(unused_imports)]
-pub use presets::{PRESETS, preset, preset_text};
+pub use presets::{PRESETS, TRAILERS, preset, preset_text};
 
 /// The shipped presets' list, one for every crate's tests.
 #[path = "../../../../wheelcollider_core/tests/it/common/presets.rs"]

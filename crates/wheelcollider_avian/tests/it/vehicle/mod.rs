@@ -7,4 +7,5 @@ mod engine;
 mod geometry;
 mod multiplayer;
 mod presets;
+mod towing;
 mod tyre_in_car;

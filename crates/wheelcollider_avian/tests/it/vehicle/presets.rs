@@ -131,8 +131,9 @@ fn the_shipped_presets_load_from_embedded_paths_in_any_game() {
     let mut app = app(&dir);
     app.world_mut()
         .spawn((RigidBody::Static, Collider::half_space(Vec3::Y)));
-    let cars: Vec<(&str, Entity)> = wheelcollider_core::vehicle::presets::NAMES
+    let cars: Vec<(&str, Entity)> = wheelcollider_core::vehicle::presets::TEXTS
         .iter()
+        .map(|(name, _)| name)
         .enumerate()
         .map(|(i, &name)| {
             let path = format!("{EMBEDDED_PRESETS}/{name}.ron");

@@ -3,11 +3,16 @@
 //! the track's tests include this file with `#[path]`.
 #![allow(dead_code)]
 
-/// Every shipped preset, by file name (`crates/wheelcollider_core/presets/<name>.ron`,
-/// which `assets/presets` links to). The core's test
-/// `vehicle::the_preset_list_is_every_shipped_file` checks that the folder holds exactly
-/// these.
+/// Every shipped vehicle a driver drives, by file name
+/// (`crates/wheelcollider_core/presets/<name>.ron`, which `assets/presets` links to).
+/// The core's test `vehicle::the_preset_list_is_every_shipped_file` checks that the
+/// folder holds exactly these and the [`TRAILERS`].
 pub const PRESETS: [&str; 4] = ["road", "rally", "kart", "gt86"];
+
+/// Every shipped trailer (a vehicle towed, not driven), by file name in the same
+/// folder. "Every shipped preset" in a test is [`PRESETS`]: the trailers are proved
+/// behind their tow vehicles (`vehicle::towing` in the plugin's tests).
+pub const TRAILERS: [&str; 1] = ["caravan"];
 
 /// The folder of the shipped presets, the core's `presets/` (every crate that includes
 /// this file is a folder of `crates/`).
