@@ -83,6 +83,7 @@ fn spawn_camera(mut commands: Commands) {
 
 /// What the cameras read of the player's car.
 type PlayerCar = (
+    Entity,
     &'static GlobalTransform,
     &'static Vehicle,
     Option<&'static VehicleTelemetry>,
@@ -96,12 +97,19 @@ fn follow(
     scroll: Res<AccumulatedMouseScroll>,
     buttons: Res<ButtonInput<MouseButton>>,
     car: Query<PlayerCar, (With<PlayerVehicle>, Without<Camera3d>)>,
+    trailers: Query<(&Coupled, &Vehicle), Without<PlayerVehicle>>,
     mut cam: Query<(&mut Transform, &mut GlobalTransform, &mut Projection), With<Camera3d>>,
 ) {
-    let (Ok((car, vehicle, telemetry)), Ok((mut cam, mut global, mut projection))) = (car.single(), cam.single_mut())
+    let (Ok((entity, car, vehicle, telemetry)), Ok((mut cam, mut global, mut projection))) =
+        (car.single(), cam.single_mut())
     else {
         return;
     };
+    // A trailer in tow: the chase camera backs off and rises by its length.
+    let towed = trailers
+        .iter()
+        .find(|(c, _)| c.tow == entity)
+        .map_or(0.0, |(_, t)| t.0.chassis.size[2] + 1.0);
     let settings = &vehicle.0;
     let length = settings.chassis.size[2];
     // Bigger cars get the camera further away: 7.5 m behind a 4.3 m hatch.
@@ -113,8 +121,8 @@ fn follow(
         CameraMode::Chase => {
             let back = car.rotation() * Vec3::Z;
             let back = back.with_y(0.0).normalize_or(Vec3::Z);
-            let distance = (6.5 + 0.06 * speed) * scale;
-            let want = target + back * distance + Vec3::Y * 2.0 * scale;
+            let distance = (6.5 + 0.06 * speed) * scale + towed;
+            let want = target + back * distance + Vec3::Y * (2.0 * scale + 0.4 * towed);
             let k = 1.0 - (-5.0 * time.delta_secs()).exp();
             cam.translation = cam.translation.lerp(want, k);
             cam.look_at(target, Vec3::Y);

@@ -39,6 +39,11 @@ fn list_presets(mut commands: Commands) {
         .map(|d| {
             d.filter_map(|e| e.ok().map(|e| e.path()))
                 .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+                // A trailer is towed, not driven.
+                .filter(|p| {
+                    let stem = p.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+                    !wheelcollider::core::vehicle::presets::TRAILERS.contains(&stem)
+                })
                 .collect()
         })
         .unwrap_or_default();
@@ -102,7 +107,7 @@ fn hud(
                 ));
             });
         });
-    let help = "W/S throttle · brake (reverse when stopped)   A/D steer   Space handbrake   Q/E gears   C camera   T traffic (Shift+T clear)   R reset   M mute   F1 inspector";
+    let help = "W/S throttle · brake (reverse when stopped)   A/D steer   Space handbrake   Q/E gears   C camera   T traffic (Shift+T clear)   H hitch   R reset   M mute   F1 inspector";
     egui::Area::new(egui::Id::new("help"))
         .anchor(egui::Align2::LEFT_BOTTOM, [12.0, -10.0])
         .show(ctx, |ui| {

@@ -7,8 +7,9 @@
 //!
 //! Keys: W/S or ↑/↓ throttle and brake (reverse when stopped), A/D or ←/→ steer, Space
 //! handbrake, Q/E gear down/up, C camera (chase, bumper, orbit: right mouse drag, wheel
-//! to zoom), T add an AI car, Shift+T remove the AI cars, R reset the car, F1 the
-//! inspector. A gamepad works too. The HUD's car menu switches presets.
+//! to zoom), T add an AI car, Shift+T remove the AI cars, R reset the car, H hitch the
+//! caravan parked beside the start (back up to it) or unhitch it, F1 the inspector. A
+//! gamepad works too. The HUD's car menu switches presets.
 //!
 //! M mutes the sound. `--sound-lap DIR` drives a scripted lap (launch and shifts,
 //! the jump, a handbrake slide, gravel) and writes its sound to `DIR/sound_lap.wav`.
@@ -30,6 +31,7 @@
 //! - [`cameras`]: chase, bumper and orbit;
 //! - [`traffic`]: AI cars lapping the track by pure pursuit;
 //! - [`hud`]: speed, gear, the camera and car menus, traffic, frame time, labels;
+//! - [`towing`]: the caravan by the start, hitched and unhitched with H, its HUD;
 //! - [`script`]: the scripted run for the README's pictures;
 //! - [`sound`]: the sound, heard from the camera, and the recorded sound lap.
 mod cameras;
@@ -42,6 +44,7 @@ mod script;
 mod sound;
 mod terrain;
 mod textures;
+mod towing;
 mod track;
 mod traffic;
 
@@ -119,6 +122,7 @@ fn main() {
             effects::EffectsPlugin,
             cameras::CamerasPlugin,
             traffic::TrafficPlugin,
+            towing::TowingPlugin,
             hud::HudPlugin,
             sound::SoundPlugin {
                 lap: options.sound_lap.clone(),

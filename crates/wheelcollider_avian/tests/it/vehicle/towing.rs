@@ -20,24 +20,26 @@ fn hitch_gap(app: &App, car: Entity, caravan: Entity) -> f32 {
     ball.distance(head)
 }
 
-/// The road car at the origin facing −Z and the caravan coupled behind it, at `hz` on
-/// `ground` (spawned by the caller) with `sweep` wheels; the caravan turned `yaw` (deg)
-/// about the ball. Nothing run yet but the coupling.
-fn rig(app: &mut App, sweep: SweepType, yaw: f32) -> (Entity, Entity) {
-    let tow = preset_with("road", sweep);
-    let mut trailer = preset("caravan");
-    trailer.axles[0].wheel.set_sweep_type(sweep);
+/// `tow` at the origin facing −Z (its wheels touching) and `trailer` coupled behind it,
+/// turned `yaw` (deg) about the hitch. Nothing run yet but the coupling.
+fn pair(app: &mut App, tow: &VehicleSettings, trailer: &VehicleSettings, yaw: f32) -> (Entity, Entity) {
     let at = Transform::from_xyz(0.0, tow.touch_height(), 0.0);
-    let car = spawn_preset_car(app, &tow, at);
-    let behind = hitched_transform(&tow, at, &trailer).expect("a hitch and a trailer");
+    let car = spawn_preset_car(app, tow, at);
+    let mut place = hitched_transform(tow, at, trailer).expect("a hitch and a trailer");
     let ball = at.transform_point(Vec3::from(tow.hitch.as_ref().unwrap().position));
-    let mut place = behind;
     place.rotate_around(ball, Quat::from_rotation_y(yaw.to_radians()));
-    let caravan = spawn_preset_car(app, &trailer, place);
+    let caravan = spawn_preset_car(app, trailer, place);
     let world = app.world_mut();
     couple_trailer(&mut world.commands(), car, caravan);
     world.flush();
     (car, caravan)
+}
+
+/// [`pair`]: the road car (no auto-reverse) and the caravan, both on `sweep` wheels.
+fn rig(app: &mut App, sweep: SweepType, yaw: f32) -> (Entity, Entity) {
+    let mut trailer = preset("caravan");
+    trailer.axles[0].wheel.set_sweep_type(sweep);
+    pair(app, &preset_with("road", sweep), &trailer, yaw)
 }
 
 fn messages<M: Message + Clone>(app: &App) -> Vec<M> {
@@ -362,14 +364,7 @@ fn an_uncoupled_caravan_holds_on_a_slope() {
 fn a_hitch_breaks_above_its_force() {
     let mut app = app(60.0);
     flat(&mut app, None);
-    let tow = preset_with("road", SweepType::Ray);
-    let trailer = preset("caravan");
-    let at = Transform::from_xyz(0.0, tow.touch_height(), 0.0);
-    let car = spawn_preset_car(&mut app, &tow, at);
-    let caravan = spawn_preset_car(&mut app, &trailer, hitched_transform(&tow, at, &trailer).unwrap());
-    let world = app.world_mut();
-    couple_trailer(&mut world.commands(), car, caravan);
-    world.flush();
+    let (car, caravan) = rig(&mut app, SweepType::Ray, 0.0);
     run(&mut app, steps(1.0, 60.0));
     // Settled (the spawn's drop would break it): the break force set as a game or the
     // inspector sets it.
@@ -480,12 +475,7 @@ fn a_fifth_wheel_carries_roll_and_a_ball_does_not() {
         tow.hitch.as_mut().unwrap().kind = kind;
         let mut trailer = preset("caravan");
         trailer.trailer.as_mut().unwrap().kind = kind;
-        let at = Transform::from_xyz(0.0, tow.touch_height(), 0.0);
-        let car = spawn_preset_car(&mut app, &tow, at);
-        let caravan = spawn_preset_car(&mut app, &trailer, hitched_transform(&tow, at, &trailer).unwrap());
-        let world = app.world_mut();
-        couple_trailer(&mut world.commands(), car, caravan);
-        world.flush();
+        let (car, caravan) = pair(&mut app, &tow, &trailer, 0.0);
         run(&mut app, steps(1.0, 60.0));
         let mut gap: f32 = 0.0;
         for _ in 0..steps(6.0, 60.0) {
@@ -520,12 +510,7 @@ fn sway_damping(kmh: f32, nose: f32) -> (f32, Vec<f32>) {
     let mut trailer = preset("caravan");
     let (axle, coupling) = (trailer.axles[0].z, trailer.trailer.as_ref().unwrap().coupling[2]);
     trailer.chassis.center_of_mass[2] = axle - nose * (axle - coupling);
-    let at = Transform::from_xyz(0.0, tow.touch_height(), 0.0);
-    let car = spawn_preset_car(&mut app, &tow, at);
-    let caravan = spawn_preset_car(&mut app, &trailer, hitched_transform(&tow, at, &trailer).unwrap());
-    let world = app.world_mut();
-    couple_trailer(&mut world.commands(), car, caravan);
-    world.flush();
+    let (car, caravan) = pair(&mut app, &tow, &trailer, 0.0);
     run(&mut app, steps(1.0, hz));
     let v = kmh / 3.6;
     launch(&mut app, car, v);

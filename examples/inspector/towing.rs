@@ -1,0 +1,112 @@
+//! Towing on the proving ground: the `caravan` preset parked beside the start on its
+//! jockey wheel. H hitches the nearest uncoupled trailer within reach behind the
+//! player's car (it is put in line behind the ball and coupled) or unhitches the one it
+//! tows; the HUD shows the articulation, the nose load and the trailer's brake.
+use avian3d::prelude::*;
+use bevy::prelude::*;
+use wheelcollider::inspector::bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use wheelcollider::prelude::*;
+
+/// How far (m) from the player's ball a trailer's hitch head may be for H to hitch it.
+const HITCH_REACH: f32 = 4.0;
+
+/// Where the caravan is parked at start: behind and right of the player's start, facing
+/// as it does, its hitch head 3 m from the road car's ball (H hitches it at once).
+const PARKED: Vec3 = Vec3::new(3.0, 0.0, 7.5);
+
+pub struct TowingPlugin;
+
+impl Plugin for TowingPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(Startup, park_caravan)
+            .add_systems(Update, hitch_key)
+            .add_systems(EguiPrimaryContextPass, hud);
+    }
+}
+
+/// Parks the caravan, unless the run is scripted (the README's pictures and the effects'
+/// measurement count the cars they were made with).
+fn park_caravan(mut commands: Commands, options: Res<crate::Options>) {
+    if options.script.is_some() || options.sound_lap.is_some() {
+        return;
+    }
+    let caravan = VehicleSettings::preset("caravan").expect("a shipped trailer");
+    let stand = caravan.trailer.as_ref().map_or(0.4, |t| t.stand);
+    // The hitch head on its stand: the coupling `stand` above the ground.
+    let y = stand - caravan.trailer.as_ref().map_or(0.0, |t| t.coupling[1]) + 0.02;
+    let at = Transform::from_translation(PARKED + Vec3::Y * y);
+    let trailer = spawn_vehicle(&mut commands, &caravan, at).expect("a shipped trailer is valid");
+    commands.entity(trailer).insert(TransformInterpolation);
+}
+
+/// H: unhitch the player's trailer, or hitch the nearest one within [`HITCH_REACH`].
+fn hitch_key(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut commands: Commands,
+    player: Query<(Entity, &Vehicle, &Transform), With<PlayerVehicle>>,
+    trailers: Query<(Entity, &Vehicle, &Transform, Option<&Coupled>)>,
+) {
+    if !keys.just_pressed(KeyCode::KeyH) {
+        return;
+    }
+    let Ok((car, vehicle, at)) = player.single() else {
+        return;
+    };
+    if let Some((towed, ..)) = trailers.iter().find(|t| t.3.is_some_and(|c| c.tow == car)) {
+        uncouple_trailer(&mut commands, towed);
+        return;
+    }
+    let Some(hitch) = &vehicle.0.hitch else {
+        info!("{} has no hitch", vehicle.0.name);
+        return;
+    };
+    let ball = at.transform_point(Vec3::from(hitch.position));
+    let nearest = trailers
+        .iter()
+        .filter(|t| t.3.is_none())
+        .filter_map(|(e, v, t, _)| {
+            let head = t.transform_point(Vec3::from(v.0.trailer.as_ref()?.coupling));
+            Some((e, v, head.distance(ball)))
+        })
+        .min_by(|a, b| a.2.total_cmp(&b.2));
+    match nearest {
+        Some((trailer, v, d)) if d <= HITCH_REACH => {
+            if let Some(behind) = hitched_transform(&vehicle.0, *at, &v.0) {
+                commands
+                    .entity(trailer)
+                    .insert((behind, LinearVelocity::ZERO, AngularVelocity::ZERO));
+                couple_trailer(&mut commands, car, trailer);
+            }
+        }
+        Some((_, _, d)) => info!("the nearest trailer is {d:.1} m from the ball (reach {HITCH_REACH} m)"),
+        None => info!("no trailer to hitch"),
+    }
+}
+
+/// The towed trailer's articulation, nose load and brake under the main HUD.
+fn hud(
+    mut contexts: EguiContexts,
+    player: Query<Entity, With<PlayerVehicle>>,
+    trailers: Query<(&Coupled, &HitchTelemetry)>,
+) {
+    let Ok(car) = player.single() else { return };
+    let Ok(ctx) = contexts.ctx_mut() else { return };
+    let text = match trailers.iter().find(|(c, _)| c.tow == car) {
+        Some((_, t)) => format!(
+            "trailer: {:+.0}° {}  nose {:.2} kN  push {:+.2} kN  brake {:.0} %   H unhitch",
+            t.yaw,
+            if t.jackknifed { "JACKKNIFED" } else { "" },
+            t.nose_load / 1000.0,
+            t.push / 1000.0,
+            t.brake * 100.0
+        ),
+        None => "H hitches a trailer within 4 m of the ball".to_string(),
+    };
+    egui::Area::new(egui::Id::new("towing"))
+        .anchor(egui::Align2::RIGHT_TOP, [-12.0, 12.0])
+        .show(ctx, |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| {
+                ui.label(text);
+            });
+        });
+}
