@@ -568,3 +568,47 @@ fn a_caravans_sway_damping_falls_with_speed_and_with_a_light_nose() {
         assert!(l < h, "a light nose damps less: {light:?} vs {heavy:?}");
     }
 }
+
+/// Air brakes in the car: the caravan given air brakes (lag 0.3 s) and brakes strong
+/// enough to lock its wheels (8 000 N·m), behind the road car braking hard from
+/// 80 km/h. Its brake level follows the car's pedal as `1 − exp(−t/τ)` (0.632 at one
+/// time constant, within 0.01); with its ABS on its wheels stay short of a lock (slip
+/// above −0.3 while faster than 2 m/s), with it off they lock (below −0.9).
+#[test]
+fn air_brakes_follow_the_pedal_and_the_trailers_abs_keeps_its_wheels_turning() {
+    let hz = 120.0;
+    let mut worst = [0.0f32; 2];
+    for (i, abs) in [true, false].into_iter().enumerate() {
+        let mut app = app(hz);
+        flat(&mut app, None);
+        let mut trailer = preset("caravan");
+        trailer.trailer.as_mut().unwrap().brakes = TrailerBrakes::Air { lag: 0.3 };
+        (trailer.brakes.abs, trailer.brakes.max_torque) = (abs, 8000.0);
+        let (car, caravan) = pair(&mut app, &preset_with("road", SweepType::Ray), &trailer, 0.0);
+        run(&mut app, steps(1.0, hz));
+        launch(&mut app, car, 22.0);
+        launch(&mut app, caravan, 22.0);
+        let mut at_lag = None;
+        for step in 1..=steps(4.0, hz) {
+            set_controls(&mut app, car, |i| (i.throttle, i.brake) = (0.0, 1.0));
+            app.update();
+            if step == steps(0.3, hz) {
+                at_lag = Some(telemetry(&app, caravan).brake);
+            }
+            if velocity(&app, caravan).length() > 2.0 {
+                for &w in app.world().get::<ChassisWheels>(caravan).unwrap().wheels() {
+                    worst[i] = worst[i].min(output(&app, w).output.forward_slip);
+                }
+            }
+        }
+        let level = at_lag.unwrap();
+        println!(
+            "measured: ABS {abs}: brake level {level:.4} after one lag (1 − 1/e = 0.6321), lowest slip {:.3}",
+            worst[i]
+        );
+        assert!((level - (1.0 - (-1.0f32).exp())).abs() < 0.01, "{level}");
+        assert_sane(&app, caravan);
+    }
+    assert!(worst[0] > -0.3, "ABS on: {}", worst[0]);
+    assert!(worst[1] < -0.9, "ABS off: {}", worst[1]);
+}
