@@ -1,9 +1,10 @@
 //! Towing: a trailer coupled to its tow vehicle's hitch.
 //!
 //! A trailer is a [`Vehicle`](super::Vehicle) whose settings have a
-//! [`TrailerSettings`](wheelcollider_core::vehicle::TrailerSettings) (spawn it with
-//! [`spawn_vehicle`](super::spawn_vehicle) like any vehicle); a tow vehicle's settings
-//! have a [`HitchSettings`]. [`couple_trailer`] joins them, [`uncouple_trailer`]
+//! [`TrailerSettings`](wheelcollider_core::vehicle::TrailerSettings) when it is built
+//! ([`spawn_vehicle`](super::spawn_vehicle) or [`insert_vehicle`](super::insert_vehicle),
+//! which give it its stand, [`TrailerStand`]); a tow vehicle's settings have a
+//! [`HitchSettings`]. A trailer does not tow. [`couple_trailer`] joins them, [`uncouple_trailer`]
 //! parts them; each sends a message and triggers an event for observers
 //! ([`TrailerCoupled`], [`TrailerUncoupled`]), as does a hitch that breaks or a trailer
 //! that jackknifes ([`Jackknifed`]).

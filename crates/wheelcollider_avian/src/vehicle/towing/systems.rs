@@ -14,6 +14,7 @@ use crate::wheel::events::send;
 /// applies to the first body. Proved by `vehicle::towing`'s nose-load test.
 const ON_TOW: f32 = 1.0;
 
+/// The trailers (every one has a stand: [`spawn_stand`]).
 type Trailers<'w, 's> = Query<
     'w,
     's,
@@ -26,17 +27,37 @@ type Trailers<'w, 's> = Query<
         &'static Rotation,
         &'static LinearVelocity,
     ),
+    With<TrailerStand>,
 >;
+
+/// What the trailers read of their tow vehicles (a trailer does not tow).
+type Tows<'w, 's> =
+    Query<'w, 's, (&'static VehicleRuntime, &'static VehicleInput, &'static Rotation), Without<TrailerStand>>;
 
 /// What a coupled trailer reads from its tow vehicle in one step.
 #[derive(Clone, Copy)]
-pub(crate) struct Link {
+struct Link {
     trailer: Entity,
     tow: Entity,
     hitch: Option<(f32, f32)>,
     pedal: f32,
     tow_rotation: Quat,
     force: Vec3,
+}
+
+/// The link of `trailer`, coupled as `c`: its tow vehicle's hitch, pedal and pose, and
+/// the hitch's force on the tow vehicle in the last step.
+fn link(trailer: Entity, c: &Coupled, tows: &Tows, joints: &Query<&JointForces>) -> Option<Link> {
+    let (runtime, input, rotation) = tows.get(c.tow).ok()?;
+    let hitch = runtime.settings.as_ref().and_then(|s| s.hitch.as_ref());
+    Some(Link {
+        trailer,
+        tow: c.tow,
+        hitch: hitch.map(|h: &HitchSettings| (h.yaw_limit, h.break_force)),
+        pedal: input.brake,
+        tow_rotation: rotation.0,
+        force: joints.get(c.joint).map_or(Vec3::ZERO, |f| ON_TOW * f.force()),
+    })
 }
 
 /// Every trailer, once a step before the vehicles' step: a coupled one reads its
@@ -46,31 +67,15 @@ pub(crate) struct Link {
 pub(crate) fn tow_trailers(
     mut commands: Commands,
     time: Res<Time>,
-    mut vehicles: Trailers,
-    coupled: Query<(Entity, &Coupled)>,
+    mut trailers: Trailers,
+    tows: Tows,
     joints: Query<&JointForces>,
-    mut links: Local<Vec<Link>>,
 ) {
     let dt = time.delta_secs();
     if dt <= 0.0 {
         return;
     }
-    links.clear();
-    for (trailer, c) in &coupled {
-        let Ok((_, runtime, input, _, _, rotation, _)) = vehicles.get(c.tow) else {
-            continue;
-        };
-        let hitch = runtime.settings.as_ref().and_then(|s| s.hitch.as_ref());
-        links.push(Link {
-            trailer,
-            tow: c.tow,
-            hitch: hitch.map(|h: &HitchSettings| (h.yaw_limit, h.break_force)),
-            pedal: input.brake,
-            tow_rotation: rotation.0,
-            force: joints.get(c.joint).map_or(Vec3::ZERO, |f| ON_TOW * f.force()),
-        });
-    }
-    for (entity, mut runtime, mut input, coupled, telemetry, rotation, velocity) in &mut vehicles {
+    for (entity, mut runtime, mut input, coupled, telemetry, rotation, velocity) in &mut trailers {
         let runtime = &mut *runtime;
         let (Some(settings), Some(state)) = (runtime.settings.as_ref(), runtime.state.as_mut()) else {
             continue;
@@ -79,9 +84,7 @@ pub(crate) fn tow_trailers(
             continue;
         };
         let forward = rotation.0 * Vec3::NEG_Z;
-        let link = coupled
-            .and_then(|_| links.iter().find(|l| l.trailer == entity))
-            .copied();
+        let link = coupled.and_then(|c| link(entity, c, &tows, &joints));
         let tow = TowInput {
             coupled: link.is_some(),
             pedal: link.map_or(0.0, |l| l.pedal),
