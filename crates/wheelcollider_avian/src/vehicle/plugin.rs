@@ -51,6 +51,7 @@ impl Plugin for VehiclePlugin {
             .add_message::<towing::Jackknifed>()
             .add_message::<towing::CouplingRefused>()
             .add_observer(reset::reset_vehicle)
+            .add_observer(towing::drop_joints)
             .configure_sets(
                 PhysicsSchedule,
                 (

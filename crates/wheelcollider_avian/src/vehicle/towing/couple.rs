@@ -126,11 +126,7 @@ impl Command for Uncouple {
         let Some(coupled) = world.get::<Coupled>(self.trailer).copied() else {
             return;
         };
-        for e in [Some(coupled.joint), coupled.roll_lock].into_iter().flatten() {
-            if let Ok(joint) = world.get_entity_mut(e) {
-                joint.despawn();
-            }
-        }
+        // Its joints go with it (`drop_joints`).
         let mut trailer = world.entity_mut(self.trailer);
         trailer.remove::<Coupled>();
         if let Some(mut telemetry) = trailer.get_mut::<HitchTelemetry>() {
@@ -176,4 +172,19 @@ pub(crate) fn hitch_joints(
             .with_point_compliance(ROLL_LOCK_POINT_COMPLIANCE)
     });
     (ball, roll_lock)
+}
+
+/// When a trailer stops being coupled for any reason (uncoupled, or despawned while
+/// coupled), its hitch's joints go with it: a joint left with one body missing would
+/// hold the other to a fixed point of the world. Guarded by `vehicle::towing`'s
+/// despawn test.
+pub(crate) fn drop_joints(remove: On<Remove, Coupled>, mut commands: Commands, coupled: Query<&Coupled>) {
+    let Ok(c) = coupled.get(remove.entity) else {
+        return;
+    };
+    for joint in [Some(c.joint), c.roll_lock].into_iter().flatten() {
+        if let Ok(mut e) = commands.get_entity(joint) {
+            e.try_despawn();
+        }
+    }
 }

@@ -55,6 +55,7 @@ use bevy::ecs::entity::MapEntities;
 use bevy::prelude::*;
 use wheelcollider_core::vehicle::{HitchSettings, VehicleSettings};
 
+pub(crate) use couple::drop_joints;
 pub(crate) use systems::{place_stands, spawn_stand, tow_trailers};
 
 /// How far apart (m) a hitch and a trailer's coupling may be for [`couple_trailer`] to

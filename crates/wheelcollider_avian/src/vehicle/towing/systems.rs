@@ -85,6 +85,13 @@ pub(crate) fn tow_trailers(
         };
         let forward = rotation.0 * Vec3::NEG_Z;
         let link = coupled.and_then(|c| link(entity, c, &tows, &joints));
+        if coupled.is_some() && link.is_none() {
+            // Its tow vehicle is gone (despawned): it is uncoupled.
+            commands.queue(Uncouple {
+                trailer: entity,
+                broken_at: None,
+            });
+        }
         let tow = TowInput {
             coupled: link.is_some(),
             pedal: link.map_or(0.0, |l| l.pedal),

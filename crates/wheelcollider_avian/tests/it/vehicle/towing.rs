@@ -612,3 +612,46 @@ fn air_brakes_follow_the_pedal_and_the_trailers_abs_keeps_its_wheels_turning() {
     assert!(worst[0] > -0.3, "ABS on: {}", worst[0]);
     assert!(worst[1] < -0.9, "ABS off: {}", worst[1]);
 }
+
+/// Despawning either vehicle of a coupled pair at 15 m/s leaves the other free: the
+/// joint goes with it (no joint entity left), the caravan left by its car is
+/// uncoupled and slows to rest on its stand and parking brake within 5 s without being
+/// held anywhere, and the car whose caravan vanished keeps driving at its 15 m/s.
+#[test]
+fn despawning_either_vehicle_of_a_pair_frees_the_other() {
+    for despawn_car in [true, false] {
+        let mut app = app(60.0);
+        flat(&mut app, None);
+        let (car, caravan) = rig(&mut app, SweepType::Ray, 0.0);
+        run(&mut app, steps(1.0, 60.0));
+        launch(&mut app, car, 15.0);
+        launch(&mut app, caravan, 15.0);
+        run(&mut app, steps(0.5, 60.0));
+        let (gone, left) = if despawn_car { (car, caravan) } else { (caravan, car) };
+        app.world_mut().entity_mut(gone).despawn();
+        let (v0, p0) = (velocity(&app, left).length(), position(&app, left));
+        for _ in 0..steps(5.0, 60.0) {
+            if !despawn_car {
+                hold_speed(&mut app, car, 15.0, 0.0);
+            }
+            app.update();
+        }
+        let mut joints = app.world_mut().query::<&HitchJoint>();
+        let joints = joints.iter(app.world()).count();
+        let (v, moved) = (velocity(&app, left).length(), position(&app, left).distance(p0));
+        println!(
+            "measured: despawned the {}: the other from {v0:.1} to {v:.2} m/s over {moved:.1} m, {joints} joints left",
+            if despawn_car { "car" } else { "caravan" }
+        );
+        assert_eq!(joints, 0);
+        assert!(app.world().get::<Coupled>(caravan).is_none_or(|_| !despawn_car));
+        assert_sane(&app, left);
+        if despawn_car {
+            // Its parking brake (1 600 N·m on 0.3 m wheels, 3.6 m/s² on 1.5 t) and its
+            // stand stop it from 15 m/s within 5 s, some 30 m on.
+            assert!(v < 0.5 && moved > 20.0, "{v} {moved}");
+        } else {
+            assert!((v - 15.0).abs() < 1.0 && moved > 60.0, "{v} {moved}");
+        }
+    }
+}
