@@ -92,8 +92,8 @@ pub enum TrailerBrakes {
     /// air lines' lag; the trailer's own [`BrakeSettings`](super::BrakeSettings) (its
     /// ABS among them) apply the level.
     Air {
-        /// The lines' time constant (s), 0.01 ..= 5; about 0.2–0.4 s on a semi-trailer
-        /// (ECE R13 Annex 6 asks for 75 % of the pressure within 0.4 s at the coupling).
+        /// The lines' time constant (s), 0.01 ..= 5 (typical values: `docs/vehicle.md`,
+        /// "Towing").
         lag: f32,
     },
 }

@@ -655,3 +655,42 @@ fn despawning_either_vehicle_of_a_pair_frees_the_other() {
         }
     }
 }
+
+/// Overrun brakes in the car: the road car brakes from 80 km/h with the caravan in tow
+/// (a quarter pedal, so that the level sits between the law's ends), at 30–240 Hz. The caravan's push applies its brakes by the law `(push/(m g) −
+/// 0.04)/(0.10 − 0.04)`: after 1.5 s of steady braking its level is the law's at the
+/// push of the last 0.5 s, within 0.05 (the damper's lag of 0.15 s averages the
+/// push's jitter and trails its slow change), between 0.1 and 0.9.
+#[test]
+fn overrun_brakes_apply_by_the_push_in_the_car() {
+    let weight = preset("caravan").chassis.mass * G;
+    for hz in RATES {
+        let mut app = app(hz);
+        flat(&mut app, None);
+        let (car, caravan) = rig(&mut app, SweepType::Ray, 0.0);
+        run(&mut app, steps(1.0, hz));
+        launch(&mut app, car, 22.0);
+        launch(&mut app, caravan, 22.0);
+        let (n, mut pushes) = (steps(1.5, hz), vec![]);
+        for step in 0..n {
+            set_controls(&mut app, car, |i| (i.throttle, i.brake) = (0.0, 0.25));
+            app.update();
+            if step >= n - steps(0.5, hz) {
+                pushes.push(telemetry(&app, caravan).push);
+            }
+        }
+        let t = telemetry(&app, caravan);
+        // The push over the last 0.5 s (the damper averages the step-to-step jitter).
+        let push = pushes.iter().sum::<f32>() / pushes.len() as f32;
+        let law = ((push / weight - 0.04) / 0.06).clamp(0.0, 1.0);
+        println!(
+            "measured at {hz} Hz: mean push {push:.0} N ({:.3} of the weight), brake level {:.3} (law {law:.3}), speed {:.1} m/s",
+            push / weight,
+            t.brake,
+            velocity(&app, caravan).length()
+        );
+        // Between the law's ends, where the push sets the level.
+        assert!(t.brake > 0.1 && t.brake < 0.9, "{hz} Hz: the level is at an end: {t:?}");
+        assert!((t.brake - law).abs() < 0.05, "{hz} Hz: {} vs {law}", t.brake);
+    }
+}
