@@ -105,11 +105,22 @@ pub enum Maneuver {
     /// A burnout: the front brakes held, full throttle in first: how far the car moves,
     /// the rear wheels' spin against the limiter's, the engine's speed.
     Burnout,
+    /// Towing ([`Maneuver::is_towing`]): 2.5 m/s on a steady circle, the rear axle on
+    /// about 1.5 trailer lengths: the hitch's and the trailer axle's radii against the
+    /// kinematic off-tracking.
+    TowCircle,
+    /// Towing: a steering pulse at 80 km/h (or below the top speed): the sway's damping
+    /// and frequency against the linear car-trailer model, and the speed where its
+    /// damping crosses zero against the model's critical speed.
+    TowSway,
+    /// Towing: reversing at 1.2 m/s with the steering centred from 2° of articulation:
+    /// the articulation's divergence against `|v|/l_t`, and the jackknife.
+    TowReverse,
 }
 
 impl Maneuver {
     /// Every manoeuvre, in the order `all` runs them.
-    pub const ALL: [Maneuver; 14] = [
+    pub const ALL: [Maneuver; 17] = [
         Maneuver::Settle,
         Maneuver::Acceleration,
         Maneuver::Braking,
@@ -124,7 +135,16 @@ impl Maneuver {
         Maneuver::FullLockCircle,
         Maneuver::Donut,
         Maneuver::Burnout,
+        Maneuver::TowCircle,
+        Maneuver::TowSway,
+        Maneuver::TowReverse,
     ];
+
+    /// Whether it tows a trailer: it needs a preset with a hitch (`run_maneuver` takes
+    /// the shipped trailer of the hitch's kind, [`shipped_trailer`]).
+    pub fn is_towing(self) -> bool {
+        matches!(self, Maneuver::TowCircle | Maneuver::TowSway | Maneuver::TowReverse)
+    }
 
     /// The command-line name (`step-steer`…).
     pub fn name(self) -> &'static str {
@@ -143,6 +163,9 @@ impl Maneuver {
             Maneuver::FullLockCircle => "full-lock-circle",
             Maneuver::Donut => "donut",
             Maneuver::Burnout => "burnout",
+            Maneuver::TowCircle => "tow-circle",
+            Maneuver::TowSway => "tow-sway",
+            Maneuver::TowReverse => "tow-reverse",
         }
     }
 
@@ -163,6 +186,11 @@ impl Maneuver {
             Maneuver::FullLockCircle => "full lock at 3 m/s: driven against kinematic radius, lateral force steadiness",
             Maneuver::Donut => "power-oversteer donut in first: rear slip, yaw rate, radius",
             Maneuver::Burnout => "front brakes held, full throttle: creep, rear spin against the limiter",
+            Maneuver::TowCircle => "towing, 2.5 m/s on a steady circle: off-tracking against the closed form",
+            Maneuver::TowSway => {
+                "towing, a steering pulse at 80 km/h: sway damping, critical speed against the linear model"
+            }
+            Maneuver::TowReverse => "towing, reversing with the steering centred: divergence, jackknife",
         }
     }
 }
@@ -212,15 +240,48 @@ pub enum ManeuverError {
     /// The settings does not validate.
     #[error("invalid vehicle: {0}")]
     Settings(#[from] VehicleSettingsError),
+    /// A towing manoeuvre on a vehicle with no hitch, or with a trailer that does not
+    /// fit it.
+    #[error("{0}")]
+    Towing(String),
+}
+
+/// The shipped trailer that couples to `settings`' hitch: `caravan` behind a ball,
+/// `semitrailer` behind a fifth wheel; `None` without a hitch.
+pub fn shipped_trailer(settings: &VehicleSettings) -> Option<VehicleSettings> {
+    use wheelcollider_core::vehicle::HitchKind;
+    let name = match settings.hitch.as_ref()?.kind {
+        HitchKind::Ball => "caravan",
+        HitchKind::FifthWheel => "semitrailer",
+    };
+    VehicleSettings::preset(name).ok()
 }
 
 fn maneuver_names() -> String {
     Maneuver::ALL.map(|m| m.name()).join(", ")
 }
 
-/// Runs `maneuver` on a car built from `settings`.
+/// Runs `maneuver` on a car built from `settings`; a towing manoeuvre tows the
+/// [`shipped_trailer`] of its hitch.
 pub fn run_maneuver(
     settings: &VehicleSettings,
+    maneuver: Maneuver,
+    options: &ManeuverOptions,
+) -> Result<ManeuverReport, ManeuverError> {
+    let trailer = if maneuver.is_towing() {
+        shipped_trailer(settings)
+    } else {
+        None
+    };
+    run_with_trailer(settings, trailer.as_ref(), maneuver, options)
+}
+
+/// Runs `maneuver` on a car built from `settings`, towing `trailer` in the towing
+/// manoeuvres (an error where it is `None`, `settings` has no hitch or the two do not
+/// couple); the others ignore it.
+pub fn run_with_trailer(
+    settings: &VehicleSettings,
+    trailer: Option<&VehicleSettings>,
     maneuver: Maneuver,
     options: &ManeuverOptions,
 ) -> Result<ManeuverReport, ManeuverError> {
@@ -230,6 +291,11 @@ pub fn run_maneuver(
     let mut settings = settings.clone();
     settings.validate()?;
     let mut out = Out::default();
+    let towed = if maneuver.is_towing() {
+        Some(towing_pair(&settings, trailer)?)
+    } else {
+        None
+    };
     let sim = match maneuver {
         Maneuver::Settle => maneuvers::settle::settle(&settings, options, &mut out),
         Maneuver::Acceleration => maneuvers::acceleration::acceleration(&settings, options, &mut out),
@@ -245,6 +311,13 @@ pub fn run_maneuver(
         Maneuver::FullLockCircle => maneuvers::full_lock_circle::full_lock_circle(&settings, options, &mut out),
         Maneuver::Donut => maneuvers::donut::donut(&settings, options, &mut out),
         Maneuver::Burnout => maneuvers::burnout::burnout(&settings, options, &mut out),
+        Maneuver::TowCircle => {
+            maneuvers::towing::tow_circle(&settings, towed.as_ref().expect("towing"), options, &mut out)
+        }
+        Maneuver::TowSway => maneuvers::towing::tow_sway(&settings, towed.as_ref().expect("towing"), options, &mut out),
+        Maneuver::TowReverse => {
+            maneuvers::towing::tow_reverse(&settings, towed.as_ref().expect("towing"), options, &mut out)
+        }
     };
     let (time, mut channels) = sim.rec.finish(&sim.labels);
     channels.extend(out.extra);
@@ -258,6 +331,29 @@ pub fn run_maneuver(
         wheels: sim.labels,
         plots: out.plots,
     })
+}
+
+/// The trailer of a towing manoeuvre, validated and checked against the hitch.
+fn towing_pair(
+    settings: &VehicleSettings,
+    trailer: Option<&VehicleSettings>,
+) -> Result<VehicleSettings, ManeuverError> {
+    let hitch = settings
+        .hitch
+        .as_ref()
+        .ok_or_else(|| ManeuverError::Towing(format!("`{}` has no hitch to tow from", settings.name)))?;
+    let mut trailer = trailer
+        .cloned()
+        .ok_or_else(|| ManeuverError::Towing(format!("no trailer for `{}`'s hitch", settings.name)))?;
+    trailer.validate()?;
+    match &trailer.trailer {
+        Some(t) if t.kind == hitch.kind => Ok(trailer),
+        Some(t) => Err(ManeuverError::Towing(format!(
+            "`{}` couples to a {:?}, `{}` has a {:?}",
+            trailer.name, t.kind, settings.name, hitch.kind
+        ))),
+        None => Err(ManeuverError::Towing(format!("`{}` is not a trailer", trailer.name))),
+    }
 }
 
 /// Labels of the wheels in [`VehicleSettings::wheel_index`] order.

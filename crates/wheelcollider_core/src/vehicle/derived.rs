@@ -5,6 +5,11 @@
 use super::*;
 use crate::limits::STANDARD_GRAVITY;
 
+/// The widest spacing (m) between neighbouring axles that share their load as one
+/// bogie (a truck's tandem is 1.3–1.8 m; see
+/// [`VehicleSettings::static_axle_load`]).
+pub const BOGIE_SPREAD: f32 = 2.0;
+
 impl VehicleSettings {
     /// Each axle's share of the drive torque (0 for axles that are not driven): the
     /// first two driven axles split by `front_torque_share`, further ones share equally.
@@ -84,17 +89,96 @@ impl VehicleSettings {
             .fold(0.0, f32::max)
     }
 
-    /// Each wheel of `axle`'s static load (N): half the axle's share of the weight by
-    /// the lever rule (two axles), or an equal share of it.
-    /// A trailer's axles share its weight less its [`nose_load`](Self::nose_load)
-    /// equally.
+    /// Each wheel of `axle`'s static load (N): half of
+    /// [`static_axle_load`](Self::static_axle_load) with nothing on the hitch.
     pub fn corner_load(&self, axle: usize) -> f32 {
+        0.5 * self.static_axle_load(axle, 0.0, 0.0)
+    }
+
+    /// `axle`'s static load (N, ≥ 0) with `extra` N more pressing down at `extra_z` (m,
+    /// along the chassis; a trailer's nose load on the hitch, 0 for none).
+    ///
+    /// Two axles take the weight by the lever rule. With more, the axles form groups
+    /// (neighbours no more than [`BOGIE_SPREAD`] apart that all steer or all do not: a
+    /// truck's tandem or tridem), each sharing its load equally as a load-equalising
+    /// bogie does; two groups take the weight by the lever rule between their centres,
+    /// one shares it, and three or more take it as a rigid body on the springs
+    /// (`k·(a + b·z)` per axle, `a` and `b` from the force and moment balance).
+    /// A trailer's axles share its weight less its [`nose_load`](Self::nose_load)
+    /// equally (its coupling is the other support; `extra` is not used).
+    pub fn static_axle_load(&self, axle: usize, extra: f32, extra_z: f32) -> f32 {
         let w = self.chassis.mass * STANDARD_GRAVITY;
-        let n = self.axles.len().max(1) as f32;
+        let n = self.axles.len().max(1);
         if self.trailer.is_some() {
-            return (0.5 * (w - self.nose_load()) / n).max(0.0);
+            return ((w - self.nose_load()) / n as f32).max(0.0);
         }
-        0.5 * self.static_axle_loads().map_or(w / n, |l| l[axle]).max(0.0)
+        let total = w + extra;
+        let zc = if total.abs() > 1e-6 {
+            (w * self.chassis.center_of_mass[2] + extra * extra_z) / total
+        } else {
+            self.chassis.center_of_mass[2]
+        };
+        let groups = self.axle_groups();
+        let load = match groups.len() {
+            0 | 1 => total / n as f32,
+            2 => {
+                let [(f0, f1), (r0, r1)] = [groups[0], groups[1]];
+                let (zf, zr) = (self.group_centre(f0, f1), self.group_centre(r0, r1));
+                let front = if (zr - zf).abs() < 1e-3 {
+                    0.5 * total
+                } else {
+                    total * (zr - zc) / (zr - zf)
+                };
+                let (share, (lo, hi)) = if axle < r0 {
+                    (front, (f0, f1))
+                } else {
+                    (total - front, (r0, r1))
+                };
+                share / (hi - lo) as f32
+            }
+            _ => self.sprung_share(axle, total, zc),
+        };
+        load.max(0.0)
+    }
+
+    /// The axles' groups as index ranges `[start, end)`, front to back (see
+    /// [`static_axle_load`](Self::static_axle_load)); two axles are two groups.
+    pub fn axle_groups(&self) -> Vec<(usize, usize)> {
+        let mut groups: Vec<(usize, usize)> = Vec::new();
+        for (i, a) in self.axles.iter().enumerate() {
+            let joins = i > 0 && self.axles.len() > 2 && {
+                let prev = &self.axles[i - 1];
+                (a.z - prev.z).abs() <= BOGIE_SPREAD && a.steered == prev.steered
+            };
+            match groups.last_mut() {
+                Some(g) if joins => g.1 = i + 1,
+                _ => groups.push((i, i + 1)),
+            }
+        }
+        groups
+    }
+
+    /// The mean `z` of the axles `lo..hi` (m).
+    fn group_centre(&self, lo: usize, hi: usize) -> f32 {
+        self.axles[lo..hi].iter().map(|a| a.z).sum::<f32>() / (hi - lo).max(1) as f32
+    }
+
+    /// A rigid body's share on `axle` (N) among springs of each axle's rate: `k·(a + b·z)`
+    /// with `Σ = total` and the moment about the centre of mass `zc` balanced.
+    fn sprung_share(&self, axle: usize, total: f32, zc: f32) -> f32 {
+        let (mut s0, mut s1, mut s2) = (0.0f64, 0.0f64, 0.0f64);
+        for a in &self.axles {
+            let (k, z) = (a.wheel.suspension_spring().max(1.0) as f64, a.z as f64);
+            (s0, s1, s2) = (s0 + k, s1 + k * z, s2 + k * z * z);
+        }
+        let (t, m) = (total as f64, total as f64 * zc as f64);
+        let det = s0 * s2 - s1 * s1;
+        if det.abs() < 1e-9 * s0 * s0 {
+            return total / self.axles.len() as f32;
+        }
+        let (a, b) = ((t * s2 - s1 * m) / det, (s0 * m - s1 * t) / det);
+        let ax = &self.axles[axle];
+        (ax.wheel.suspension_spring().max(1.0) as f64 * (a + b * ax.z as f64)) as f32
     }
 
     /// The compression of `axle`'s springs at rest on flat ground (m): what its
@@ -165,17 +249,18 @@ impl VehicleSettings {
         ]
     }
 
-    /// Wheelbase seen by the steered `axle` (m): the distance to the rearmost axle that
-    /// does not steer (or to the last axle).
+    /// Wheelbase seen by the steered `axle` (m): the distance to the centre of the
+    /// rearmost group of axles that do not steer (a tandem's centre; see
+    /// [`axle_groups`](Self::axle_groups)), or to the last axle.
     pub fn wheelbase_for(&self, axle: usize) -> f32 {
         let z = self.axles[axle].z;
         let rear = self
-            .axles
-            .iter()
+            .axle_groups()
+            .into_iter()
             .rev()
-            .find(|a| !a.steered)
-            .or(self.axles.last())
-            .map(|a| a.z)
+            .find(|&(lo, _)| !self.axles[lo].steered)
+            .or_else(|| self.axle_groups().last().copied())
+            .map(|(lo, hi)| self.group_centre(lo, hi))
             .unwrap_or(z);
         (rear - z).abs()
     }

@@ -72,6 +72,7 @@ mod predict;
 pub mod presets;
 mod settings;
 mod steering;
+mod sway;
 mod towing;
 mod transmission;
 
@@ -85,6 +86,7 @@ pub use assists::{
 pub use brakes::{
     ABS_MIN_SPEED, ABS_PEAK_FRACTION, BrakeSettings, LOCK_SLIP, LOCK_SPEED_FLOOR, TRACTION_PEAK_FRACTION,
 };
+pub use derived::BOGIE_SPREAD;
 pub use differential::DifferentialKind;
 pub use driveline::{
     Coupling, Driveline, DrivelineSolution, DrivenAxle, DrivenWheel, MAX_DRIVEN_AXLES, MAX_EVALUATIONS,
@@ -96,6 +98,7 @@ pub use geometry::{AxleGeometry, AxleRole};
 pub use io::{DriverInput, PowertrainReport, VehicleState, WheelFeedback};
 pub use settings::*;
 pub use steering::SteeringSettings;
+pub use sway::{SwayMode, SwayModel};
 pub use towing::{
     HitchKind, HitchSettings, TowInput, TrailerBrakes, TrailerSettings, off_tracking, reversing_divergence,
     trailer_controls,

@@ -7,7 +7,7 @@
 //! use wheelcollider_core::vehicle::{VehicleSettings, presets};
 //! let gt86 = VehicleSettings::preset("gt86").unwrap();
 //! assert_eq!((gt86.name.as_str(), gt86.chassis.mass), ("gt86", 1315.0));
-//! assert_eq!(presets::NAMES.len(), 4);
+//! assert_eq!(presets::NAMES.len(), 5);
 //! # }
 //! ```
 //!
@@ -16,23 +16,26 @@
 
 /// The shipped presets' names, in the order the examples cycle through them: the
 /// vehicles a driver drives.
-pub const NAMES: [&str; 4] = ["road", "rally", "kart", "gt86"];
+pub const NAMES: [&str; 5] = ["road", "rally", "kart", "gt86", "tractor"];
 
 /// The shipped trailers' names (vehicles with a
 /// [`TrailerSettings`](super::TrailerSettings), towed by a preset with a hitch of
-/// their kind): `caravan` (1.5 t, single axle, towed by `road`).
-pub const TRAILERS: [&str; 1] = ["caravan"];
+/// their kind): `caravan` (1.5 t, single axle, towed by `road`), `semitrailer` (31 t,
+/// three axles, towed by `tractor`).
+pub const TRAILERS: [&str; 2] = ["caravan", "semitrailer"];
 
 /// The shipped presets as RON text, by name: `road` (a front-driven hot hatch after the
 /// VW Golf GTI Mk7), `rally` (all-wheel drive, after the Subaru Impreza WRX STI),
 /// `kart` (a 125 cc racing kart with its driver), `gt86` (the Toyota GT86 of 2012),
-/// then the [`TRAILERS`].
-pub const TEXTS: [(&str, &str); 5] = [
+/// `tractor` (a 6×4 tractor unit after the Volvo FH 500), then the [`TRAILERS`].
+pub const TEXTS: [(&str, &str); 7] = [
     ("road", include_str!("../../presets/road.ron")),
     ("rally", include_str!("../../presets/rally.ron")),
     ("kart", include_str!("../../presets/kart.ron")),
     ("gt86", include_str!("../../presets/gt86.ron")),
+    ("tractor", include_str!("../../presets/tractor.ron")),
     ("caravan", include_str!("../../presets/caravan.ron")),
+    ("semitrailer", include_str!("../../presets/semitrailer.ron")),
 ];
 
 /// A shipped preset's RON text, or `None` for a name not in [`NAMES`] or [`TRAILERS`].

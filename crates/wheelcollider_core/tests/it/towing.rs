@@ -191,3 +191,115 @@ fn towing_settings_are_validated() {
     s.hitch.as_mut().unwrap().position[1] = f32::NAN;
     assert_eq!(s.validate().unwrap_err().field, "hitch.position[1]");
 }
+
+/// The tractor and its semi-trailer make the EU's 40 t combination (Directive
+/// 96/53/EC): the trailer's kingpin load by the lever rule is 12 t (within 1 %), its
+/// axles share the rest equally; the tractor alone puts 5.8 t on its steer axle and
+/// shares its tandem's load equally between the two drive axles (a load-equalising
+/// bogie), and coupled its axles stay within the directive's limits (steer ≤ 10 t,
+/// tandem ≤ 19 t, tri-axle ≤ 24 t), adding up to the combination's weight within 1 N.
+/// Both couple on a fifth wheel, the kingpin 7.7 m ahead of the axle group's centre.
+#[test]
+fn the_tractor_and_its_semitrailer_make_a_40_tonne_combination() {
+    let (tractor, trailer) = (preset("tractor"), preset("semitrailer"));
+    let g = 9.81;
+    let tonnes = |n: f32| n / g / 1000.0;
+    let nose = trailer.nose_load();
+    let hitch = tractor.hitch.as_ref().unwrap();
+    let laden: Vec<f32> = (0..3)
+        .map(|i| tractor.static_axle_load(i, nose, hitch.position[2]))
+        .collect();
+    let solo: Vec<f32> = (0..3).map(|i| tractor.static_axle_load(i, 0.0, 0.0)).collect();
+    let trailer_axles: f32 = (0..3).map(|i| trailer.static_axle_load(i, 0.0, 0.0)).sum();
+    println!(
+        "measured: kingpin {:.2} t; tractor solo {:.2?} t, laden {:.2?} t; trailer axles {:.2} t; combination {:.2} t",
+        tonnes(nose),
+        solo.iter().map(|&l| tonnes(l)).collect::<Vec<_>>(),
+        laden.iter().map(|&l| tonnes(l)).collect::<Vec<_>>(),
+        tonnes(trailer_axles),
+        tonnes(laden.iter().sum::<f32>() + trailer_axles)
+    );
+    assert!((tonnes(nose) / 12.0 - 1.0).abs() < 0.01);
+    assert!((tonnes(solo[0]) - 5.8).abs() < 0.01 && (solo[1] - solo[2]).abs() < 1e-3);
+    assert!((laden[1] - laden[2]).abs() < 1e-3);
+    assert!(tonnes(laden[0]) <= 10.0 && tonnes(laden[1] + laden[2]) <= 19.0 && tonnes(trailer_axles) <= 24.0);
+    let total = laden.iter().sum::<f32>() + trailer_axles;
+    assert!((total - (tractor.chassis.mass + trailer.chassis.mass) * g).abs() < 1.0);
+    assert!((tonnes(total) - 40.0).abs() < 0.01);
+    assert_eq!(hitch.kind, HitchKind::FifthWheel);
+    assert_eq!(trailer.trailer.as_ref().unwrap().kind, HitchKind::FifthWheel);
+    assert!((trailer.trailer_length() - 7.7).abs() < 1e-3);
+    // The tractor steers about its tandem's centre: wheelbase 3.2 m + 1.37 m / 2.
+    assert!((tractor.wheelbase_for(0) - 3.885).abs() < 1e-3);
+}
+
+/// The linear car-trailer model's eigenvalues against a closed form: behind a tow
+/// vehicle too heavy to move (10⁹ kg), the trailer is a pendulum towed along a
+/// straight line, `J·θ'' + (C·d²/U)·θ' + C·d·θ = 0` with `J = I₂ + m₂·e²` about the
+/// coupling, so its frequency is `√(C·d/J − ζ²ω²)/2π` and its damping ratio
+/// `C·d²/(2·U·J·ω)` with `ω = √(C·d/J)` (within 1e-6, relative), at 10, 25 and 40 m/s.
+#[test]
+fn the_sway_models_towed_pendulum_matches_its_closed_form() {
+    let (c, d, e, m2, i2) = (80_000.0, 4.5, 4.2, 1500.0, 5000.0);
+    let model = SwayModel {
+        tow_mass: 1e9,
+        tow_inertia: 1e12,
+        tow_axles: vec![(1.0, 1e12), (-1.5, 1e12)],
+        hitch: 2.5,
+        trailer_mass: m2,
+        trailer_inertia: i2,
+        trailer_cg: e,
+        trailer_axles: vec![(d, c)],
+    };
+    let j = i2 + m2 * e * e;
+    let omega = (c * d / j).sqrt();
+    for u in [10.0, 25.0, 40.0] {
+        let zeta = c * d * d / (2.0 * u * j * omega);
+        let f = omega * (1.0f64 - zeta * zeta).sqrt() / std::f64::consts::TAU;
+        let mode = model.mode(u).expect("it oscillates");
+        println!(
+            "measured: {u} m/s: damping {:.6} (closed form {zeta:.6}), {:.6} Hz ({f:.6})",
+            mode.damping_ratio, mode.frequency
+        );
+        assert!((mode.damping_ratio / zeta - 1.0).abs() < 1e-6);
+        assert!((mode.frequency / f - 1.0).abs() < 1e-6);
+    }
+}
+
+/// The road car and its caravan in the linear model: with 7 % nose load the sway's
+/// damping falls with speed and turns negative between 100 and 160 km/h; with the same
+/// caravan tail-heavy (−4 %), well below (between 50 and 90 km/h); the frequency
+/// about 0.5 Hz (0.4–0.7), as measured on real car-caravan pairs (Sharp & Fernández
+/// López 2002). A tractor and its semi-trailer have no critical speed below 200 km/h:
+/// the kingpin sits over the tractor's tandem.
+#[test]
+fn the_sway_models_critical_speeds() {
+    let (road, tractor) = (preset("road"), preset("tractor"));
+    let mut caravan = preset("caravan");
+    let heavy = SwayModel::new(&road, &caravan).unwrap();
+    let (axle, coupling) = (caravan.axles[0].z, caravan.trailer.as_ref().unwrap().coupling[2]);
+    caravan.chassis.center_of_mass[2] = axle + 0.04 * (axle - coupling);
+    let light = SwayModel::new(&road, &caravan).unwrap();
+    let w = caravan.chassis.mass as f64 * 9.81;
+    assert!((light.nose_load() / w + 0.04).abs() < 1e-4 && (heavy.nose_load() / w - 0.07).abs() < 2e-3);
+    let (vh, vl) = (
+        heavy.critical_speed(100.0).unwrap(),
+        light.critical_speed(100.0).unwrap(),
+    );
+    let zetas: Vec<f64> = [60.0, 90.0, 120.0]
+        .iter()
+        .map(|kmh| heavy.mode(kmh / 3.6).unwrap().damping_ratio)
+        .collect();
+    let f = heavy.mode(25.0).unwrap().frequency;
+    println!(
+        "measured: critical speed {:.1} km/h (7 %), {:.1} km/h (−4 %); damping at 60/90/120 km/h {zetas:.3?}; {f:.3} Hz at 90 km/h",
+        vh * 3.6,
+        vl * 3.6
+    );
+    assert!(zetas[0] > zetas[1] && zetas[1] > zetas[2]);
+    assert!((100.0..160.0).contains(&(vh * 3.6)) && (50.0..90.0).contains(&(vl * 3.6)));
+    assert!((0.4..0.7).contains(&f));
+    let semi = SwayModel::new(&tractor, &preset("semitrailer")).unwrap();
+    assert_eq!(semi.critical_speed(200.0 / 3.6), None);
+    assert!(SwayModel::new(&road, &road).is_none());
+}

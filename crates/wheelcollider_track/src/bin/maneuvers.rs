@@ -23,7 +23,7 @@ use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{Arg, ArgAction, ArgGroup, ArgMatches, Command, value_parser};
 use plotters::prelude::*;
 use wheelcollider_avian::prelude::VehicleSettings;
-use wheelcollider_track::{HZ_RANGE, Maneuver, ManeuverOptions, ManeuverReport, run_maneuver};
+use wheelcollider_track::{HZ_RANGE, Maneuver, ManeuverOptions, ManeuverReport, run_with_trailer, shipped_trailer};
 
 /// The command line: its help lists every manoeuvre with [`Maneuver::summary`].
 fn command() -> Command {
@@ -41,6 +41,8 @@ fn command() -> Command {
         .arg(Arg::new("maneuver").long("maneuver").visible_alias("manoeuvre").value_name("NAME").value_delimiter(',')
             .value_parser(PossibleValuesParser::new(maneuvers)).default_value("all")
             .help("Which manoeuvres, comma-separated"))
+        .arg(Arg::new("trailer").long("trailer").value_name("FILE.ron").value_parser(path())
+            .help("The trailer of the towing manoeuvres (default: the shipped one of the hitch's kind)"))
         .arg(Arg::new("json").long("json").value_name("FILE").value_parser(path()).help("Every metric as JSON"))
         .arg(Arg::new("csv").long("csv").value_name("DIR").value_parser(path()).help("Time series, one CSV per run"))
         .arg(Arg::new("plots").long("plots").value_name("DIR").value_parser(path()).help("PNG plots per manoeuvre"))
@@ -80,6 +82,7 @@ struct Args {
     presets: Vec<PathBuf>,
     compare: bool,
     maneuvers: Vec<Maneuver>,
+    trailer: Option<PathBuf>,
     json: Option<PathBuf>,
     csv: Option<PathBuf>,
     plots: Option<PathBuf>,
@@ -105,6 +108,7 @@ fn args_of(m: &ArgMatches) -> Args {
         presets: if compare { paths("compare") } else { paths("preset") },
         compare,
         maneuvers,
+        trailer: m.get_one::<PathBuf>("trailer").cloned(),
         json: m.get_one::<PathBuf>("json").cloned(),
         csv: m.get_one::<PathBuf>("csv").cloned(),
         plots: m.get_one::<PathBuf>("plots").cloned(),
@@ -194,12 +198,24 @@ fn main() -> ExitCode {
             }
         }
     }
+    let trailer = match args.trailer.as_deref().map(load).transpose() {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let mut runs: Vec<(String, ManeuverReport)> = vec![];
     for &m in &args.maneuvers {
         let mut row = vec![];
         for (name, settings) in &cars {
+            if m.is_towing() && settings.hitch.is_none() {
+                eprintln!("{name}: {m} skipped: no hitch");
+                continue;
+            }
+            let towed = trailer.clone().or_else(|| shipped_trailer(settings));
             let started = std::time::Instant::now();
-            match run_maneuver(settings, m, &args.options) {
+            match run_with_trailer(settings, towed.as_ref(), m, &args.options) {
                 Ok(r) => {
                     eprintln!("{name}: {m} done in {:.1} s", started.elapsed().as_secs_f32());
                     row.push((name.clone(), r));
@@ -209,6 +225,9 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             }
+        }
+        if row.is_empty() {
+            continue;
         }
         print_table(m, &row, args.compare, args.options.hz);
         if let Some(dir) = &args.plots

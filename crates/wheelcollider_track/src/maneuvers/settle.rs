@@ -12,11 +12,15 @@ pub(crate) fn settle(settings: &VehicleSettings, o: &ManeuverOptions, out: &mut 
     let h0 = sim.k.position.y;
     sim.hold(still, 1.0);
     let creep = (sim.k.position.y - h0) * 1000.0;
-    let loads = settings.static_axle_loads();
+    // Each axle's static load: the lever rule, or its group's equal share beyond two
+    // axles (`VehicleSettings::static_axle_load`).
+    let loads: Vec<f32> = (0..settings.axles.len())
+        .map(|a| settings.static_axle_load(a, 0.0, 0.0))
+        .collect();
     for i in 0..settings.wheel_count() {
         let a = i / 2;
         // The corner's load over the rate, or the compression the ride height leaves.
-        let expected = loads.map(|_| settings.static_compression(a) * 1000.0);
+        let expected = Some(settings.static_compression(a) * 1000.0);
         out.metric(
             format!("sag_{}", sim.labels[i]),
             sim.wheel(i).output.compression * 1000.0,
@@ -32,11 +36,9 @@ pub(crate) fn settle(settings: &VehicleSettings, o: &ManeuverOptions, out: &mut 
         .map(|i| sim.wheel(i).output.compression)
         .collect();
     let start = sim.rec.time.len();
-    let omega_max = loads.map_or(0.0, |l| {
-        (0..2)
-            .map(|a| (settings.axles[a].wheel.suspension_spring() * 2.0 * G / l[a].max(1.0)).sqrt())
-            .fold(0.0, f32::max)
-    });
+    let omega_max = (0..loads.len())
+        .map(|a| (settings.axles[a].wheel.suspension_spring() * 2.0 * G / loads[a].max(1.0)).sqrt())
+        .fold(0.0, f32::max);
     let push = if omega_max > 0.0 { 0.5 * G / omega_max } else { 0.3 };
     sim.app.world_mut().get_mut::<LinearVelocity>(sim.car).unwrap().0.y -= push;
     sim.hold(still, 3.0);
@@ -55,7 +57,7 @@ pub(crate) fn settle(settings: &VehicleSettings, o: &ManeuverOptions, out: &mut 
             .map(|(x, y)| 0.5 * (x + y) - 0.5 * (rest[l] + rest[r]))
             .collect();
         let k = axle.wheel.suspension_spring();
-        let corner_mass = loads.map(|l| l[a] / 2.0 / G);
+        let corner_mass = Some(loads[a] / 2.0 / G);
         let ex = extremes(&time, &dev);
         // Pushed down: the first extreme is the deepest compression (a rebound half
         // cycle follows), then the fullest extension (a bump half cycle follows).

@@ -1,5 +1,6 @@
 //! The vehicle layer.
 
+mod articulated;
 mod assists;
 mod closed_forms;
 mod driveline;
@@ -7,5 +8,6 @@ mod engine;
 mod geometry;
 mod multiplayer;
 mod presets;
+mod sway;
 mod towing;
 mod tyre_in_car;

@@ -22,7 +22,7 @@ fn hitch_gap(app: &App, car: Entity, caravan: Entity) -> f32 {
 
 /// `tow` at the origin facing −Z (its wheels touching) and `trailer` coupled behind it,
 /// turned `yaw` (deg) about the hitch. Nothing run yet but the coupling.
-fn pair(app: &mut App, tow: &VehicleSettings, trailer: &VehicleSettings, yaw: f32) -> (Entity, Entity) {
+pub(super) fn pair(app: &mut App, tow: &VehicleSettings, trailer: &VehicleSettings, yaw: f32) -> (Entity, Entity) {
     let at = Transform::from_xyz(0.0, tow.touch_height(), 0.0);
     let car = spawn_preset_car(app, tow, at);
     let mut place = hitched_transform(tow, at, trailer).expect("a hitch and a trailer");
@@ -36,18 +36,18 @@ fn pair(app: &mut App, tow: &VehicleSettings, trailer: &VehicleSettings, yaw: f3
 }
 
 /// [`pair`]: the road car (no auto-reverse) and the caravan, both on `sweep` wheels.
-fn rig(app: &mut App, sweep: SweepType, yaw: f32) -> (Entity, Entity) {
+pub(super) fn rig(app: &mut App, sweep: SweepType, yaw: f32) -> (Entity, Entity) {
     let mut trailer = preset("caravan");
     trailer.axles[0].wheel.set_sweep_type(sweep);
     pair(app, &preset_with("road", sweep), &trailer, yaw)
 }
 
-fn messages<M: Message + Clone>(app: &App) -> Vec<M> {
+pub(super) fn messages<M: Message + Clone>(app: &App) -> Vec<M> {
     let m = app.world().resource::<Messages<M>>();
     m.iter_current_update_messages().cloned().collect()
 }
 
-fn telemetry(app: &App, caravan: Entity) -> HitchTelemetry {
+pub(super) fn telemetry(app: &App, caravan: Entity) -> HitchTelemetry {
     *app.world().get::<HitchTelemetry>(caravan).expect("a coupled trailer")
 }
 
@@ -99,7 +99,7 @@ fn the_caravan_hangs_its_nose_load_on_the_ball() {
 }
 
 /// A Kåsa circle fit of points in the ground plane: centre (x, z) and radius.
-fn circle_fit(points: &[Vec2]) -> (Vec2, f32) {
+pub(super) fn circle_fit(points: &[Vec2]) -> (Vec2, f32) {
     // x² + z² + a·x + b·z + c = 0, least squares in (a, b, c).
     let mut m = [[0.0f64; 3]; 3];
     let mut r = [0.0f64; 3];
@@ -132,7 +132,7 @@ fn circle_fit(points: &[Vec2]) -> (Vec2, f32) {
 }
 
 /// Holds the road car near `v` m/s (negative: in reverse) with throttle and brake.
-fn hold_speed(app: &mut App, car: Entity, v: f32, steer: f32) {
+pub(super) fn hold_speed(app: &mut App, car: Entity, v: f32, steer: f32) {
     let forward = velocity(app, car).dot(rotation(app, car) * Vec3::NEG_Z);
     let error = (v - forward) * v.signum();
     set_controls(app, car, |i| {
@@ -497,76 +497,6 @@ fn a_fifth_wheel_carries_roll_and_a_ball_does_not() {
     }
     assert!(worst[0] > 1.5, "a ball lets the caravan roll: {}", worst[0]);
     assert!(worst[1] < 0.3, "a fifth wheel holds the roll: {}", worst[1]);
-}
-
-/// The damping ratio of the caravan's sway after a steering pulse at `kmh`, its nose
-/// load `nose` (fraction of its weight, by moving its centre of mass along it): from the
-/// logarithmic decrement of the articulation's first peaks. Negative: the sway grows.
-fn sway_damping(kmh: f32, nose: f32) -> (f32, Vec<f32>) {
-    let hz = 120.0;
-    let mut app = app(hz);
-    flat(&mut app, None);
-    let tow = preset_with("road", SweepType::Ray);
-    let mut trailer = preset("caravan");
-    let (axle, coupling) = (trailer.axles[0].z, trailer.trailer.as_ref().unwrap().coupling[2]);
-    trailer.chassis.center_of_mass[2] = axle - nose * (axle - coupling);
-    let (car, caravan) = pair(&mut app, &tow, &trailer, 0.0);
-    run(&mut app, steps(1.0, hz));
-    let v = kmh / 3.6;
-    launch(&mut app, car, v);
-    launch(&mut app, caravan, v);
-    run(&mut app, steps(2.0, hz));
-    let mut yaw = vec![];
-    for step in 0..steps(12.0, hz) {
-        let t = step as f64 / hz;
-        let steer = if t < 0.4 { 0.08 } else { 0.0 };
-        hold_speed(&mut app, car, v, steer);
-        app.update();
-        if t > 0.4 {
-            yaw.push(telemetry(&app, caravan).yaw);
-        }
-    }
-    // The peaks of |θ| between sign changes.
-    let mut peaks = vec![];
-    let mut best: f32 = 0.0;
-    for w in yaw.windows(2) {
-        best = best.max(w[0].abs());
-        if w[0].signum() != w[1].signum() && best > 0.02 {
-            peaks.push(best);
-            best = 0.0;
-        }
-    }
-    let n = peaks.len().min(5);
-    let zeta = if n >= 3 {
-        let decrement = (peaks[1] / peaks[n - 1]).ln() / (n - 2) as f32;
-        decrement / (4.0 * std::f32::consts::PI * std::f32::consts::PI + decrement * decrement).sqrt()
-    } else {
-        1.0 // gone within a swing: overdamped
-    };
-    (zeta, peaks)
-}
-
-/// A caravan's sway after a steering pulse: its damping falls with speed, and a
-/// tail-heavy caravan (nose load −4 % of its weight) sways less damped than one loaded
-/// to the guidance's 7 %, at 60, 90 and 120 km/h.
-#[test]
-fn a_caravans_sway_damping_falls_with_speed_and_with_a_light_nose() {
-    let mut table = vec![];
-    for nose in [0.07, -0.04] {
-        for kmh in [60.0, 90.0, 120.0] {
-            let (zeta, peaks) = sway_damping(kmh, nose);
-            println!(
-                "measured: nose {:+.0} %, {kmh} km/h: damping ratio {zeta:.3} (peaks {peaks:.2?}°)",
-                nose * 100.0
-            );
-            table.push(zeta);
-        }
-    }
-    let (heavy, light) = table.split_at(3);
-    assert!(heavy[0] > heavy[1] && heavy[1] > heavy[2], "{heavy:?}");
-    for (h, l) in heavy.iter().zip(light) {
-        assert!(l < h, "a light nose damps less: {light:?} vs {heavy:?}");
-    }
 }
 
 /// Air brakes in the car: the caravan given air brakes (lag 0.3 s) and brakes strong

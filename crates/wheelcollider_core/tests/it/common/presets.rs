@@ -7,12 +7,12 @@
 /// (`crates/wheelcollider_core/presets/<name>.ron`, which `assets/presets` links to).
 /// The core's test `vehicle::the_preset_list_is_every_shipped_file` checks that the
 /// folder holds exactly these and the [`TRAILERS`].
-pub const PRESETS: [&str; 4] = ["road", "rally", "kart", "gt86"];
+pub const PRESETS: [&str; 5] = ["road", "rally", "kart", "gt86", "tractor"];
 
 /// Every shipped trailer (a vehicle towed, not driven), by file name in the same
 /// folder. "Every shipped preset" in a test is [`PRESETS`]: the trailers are proved
 /// behind their tow vehicles (`vehicle::towing` in the plugin's tests).
-pub const TRAILERS: [&str; 1] = ["caravan"];
+pub const TRAILERS: [&str; 2] = ["caravan", "semitrailer"];
 
 /// The folder of the shipped presets, the core's `presets/` (every crate that includes
 /// this file is a folder of `crates/`).

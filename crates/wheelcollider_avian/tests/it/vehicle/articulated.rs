@@ -1,0 +1,322 @@
+//! The tractor and its 31 t semi-trailer coupled on the fifth wheel, with real masses
+//! (a 40 t combination): the kingpin load on the trailer's springs, off-tracking on a steady circle, a full stop
+//! with the trailer's air brakes and ABS, a jackknifed truck at standstill, every sweep
+//! over a kerb and a heightfield.
+
+use super::towing::{circle_fit, hold_speed, messages, pair, telemetry};
+use crate::common::*;
+use avian3d::prelude::*;
+use bevy::prelude::*;
+use wheelcollider_avian::prelude::*;
+use wheelcollider_core::vehicle::off_tracking;
+
+/// The tractor (on `sweep` wheels) and the semi-trailer coupled behind it, turned
+/// `yaw` (deg) about the kingpin.
+fn truck(app: &mut App, sweep: SweepType, yaw: f32) -> (Entity, Entity) {
+    let mut trailer = preset("semitrailer");
+    for a in &mut trailer.axles {
+        a.wheel.set_sweep_type(sweep);
+    }
+    pair(app, &preset_with("tractor", sweep), &trailer, yaw)
+}
+
+/// The fifth wheel and the kingpin, apart in the world (m).
+fn kingpin_gap(app: &App, tractor: Entity, trailer: Entity) -> f32 {
+    let (tow, semi) = (preset("tractor"), preset("semitrailer"));
+    let plate = position(app, tractor) + rotation(app, tractor) * Vec3::from(tow.hitch.unwrap().position);
+    let pin = position(app, trailer) + rotation(app, trailer) * Vec3::from(semi.trailer.unwrap().coupling);
+    plate.distance(pin)
+}
+
+/// The kingpin load (N) of a trailer on linear axle springs whose kingpin stands
+/// `drop` (m) below its design height: its level `nose_load` less what the springs take
+/// back as it pitches about its axles. Rigid body, the kingpin held: with `dᵢ` each
+/// axle's distance behind the kingpin and `kᵢ` its two springs' rate, the axles compress
+/// by `drop + p·dᵢ` with the pitch `p = −drop·Σkᵢdᵢ / Σkᵢdᵢ²` (the weight's moment about
+/// the kingpin unchanged), so the load moves by `−Σ 2kᵢ·(drop + p·dᵢ)`.
+fn kingpin_load_at(trailer: &VehicleSettings, drop: f32) -> f32 {
+    let z_k = trailer.trailer.as_ref().unwrap().coupling[2];
+    let axles: Vec<(f32, f32)> = trailer
+        .axles
+        .iter()
+        .map(|a| (a.z - z_k, 2.0 * a.wheel.suspension_spring()))
+        .collect();
+    let (kd, kd2) = axles
+        .iter()
+        .fold((0.0, 0.0), |(s1, s2), (d, k)| (s1 + k * d, s2 + k * d * d));
+    let p = -drop * kd / kd2;
+    trailer.nose_load() - axles.iter().map(|(d, k)| k * (drop + p * d)).sum::<f32>()
+}
+
+/// At rest the semi-trailer hangs its kingpin load on the fifth wheel: 12 t level (the
+/// lever rule with its axles sharing equally), less what its springs take back as the
+/// tractor's springs let the kingpin sink ([`kingpin_load_at`] the measured sink), within
+/// 3 %; tyres and kingpin add up to its weight within 1 %, the kingpin in its socket
+/// within 5 mm, at 30, 60 and 240 Hz; the tractor's tyres carry its own weight and the
+/// kingpin load within 1 % (means over 2 s at rest).
+#[test]
+fn the_semitrailer_hangs_its_kingpin_load_on_the_fifth_wheel() {
+    let (tow, semi) = (preset("tractor"), preset("semitrailer"));
+    let weight = semi.chassis.mass * G;
+    let a = &semi.axles[0];
+    let design = a.ride_height.unwrap() - a.mount_height + semi.trailer.as_ref().unwrap().coupling[1];
+    for hz in [30.0, 60.0, 240.0] {
+        let mut app = app(hz);
+        flat(&mut app, None);
+        let (tractor, trailer) = truck(&mut app, SweepType::Ray, 0.0);
+        run(&mut app, steps(4.0, hz));
+        // Means over 2 s: at 30 Hz the joint's force and the tractor's tyre loads
+        // alternate step to step by ±5 % about them (the bodies move by tenths of a mm).
+        let loads = |app: &App, e: Entity| -> f32 {
+            let wheels = app.world().get::<ChassisWheels>(e).unwrap().wheels().to_vec();
+            wheels.iter().map(|&w| output(app, w).output.load).sum()
+        };
+        let coupling = Vec3::from(semi.trailer.as_ref().unwrap().coupling);
+        let mut sums = [0.0f32; 4];
+        let n = steps(2.0, hz);
+        for _ in 0..n {
+            run(&mut app, 1);
+            let pin = position(&app, trailer) + rotation(&app, trailer) * coupling;
+            let now = [
+                telemetry(&app, trailer).nose_load,
+                loads(&app, tractor),
+                loads(&app, trailer),
+                pin.y,
+            ];
+            for (s, v) in sums.iter_mut().zip(now) {
+                *s += v / n as f32;
+            }
+        }
+        let [kingpin, tractor_tyres, tyres, pin_y] = sums;
+        let want = kingpin_load_at(&semi, design - pin_y);
+        let gap = kingpin_gap(&app, tractor, trailer);
+        println!(
+            "measured at {hz} Hz: kingpin {:.0} N (closed form {want:.0} with the kingpin {:.1} mm down; level {:.0}), \
+             trailer tyres {tyres:.0} N ({:.2} % with the kingpin), tractor tyres {:.2} % of its weight and the \
+             kingpin, gap {:.2} mm",
+            kingpin,
+            (design - pin_y) * 1e3,
+            semi.nose_load(),
+            100.0 * (tyres + kingpin) / weight,
+            100.0 * tractor_tyres / (tow.chassis.mass * G + kingpin),
+            gap * 1e3
+        );
+        assert!((kingpin / want - 1.0).abs() < 0.03, "{hz} Hz");
+        assert!(((tyres + kingpin) / weight - 1.0).abs() < 0.01, "{hz} Hz");
+        assert!(
+            (tractor_tyres / (tow.chassis.mass * G + kingpin) - 1.0).abs() < 0.01,
+            "{hz} Hz"
+        );
+        assert!(gap < 5e-3, "{hz} Hz: gap {gap}");
+        assert_sane(&app, tractor);
+        assert_sane(&app, trailer);
+    }
+}
+
+/// Low-speed off-tracking of the 40 t combination: the tractor round a steady circle
+/// at 2.5 m/s, steering held at 0.35; with the tandem's centre on radius R, the
+/// kingpin (0.5 m ahead of it) on `√(R² + b²)` and the trailer's axle group's centre
+/// (7.7 m behind the kingpin) on `√(R_h² − l_t²)`, within 3 %, at 30, 60 and 240 Hz.
+#[test]
+fn a_semitrailer_off_tracks_as_the_closed_form_says() {
+    let (tow, semi) = (preset("tractor"), preset("semitrailer"));
+    let tandem = 0.5 * (tow.axles[1].z + tow.axles[2].z);
+    let b = tow.hitch.as_ref().unwrap().position[2] - tandem;
+    let l_t = semi.trailer_length();
+    let group = semi.axles.iter().map(|a| a.z).sum::<f32>() / 3.0;
+    for hz in [30.0, 60.0, 240.0] {
+        let mut app = app(hz);
+        flat(&mut app, None);
+        let (tractor, trailer) = truck(&mut app, SweepType::Ray, 0.0);
+        let mut tracks = [vec![], vec![], vec![]];
+        for step in 0..steps(60.0, hz) {
+            hold_speed(&mut app, tractor, 2.5, 0.35);
+            app.update();
+            if step < steps(36.0, hz) {
+                continue;
+            }
+            let (p, q) = (position(&app, tractor), rotation(&app, tractor));
+            let (pt, qt) = (position(&app, trailer), rotation(&app, trailer));
+            let points = [
+                p + q * Vec3::new(0.0, 0.0, tandem),
+                p + q * Vec3::from(tow.hitch.as_ref().unwrap().position),
+                pt + qt * Vec3::new(0.0, 0.0, group),
+            ];
+            for (track, point) in tracks.iter_mut().zip(points) {
+                track.push(Vec2::new(point.x, point.z));
+            }
+        }
+        let [(c_r, r), (c_h, r_h), (c_t, r_t)] = tracks.map(|t| circle_fit(&t));
+        let (want_h, want_t) = off_tracking(r, b, l_t);
+        println!(
+            "measured at {hz} Hz: tandem R {r:.3} m, kingpin {r_h:.3} m (closed form {want_h:.3}), trailer axles \
+             {r_t:.3} m (closed form {want_t:.3}); centres {c_r} {c_h} {c_t}"
+        );
+        assert!(r > 8.0 && r < 25.0, "{hz} Hz: the tandem's circle {r} m");
+        assert!((r_h / want_h - 1.0).abs() < 0.03, "{hz} Hz: kingpin {r_h} vs {want_h}");
+        assert!((r_t / want_t - 1.0).abs() < 0.03, "{hz} Hz: trailer {r_t} vs {want_t}");
+        assert!(c_r.distance(c_h) < 0.5 && c_r.distance(c_t) < 0.5, "{hz} Hz");
+        assert_sane(&app, tractor);
+        assert_sane(&app, trailer);
+    }
+}
+
+/// A full stop of the 40 t combination from 80 km/h, the trailer's air brakes
+/// following the pedal with its ABS: its mean fully developed deceleration (UN R13's
+/// MFDD, between 80 % and 10 % of the start speed) is at least R13's 5.0 m/s² for an
+/// N3 vehicle, and within 8 % of the brakes' closed form (the two vehicles' brake
+/// torques over their radii, rolling resistance and drag, over the combination's mass
+/// and its wheels' inertia, none of the tyres at its limit); no wheel locks (slip above
+/// −0.3 while faster than 2 m/s) and the trailer stays in line (articulation under 2°),
+/// at 30, 60 and 240 Hz.
+#[test]
+fn the_combination_stops_straight_on_its_air_brakes() {
+    let (tow, semi) = (preset("tractor"), preset("semitrailer"));
+    let mass = tow.chassis.mass + semi.chassis.mass;
+    let inertia: f32 = [&tow, &semi]
+        .iter()
+        .flat_map(|s| {
+            s.axles
+                .iter()
+                .map(|a| 2.0 * a.wheel.inertia() / (a.wheel.radius() * a.wheel.radius()))
+        })
+        .sum();
+    let force =
+        tow.brakes.max_torque / tow.axles[0].wheel.radius() + semi.brakes.max_torque / semi.axles[0].wheel.radius();
+    let rolling = tow.rolling_resistance_force(15.0) + semi.rolling_resistance_force(15.0);
+    let drag = (tow.aero.drag_factor() + semi.aero.drag_factor()) * 15.0 * 15.0;
+    let want = (force + rolling + drag) / (mass + inertia);
+    for hz in [30.0, 60.0, 240.0] {
+        let mut app = app(hz);
+        flat(&mut app, None);
+        let (tractor, trailer) = truck(&mut app, SweepType::Ray, 0.0);
+        run(&mut app, steps(1.0, hz));
+        let v0 = 80.0 / 3.6;
+        launch(&mut app, tractor, v0);
+        launch(&mut app, trailer, v0);
+        let wheels: Vec<Entity> = [tractor, trailer]
+            .iter()
+            .flat_map(|&e| app.world().get::<ChassisWheels>(e).unwrap().wheels().to_vec())
+            .collect();
+        let (mut samples, mut lowest, mut articulation) = (vec![], 0.0f32, 0.0f32);
+        for step in 0..steps(15.0, hz) {
+            set_controls(&mut app, tractor, |i| (i.throttle, i.brake) = (0.0, 1.0));
+            app.update();
+            let v = velocity(&app, tractor).length();
+            if (0.1 * v0..=0.8 * v0).contains(&v) {
+                samples.push((step as f32 / hz as f32, v));
+            }
+            if v > 15.0 / 3.6 {
+                for &w in &wheels {
+                    lowest = lowest.min(output(&app, w).output.forward_slip);
+                }
+            }
+            articulation = articulation.max(telemetry(&app, trailer).yaw.abs());
+            if v < 0.05 {
+                break;
+            }
+        }
+        let (t0, v1) = samples[0];
+        let (t1, v2) = *samples.last().unwrap();
+        let mfdd = (v1 * v1 - v2 * v2) / (2.0 * (v1 + v2) / 2.0 * (t1 - t0));
+        println!(
+            "measured at {hz} Hz: MFDD {mfdd:.2} m/s² (closed form {want:.2}), lowest slip {lowest:.3}, largest \
+             articulation {articulation:.2}°"
+        );
+        assert!(mfdd >= 5.0, "{hz} Hz: {mfdd}");
+        assert!((mfdd / want - 1.0).abs() < 0.08, "{hz} Hz: {mfdd} vs {want}");
+        assert!(lowest > -0.3, "{hz} Hz: a wheel locked ({lowest})");
+        assert!(articulation < 2.0, "{hz} Hz: {articulation}°");
+        assert!(messages::<Jackknifed>(&app).is_empty());
+    }
+}
+
+/// A jackknifed truck at standstill: coupled at 85° of articulation (inside the fifth
+/// wheel's 90° stop), parked with the brakes on for 5 s, nothing moves (every body
+/// under 5 mm/s), the kingpin stays in its socket within 5 mm and everything stays
+/// finite, at 30 and 240 Hz; then the tractor pulls it straight (under 10° after 40 m).
+#[test]
+fn a_jackknifed_truck_stands_and_pulls_straight() {
+    for hz in [30.0, 240.0] {
+        let mut app = app(hz);
+        flat(&mut app, None);
+        let (tractor, trailer) = truck(&mut app, SweepType::Ray, 85.0);
+        for _ in 0..steps(5.0, hz) {
+            set_controls(&mut app, tractor, |i| (i.brake, i.handbrake) = (1.0, 1.0));
+            app.update();
+        }
+        let still = velocity(&app, tractor).length().max(velocity(&app, trailer).length());
+        let gap = kingpin_gap(&app, tractor, trailer);
+        let start = position(&app, tractor);
+        set_controls(&mut app, tractor, |i| (i.brake, i.handbrake) = (0.0, 0.0));
+        let mut moved = 0.0;
+        for _ in 0..steps(60.0, hz) {
+            hold_speed(&mut app, tractor, 3.0, 0.0);
+            app.update();
+            moved = position(&app, tractor).distance(start);
+            if moved >= 40.0 {
+                break;
+            }
+        }
+        let yaw = telemetry(&app, trailer).yaw.abs();
+        println!(
+            "measured at {hz} Hz: parked jackknifed, fastest body {still:.4} m/s, gap {:.2} mm; after {moved:.1} m, \
+             articulation {yaw:.1}°",
+            gap * 1e3
+        );
+        assert!(still < 5e-3, "{hz} Hz: {still}");
+        assert!(gap < 5e-3, "{hz} Hz: {gap}");
+        assert!(moved >= 40.0 && yaw < 10.0, "{hz} Hz: {moved} m, {yaw}°");
+        assert_sane(&app, tractor);
+        assert_sane(&app, trailer);
+    }
+}
+
+/// The combination over a kerb and a bumpy heightfield at 8 m/s with every sweep on
+/// every wheel, at 20–480 Hz: the kingpin stays in its socket within 1 cm, everything
+/// finite, the trailer past the terrain with its six wheels on the ground beyond it.
+#[test]
+fn the_truck_crosses_kerbs_and_a_heightfield_with_every_sweep_and_rate() {
+    let n = 41;
+    let h: Vec<Vec<f32>> = (0..n)
+        .map(|i| {
+            (0..n)
+                .map(|j| 0.06 * ((i as f32 * 0.9).sin() + (j as f32 * 1.3).cos()))
+                .collect()
+        })
+        .collect();
+    for hz in [20.0, 30.0, 60.0, 120.0, 240.0, 480.0] {
+        for sweep in SWEEPS {
+            let mut app = app(hz);
+            flat(&mut app, None);
+            app.world_mut()
+                .spawn((RigidBody::Static, race_kerb(), Transform::from_xyz(-1.0, 0.0, -15.0)));
+            app.world_mut().spawn((
+                RigidBody::Static,
+                grid_terrain(h.clone(), 1.0, false),
+                Transform::from_xyz(0.0, 0.0, -50.0),
+            ));
+            let (tractor, trailer) = truck(&mut app, sweep, 0.0);
+            let mut worst: f32 = 0.0;
+            for _ in 0..steps(18.0, hz) {
+                hold_speed(&mut app, tractor, 8.0, 0.0);
+                app.update();
+                worst = worst.max(kingpin_gap(&app, tractor, trailer));
+            }
+            assert_sane(&app, tractor);
+            assert_sane(&app, trailer);
+            let grounded = app.world().get::<VehicleTelemetry>(trailer).unwrap().grounded_wheels;
+            println!(
+                "measured at {hz} Hz, {sweep:?}: widest kingpin gap {:.2} mm, trailer at z {:.1}, its wheels grounded {grounded}",
+                worst * 1e3,
+                position(&app, trailer).z
+            );
+            assert!(worst < 0.01, "{hz} Hz {sweep:?}: gap {worst}");
+            assert!(
+                position(&app, trailer).z < -80.0,
+                "{hz} Hz {sweep:?}: the truck stalled"
+            );
+            assert_eq!(grounded, 6, "{hz} Hz {sweep:?}");
+        }
+    }
+}
