@@ -113,7 +113,7 @@ pub enum Maneuver {
     /// and frequency against the linear car-trailer model, and the speed where its
     /// damping crosses zero against the model's critical speed.
     TowSway,
-    /// Towing: reversing at 1.2 m/s with the steering centred from 2° of articulation:
+    /// Towing: reversing at 1.2 m/s with the steering centred from 3° of articulation:
     /// the articulation's divergence against `|v|/l_t`, and the jackknife.
     TowReverse,
 }

@@ -7,8 +7,9 @@ use avian3d::prelude::*;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use wheelcollider_avian::prelude::*;
+use wheelcollider_avian::vehicle::VehicleRuntime;
 use wheelcollider_core::STANDARD_GRAVITY as G;
-use wheelcollider_core::vehicle::DriverInput;
+use wheelcollider_core::vehicle::{DriverInput, RAD_PER_S_TO_RPM};
 
 use crate::report::Channel;
 use crate::{ManeuverOptions, wheel_labels};
@@ -291,10 +292,25 @@ impl Sim {
     }
 
     /// Sets the car moving forward at `v` (m/s) with its wheels rolling and their tyres
-    /// relaxed.
+    /// relaxed, an automatic gearbox in the lowest gear that keeps the engine under its
+    /// shift-up speed (a truck's twelve gears are not worked up from first while the
+    /// run starts) and the engine turning with the wheels.
     pub(crate) fn launch(&mut self, v: f32) {
         let forward = self.k.forward;
         self.app.world_mut().get_mut::<LinearVelocity>(self.car).unwrap().0 = forward * v;
+        let s = &self.settings;
+        if s.gearbox.automatic && s.trailer.is_none() {
+            let rpm = |g: i32| v / s.drive_radius() * s.gearbox.total_ratio(g) * RAD_PER_S_TO_RPM;
+            let top = s.gearbox.top_gear();
+            let gear = (1..=top)
+                .find(|&g| rpm(g) <= 0.95 * s.gearbox.shift_up_rpm)
+                .unwrap_or(top);
+            let engine = rpm(gear).max(s.engine.idle_rpm) / RAD_PER_S_TO_RPM;
+            let mut runtime = self.app.world_mut().get_mut::<VehicleRuntime>(self.car).unwrap();
+            if let Some(state) = runtime.state.as_mut() {
+                (state.gear, state.next_gear, state.engine_speed) = (gear, gear, engine);
+            }
+        }
         for &w in &self.wheels {
             let r = self.app.world().get::<WheelCollider>(w).unwrap().radius();
             let mut state = self.app.world_mut().get_mut::<WheelState>(w).unwrap();

@@ -112,8 +112,11 @@ impl VehicleSettings {
     ///
     /// Each axle's brakes either lock its wheels (their torque beats the tyre's peak force
     /// at the axle's load) and give the curve's force at a locked wheel's slip
-    /// ([`WheelSettings::locked_slip`](crate::WheelSettings::locked_slip)), or they do not and give torque / radius. With two axles the
-    /// loads include the transfer m·a·h / L (h: centre-of-mass height at rest), solved by
+    /// ([`WheelSettings::locked_slip`](crate::WheelSettings::locked_slip)), or they do not and give torque / radius. The
+    /// static loads are [`static_axle_load`](Self::static_axle_load)'s; with two axle
+    /// groups ([`axle_groups`](Self::axle_groups): two axles, or a steer axle and a
+    /// tandem) they include the transfer m·a·h / L between the groups' centres (h:
+    /// centre-of-mass height at rest), shared equally within a group, solved by
     /// fixed-point iteration, and each axle's friction coefficient is its tyre's at half the
     /// axle's load ([`WheelSettings::load_grip_factor`]). With ABS every axle works at the
     /// curve's peak instead. For a car whose brakes lock every wheel this is v² / (2·μ·g)
@@ -124,23 +127,34 @@ impl VehicleSettings {
         let m = self.chassis.mass;
         let w = m * G;
         let k = self.aero.drag_factor();
-        let loads = self.static_axle_loads();
-        let (l, h) = match (self.axles.first(), self.axles.last()) {
-            (Some(f), Some(r)) if self.axles.len() == 2 => (r.z - f.z, self.center_of_mass_height()),
-            _ => (0.0, 0.0),
+        // The axles' static loads and, between two axle groups (two axles, or a steer
+        // axle and a tandem), the transfer m·a·h / L shared equally within each group.
+        let loads: Vec<f32> = (0..self.axles.len())
+            .map(|i| self.static_axle_load(i, 0.0, 0.0))
+            .collect();
+        let groups = self.axle_groups();
+        let (l, h, ahead) = match groups.as_slice() {
+            [(f0, f1), (r0, r1)] => {
+                let centre =
+                    |lo: usize, hi: usize| self.axles[lo..hi].iter().map(|a| a.z).sum::<f32>() / (hi - lo) as f32;
+                (centre(*r0, *r1) - centre(*f0, *f1), self.center_of_mass_height(), *f1)
+            }
+            _ => (0.0, 0.0, 0),
         };
+        let back = self.axles.len() - ahead;
         let decel = |v: f32| -> f32 {
             let front = &self.axles[0].wheel;
             let mut a = front.longitudinal_friction(front.locked_slip(v), w as f64 / 4.0) * grip * G;
             for _ in 0..30 {
                 let mut force = 0.0;
                 for (i, axle) in self.axles.iter().enumerate() {
-                    let static_load = match loads {
-                        Some(ld) => ld[i],
-                        None => w / self.axles.len() as f32,
-                    };
                     let transfer = if l > 0.0 { m * a * h / l } else { 0.0 };
-                    let load = (static_load + if i == 0 { transfer } else { -transfer }).max(0.0);
+                    let shift = if i < ahead {
+                        transfer / ahead as f32
+                    } else {
+                        -transfer / back.max(1) as f32
+                    };
+                    let load = (loads[i] + shift).max(0.0);
                     // Each axle's tyre at its load (load sensitivity), two tyres per axle.
                     let tyre = &axle.wheel;
                     let corner = 0.5 * load as f64;

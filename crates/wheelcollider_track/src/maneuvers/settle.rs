@@ -1,4 +1,4 @@
-//! Settle: sag per wheel against its static compression (m·g/k, or what the ride height
+//! Settle (4 s, then creep over 1 s): sag per wheel against its static compression (m·g/k, or what the ride height
 //! sets), creep, then each axle's natural frequency and
 //! bump / rebound damping from a push. (`settle` is long: the three phases in
 //! order, sharing the recorded series.)
@@ -8,7 +8,7 @@ use super::prelude::*;
 pub(crate) fn settle(settings: &VehicleSettings, o: &ManeuverOptions, out: &mut Out) -> Sim {
     let mut sim = Sim::new(settings, o, Ground::Flat(WheelSurface::ASPHALT));
     let still = DriverInput::default();
-    sim.hold(still, 2.0);
+    sim.hold(still, 4.0);
     let h0 = sim.k.position.y;
     sim.hold(still, 1.0);
     let creep = (sim.k.position.y - h0) * 1000.0;

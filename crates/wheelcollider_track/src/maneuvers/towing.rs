@@ -263,7 +263,7 @@ pub(crate) fn tow_reverse(
     out: &mut Out,
 ) -> Sim {
     // A manual gearbox held in reverse (the automatic takes first gear on throttle),
-    // 1.2 m/s backwards with the steering centred from 2° of articulation.
+    // 1.2 m/s backwards with the steering centred from 3° of articulation.
     let mut manual = settings.clone();
     manual.gearbox.automatic = false;
     let mut pair = Pair::new(&manual, trailer, o);
@@ -273,7 +273,7 @@ pub(crate) fn tow_reverse(
         let hitch = manual.hitch.as_ref().expect("checked").position;
         let ball = world.get::<Position>(pair.sim.car).unwrap().0
             + world.get::<Rotation>(pair.sim.car).unwrap().0 * Vec3::from(hitch);
-        let turn = Quat::from_rotation_y(2f32.to_radians());
+        let turn = Quat::from_rotation_y(3f32.to_radians());
         let (p, q) = (
             world.get::<Position>(pair.trailer).unwrap().0,
             world.get::<Rotation>(pair.trailer).unwrap().0,
@@ -287,7 +287,7 @@ pub(crate) fn tow_reverse(
     }
     let mut yaw = vec![0.0; pair.sim.rec.time.len()];
     let (mut t4, mut t20, mut speeds, mut jackknife) = (None, None, vec![], f32::NAN);
-    for _ in 0..pair.sim.steps(if o.quick { 30.0 } else { 60.0 }) {
+    for _ in 0..pair.sim.steps(if o.quick { 60.0 } else { 90.0 }) {
         let error = -1.2 - pair.sim.k.forward_speed;
         pair.sim.step(DriverInput {
             throttle: (-0.4 * error).clamp(0.0, 0.6),
