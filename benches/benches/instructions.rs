@@ -6,6 +6,7 @@
 //! cargo bench -p wheelcollider_bench --bench instructions            # the table (about 10 min)
 //! cargo bench -p wheelcollider_bench --bench instructions -- --quick # ray on the box only
 //! cargo bench -p wheelcollider_bench --bench instructions -- --track # the proving ground
+//! cargo bench -p wheelcollider_bench --bench instructions -- --towing # a hitch's cost
 //! ```
 //!
 //! Method: the bench runs itself under callgrind (`--run <world> <ground> <cars> <steps>`):
@@ -52,6 +53,15 @@ fn ground_of(name: &str) -> Ground {
 /// Steps one world `WARMUP + steps` times (the run callgrind counts): the plugin's
 /// (`base`, `ray`, `sphere`, `cylinder`) or Rapier's (`rapier-base`, `rapier`).
 fn run(world: &str, ground: &str, cars: usize, steps: usize) {
+    if let Some(rest) = world.strip_prefix("tow-") {
+        let (how, tow) = rest.split_once('-').unwrap_or((rest, "road"));
+        let mut app = wheelcollider_bench::towing::app(cars, tow, how == "coupled");
+        single_threaded(&mut app);
+        for _ in 0..WARMUP + steps {
+            app.update();
+        }
+        return;
+    }
     if let Some(kind) = world.strip_prefix("track-") {
         let mut app = wheelcollider_bench::track::app(cars, kind == "boxes", 1);
         single_threaded(&mut app);
@@ -129,6 +139,10 @@ fn main() {
         track();
         return;
     }
+    if args.iter().any(|a| a == "--towing") {
+        towing();
+        return;
+    }
     // `cargo bench` passes `--bench`; anything else we ignore but `--quick` and `--track`.
     let quick = args.iter().any(|a| a == "--quick");
     let grounds: &[&str] = if quick {
@@ -183,3 +197,25 @@ fn track() {
         share[0] - per_car
     );
 }
+
+/// [`TOW_PAIRS`] tow vehicles with their trailers coupled against the same vehicles
+/// apart (each trailer parked on its stand): instructions per step, and what the hitch
+/// adds per pair (the joint in avian's solver, the trailer's brakes and telemetry).
+fn towing() {
+    println!(
+        "| tow vehicle and trailer | coupled, per step | apart, per step | the hitch per pair | per pair, % of the two apart |"
+    );
+    println!("| --- | --- | --- | --- | --- |");
+    for (tow, trailer) in [("road", "caravan"), ("tractor", "semitrailer")] {
+        let coupled = per_step(&format!("tow-coupled-{tow}"), "", TOW_PAIRS);
+        let apart = per_step(&format!("tow-apart-{tow}"), "", TOW_PAIRS);
+        let hitch = (coupled - apart) / TOW_PAIRS as f64;
+        println!(
+            "| {tow} + {trailer} | {coupled:.0} | {apart:.0} | {hitch:.0} | {:+.1} % |",
+            100.0 * hitch / (apart / TOW_PAIRS as f64)
+        );
+    }
+}
+
+/// The pairs in each towing world.
+const TOW_PAIRS: usize = 10;

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use wheelcollider_avian::prelude::*;
 
 pub mod phases;
+pub mod towing;
 pub mod track;
 
 /// Physics rate of every benchmark (Hz).

@@ -1,6 +1,7 @@
 //! The car bodies, built from primitives and tapered boxes sized from the preset
 //! (chassis length and width, axle positions, wheel size): a hatch, a rally hatch in
-//! livery, a coupé with a wing, a kart with its driver.
+//! livery, a coupé with a wing, a kart with its driver; the towing bodies are in
+//! `truck_bodies.rs`.
 //!
 //! Why `saloon` and `kart` are long: one statement per part of the body, no logic.
 use std::f32::consts::FRAC_PI_2;
@@ -18,12 +19,14 @@ pub enum Style {
     Coupe,
     Kart,
     Caravan,
+    Truck,
 }
 
 impl Style {
     pub fn of(settings: &VehicleSettings) -> Self {
         match settings.name.as_str() {
             _ if settings.trailer.is_some() => Style::Caravan,
+            _ if settings.hitch.as_ref().is_some_and(|h| h.kind == HitchKind::FifthWheel) => Style::Truck,
             "rally" => Style::Rally,
             "gt86" => Style::Coupe,
             "kart" => Style::Kart,
@@ -50,6 +53,7 @@ impl Style {
             ],
             Style::Kart => &[(0.95, 0.8, 0.05), (0.1, 0.6, 0.2), (0.85, 0.1, 0.1)],
             Style::Caravan => &[(0.93, 0.93, 0.9)],
+            Style::Truck => &[(0.75, 0.08, 0.08), (0.1, 0.25, 0.55), (0.92, 0.92, 0.9)],
         };
         let (r, g, b) = palette[livery % palette.len()];
         Color::srgb(r, g, b)
@@ -495,69 +499,4 @@ pub fn kart(
         &visor,
         Transform::from_translation(head + Vec3::new(0.0, 0.01, -0.12)),
     );
-}
-
-/// A caravan: a white box body on a dark skirt, a window band and a stripe, rear lamps,
-/// and the A-frame drawbar to the hitch head.
-pub fn caravan(
-    c: &mut ChildSpawnerCommands,
-    p: &mut Painter,
-    settings: &VehicleSettings,
-    tail: &Handle<StandardMaterial>,
-) {
-    let g = ground_y(settings);
-    let [w, h, l] = settings.chassis.size;
-    let white = p.material(Style::Caravan.paint(0), 0.0, 0.5);
-    let dark = p.material(Color::srgb(0.12, 0.12, 0.13), 0.2, 0.6);
-    let glass = p.material(Color::srgb(0.05, 0.07, 0.1), 0.6, 0.1);
-    let stripe = p.material(Color::srgb(0.6, 0.1, 0.1), 0.1, 0.5);
-    let floor = g + 0.45;
-    let top = h / 2.0;
-    p.part(
-        c,
-        Cuboid::new(w, top - floor, l),
-        &white,
-        Transform::from_xyz(0.0, (top + floor) / 2.0, 0.0),
-    );
-    p.part(
-        c,
-        Cuboid::new(w + 0.02, 0.12, l + 0.02),
-        &dark,
-        Transform::from_xyz(0.0, floor + 0.06, 0.0),
-    );
-    p.part(
-        c,
-        Cuboid::new(w + 0.03, 0.06, l + 0.03),
-        &stripe,
-        Transform::from_xyz(0.0, floor + 0.5, 0.0),
-    );
-    p.part(
-        c,
-        Cuboid::new(w + 0.02, 0.45, l * 0.55),
-        &glass,
-        Transform::from_xyz(0.0, top - 0.6, -0.2),
-    );
-    p.part(
-        c,
-        Cuboid::new(w * 0.8, 0.45, 0.04),
-        &glass,
-        Transform::from_xyz(0.0, top - 0.6, -l / 2.0 - 0.005),
-    );
-    for x in [-w / 2.0 + 0.15, w / 2.0 - 0.15] {
-        p.part(
-            c,
-            Cuboid::new(0.12, 0.2, 0.04),
-            tail,
-            Transform::from_xyz(x, floor + 0.3, l / 2.0 + 0.01),
-        );
-    }
-    let Some(t) = &settings.trailer else { return };
-    let head = Vec3::from(t.coupling);
-    for x in [-0.45f32, 0.45] {
-        let foot = Vec3::new(x, floor, -l / 2.0);
-        let bar = head - foot;
-        let along = Transform::from_translation(foot + bar / 2.0).looking_to(bar, Vec3::Y);
-        p.part(c, Cuboid::new(0.08, 0.08, bar.length()), &dark, along);
-    }
-    p.part(c, Sphere::new(0.06), &dark, Transform::from_translation(head));
 }

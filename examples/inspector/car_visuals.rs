@@ -8,7 +8,8 @@
 //! another preset in the inspector changes the car in place.
 use std::f32::consts::{FRAC_PI_2, TAU};
 
-use crate::car_bodies::{Painter, Style, caravan, kart, saloon};
+use crate::car_bodies::{Painter, Style, kart, saloon};
+use crate::truck_bodies::{caravan, truck};
 
 use bevy::prelude::*;
 use wheelcollider::prelude::*;
@@ -98,6 +99,7 @@ fn dress_cars(
         commands.entity(body).with_children(|c| match style {
             Style::Kart => kart(c, &mut painter, settings, livery, &tail),
             Style::Caravan => caravan(c, &mut painter, settings, &tail),
+            Style::Truck => truck(c, &mut painter, settings, livery, &tail),
             _ => saloon(c, &mut painter, settings, style, livery, &tail),
         });
         commands.entity(car).insert((

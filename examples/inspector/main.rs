@@ -47,6 +47,7 @@ mod textures;
 mod towing;
 mod track;
 mod traffic;
+mod truck_bodies;
 
 use avian3d::prelude::*;
 use bevy::prelude::*;

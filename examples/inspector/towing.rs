@@ -1,7 +1,9 @@
 //! Towing on the proving ground: the `caravan` preset parked beside the start on its
-//! jockey wheel. H hitches the nearest uncoupled trailer within reach behind the
-//! player's car (it is put in line behind the ball and coupled) or unhitches the one it
-//! tows; the HUD shows the articulation, the nose load and the trailer's brake.
+//! jockey wheel, the `semitrailer` on its landing legs further back. H hitches the
+//! nearest uncoupled trailer of the hitch's kind within reach behind the player's car
+//! (it is put in line behind the ball or fifth wheel and coupled: the road car takes the
+//! caravan, the tractor the semi-trailer) or unhitches the one it tows; the HUD shows
+//! the articulation, the nose load and the trailer's brake.
 use avian3d::prelude::*;
 use bevy::prelude::*;
 use wheelcollider::inspector::bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -10,33 +12,40 @@ use wheelcollider::prelude::*;
 /// How far (m) from the player's ball a trailer's hitch head may be for H to hitch it.
 const HITCH_REACH: f32 = 4.0;
 
-/// Where the caravan is parked at start: behind and right of the player's start, facing
-/// as it does, its hitch head 3 m from the road car's ball (H hitches it at once).
-const PARKED: Vec3 = Vec3::new(3.0, 0.0, 7.5);
+/// Where the trailers are parked at start: the caravan behind and right of the
+/// player's start, facing as it does, its hitch head 3 m from the road car's ball (H
+/// hitches it at once); the semi-trailer further back on the left, in line with the
+/// start (a tractor backs up to it).
+const PARKED: [(&str, Vec3); 2] = [
+    ("caravan", Vec3::new(3.0, 0.0, 7.5)),
+    ("semitrailer", Vec3::new(-4.0, 0.0, 22.0)),
+];
 
 pub struct TowingPlugin;
 
 impl Plugin for TowingPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(Startup, park_caravan)
+        app.add_systems(Startup, park_trailers)
             .add_systems(Update, hitch_key)
             .add_systems(EguiPrimaryContextPass, hud);
     }
 }
 
-/// Parks the caravan, unless the run is scripted (the README's pictures and the effects'
-/// measurement count the cars they were made with).
-fn park_caravan(mut commands: Commands, options: Res<crate::Options>) {
+/// Parks the trailers, unless the run is scripted (the README's pictures and the
+/// effects' measurement count the cars they were made with).
+fn park_trailers(mut commands: Commands, options: Res<crate::Options>) {
     if options.script.is_some() || options.sound_lap.is_some() {
         return;
     }
-    let caravan = VehicleSettings::preset("caravan").expect("a shipped trailer");
-    let stand = caravan.trailer.as_ref().map_or(0.4, |t| t.stand);
-    // The hitch head on its stand: the coupling `stand` above the ground.
-    let y = stand - caravan.trailer.as_ref().map_or(0.0, |t| t.coupling[1]) + 0.02;
-    let at = Transform::from_translation(PARKED + Vec3::Y * y);
-    let trailer = spawn_vehicle(&mut commands, &caravan, at).expect("a shipped trailer is valid");
-    commands.entity(trailer).insert(TransformInterpolation);
+    for (name, place) in PARKED {
+        let settings = VehicleSettings::preset(name).expect("a shipped trailer");
+        let stand = settings.trailer.as_ref().map_or(0.4, |t| t.stand);
+        // The coupling on its stand: `stand` above the ground.
+        let y = stand - settings.trailer.as_ref().map_or(0.0, |t| t.coupling[1]) + 0.02;
+        let at = Transform::from_translation(place + Vec3::Y * y);
+        let trailer = spawn_vehicle(&mut commands, &settings, at).expect("a shipped trailer is valid");
+        commands.entity(trailer).insert(TransformInterpolation);
+    }
 }
 
 /// H: unhitch the player's trailer, or hitch the nearest one within [`HITCH_REACH`].
@@ -65,7 +74,8 @@ fn hitch_key(
         .iter()
         .filter(|t| t.3.is_none())
         .filter_map(|(e, v, t, _)| {
-            let head = t.transform_point(Vec3::from(v.0.trailer.as_ref()?.coupling));
+            let coupling = v.0.trailer.as_ref().filter(|c| c.kind == hitch.kind)?;
+            let head = t.transform_point(Vec3::from(coupling.coupling));
             Some((e, v, head.distance(ball)))
         })
         .min_by(|a, b| a.2.total_cmp(&b.2));
@@ -100,7 +110,7 @@ fn hud(
             t.push / 1000.0,
             t.brake * 100.0
         ),
-        None => "H hitches a trailer within 4 m of the ball".to_string(),
+        None => "H hitches a trailer of the hitch's kind within 4 m".to_string(),
     };
     egui::Area::new(egui::Id::new("towing"))
         .anchor(egui::Align2::RIGHT_TOP, [-12.0, 12.0])

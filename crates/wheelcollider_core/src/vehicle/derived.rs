@@ -72,6 +72,18 @@ impl VehicleSettings {
         self.engine.curve_torque(rpm.max(self.engine.idle_rpm)) * ratio * self.gearbox.efficiency / r
     }
 
+    /// The forward gear an automatic gearbox would be in at a steady `v` (m/s): the
+    /// lowest whose engine speed stays under 95 % of the shift-up speed (the top gear
+    /// past them all). For a car put in motion at speed (a test, a game's spawn on the
+    /// road) with its engine turning with its wheels.
+    pub fn gear_for_speed(&self, v: f32) -> i32 {
+        let rpm = |g: i32| v.abs() / self.drive_radius() * self.gearbox.total_ratio(g) * RAD_PER_S_TO_RPM;
+        let top = self.gearbox.top_gear();
+        (1..=top)
+            .find(|&g| rpm(g) <= 0.95 * self.gearbox.shift_up_rpm)
+            .unwrap_or(top)
+    }
+
     /// Resistance on flat ground at `v` (N): aerodynamic drag, rolling resistance and
     /// the drivetrain's drag torque at the driven wheels.
     pub fn resistance_force(&self, v: f32) -> f32 {
@@ -118,11 +130,10 @@ impl VehicleSettings {
         } else {
             self.chassis.center_of_mass[2]
         };
-        let groups = self.axle_groups();
-        let load = match groups.len() {
-            0 | 1 => total / n as f32,
-            2 => {
-                let [(f0, f1), (r0, r1)] = [groups[0], groups[1]];
+        let mut groups = self.axle_groups();
+        let load = match (groups.next(), groups.next(), groups.next()) {
+            (None, ..) | (Some(_), None, _) => total / n as f32,
+            (Some((f0, f1)), Some((r0, r1)), None) => {
                 let (zf, zr) = (self.group_centre(f0, f1), self.group_centre(r0, r1));
                 let front = if (zr - zf).abs() < 1e-3 {
                     0.5 * total
@@ -142,20 +153,25 @@ impl VehicleSettings {
     }
 
     /// The axles' groups as index ranges `[start, end)`, front to back (see
-    /// [`static_axle_load`](Self::static_axle_load)); two axles are two groups.
-    pub fn axle_groups(&self) -> Vec<(usize, usize)> {
-        let mut groups: Vec<(usize, usize)> = Vec::new();
-        for (i, a) in self.axles.iter().enumerate() {
-            let joins = i > 0 && self.axles.len() > 2 && {
-                let prev = &self.axles[i - 1];
+    /// [`static_axle_load`](Self::static_axle_load)); two axles are two groups. Computed
+    /// as it is read (no allocation: the vehicle step reads it).
+    pub fn axle_groups(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let n = self.axles.len();
+        let joins = move |i: usize| {
+            n > 2 && i > 0 && i < n && {
+                let (a, prev) = (&self.axles[i], &self.axles[i - 1]);
                 (a.z - prev.z).abs() <= BOGIE_SPREAD && a.steered == prev.steered
-            };
-            match groups.last_mut() {
-                Some(g) if joins => g.1 = i + 1,
-                _ => groups.push((i, i + 1)),
             }
-        }
-        groups
+        };
+        let mut start = 0;
+        (0..n).filter_map(move |i| {
+            if joins(i + 1) {
+                return None;
+            }
+            let group = (start, i + 1);
+            start = i + 1;
+            Some(group)
+        })
     }
 
     /// The mean `z` of the axles `lo..hi` (m).
@@ -256,10 +272,9 @@ impl VehicleSettings {
         let z = self.axles[axle].z;
         let rear = self
             .axle_groups()
-            .into_iter()
-            .rev()
-            .find(|&(lo, _)| !self.axles[lo].steered)
-            .or_else(|| self.axle_groups().last().copied())
+            .filter(|&(lo, _)| !self.axles[lo].steered)
+            .last()
+            .or_else(|| self.axle_groups().last())
             .map(|(lo, hi)| self.group_centre(lo, hi))
             .unwrap_or(z);
         (rear - z).abs()

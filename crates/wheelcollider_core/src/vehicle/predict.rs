@@ -132,7 +132,7 @@ impl VehicleSettings {
         let loads: Vec<f32> = (0..self.axles.len())
             .map(|i| self.static_axle_load(i, 0.0, 0.0))
             .collect();
-        let groups = self.axle_groups();
+        let groups: Vec<(usize, usize)> = self.axle_groups().collect();
         let (l, h, ahead) = match groups.as_slice() {
             [(f0, f1), (r0, r1)] => {
                 let centre =

@@ -29,6 +29,7 @@
 
 use super::VehicleSettings;
 use crate::limits::STANDARD_GRAVITY;
+use crate::math;
 
 /// The linear car-trailer model's numbers (SI units), from two [`VehicleSettings`] by
 /// [`SwayModel::new`] or written by hand.
@@ -153,7 +154,7 @@ impl SwayModel {
             .into_iter()
             .filter(|l| l.1.abs() > 1e-6)
             .map(|(re, im)| SwayMode {
-                damping_ratio: -re / re.hypot(im),
+                damping_ratio: -re / math::hypot(re, im),
                 frequency: im.abs() / core::f64::consts::TAU,
             })
             .min_by(|a, b| a.damping_ratio.total_cmp(&b.damping_ratio))
@@ -227,7 +228,7 @@ fn eigenvalues(a: &[[f64; 4]; 4]) -> [(f64, f64); 4] {
     let bound = 1.0 + coeffs[1..].iter().fold(0.0f64, |m, c| m.max(c.abs()));
     let mut z: [(f64, f64); 4] = core::array::from_fn(|k| {
         let angle = 0.4 + k as f64 * core::f64::consts::TAU / 4.0;
-        (bound * angle.cos(), bound * angle.sin())
+        (bound * math::cos(angle), bound * math::sin(angle))
     });
     for _ in 0..500 {
         let mut moved = 0.0f64;
@@ -243,7 +244,7 @@ fn eigenvalues(a: &[[f64; 4]; 4]) -> [(f64, f64); 4] {
             let norm = (den.0 * den.0 + den.1 * den.1).max(1e-300);
             let step = ((p.0 * den.0 + p.1 * den.1) / norm, (p.1 * den.0 - p.0 * den.1) / norm);
             z[i] = (z[i].0 - step.0, z[i].1 - step.1);
-            moved = moved.max(step.0.hypot(step.1));
+            moved = moved.max(math::hypot(step.0, step.1));
         }
         if moved < 1e-13 * bound {
             break;

@@ -102,9 +102,8 @@ fn solve3(m: [[f64; 3]; 3], b: [f64; 3]) -> [f64; 3] {
 /// The centre of the rearmost group of axles that do not steer (z, m).
 fn rear_group(s: &VehicleSettings) -> f32 {
     s.axle_groups()
-        .into_iter()
-        .rev()
-        .find(|&(lo, _)| !s.axles[lo].steered)
+        .filter(|&(lo, _)| !s.axles[lo].steered)
+        .last()
         .map_or(s.axles.last().map_or(0.0, |a| a.z), |(lo, hi)| {
             s.axles[lo..hi].iter().map(|a| a.z).sum::<f32>() / (hi - lo) as f32
         })

@@ -241,6 +241,31 @@ pub fn on_ground(settings: &VehicleSettings, hz: f64, surface: Option<WheelSurfa
     (app, car)
 }
 
+/// [`launch`], with an automatic gearbox in the gear for the speed
+/// (`VehicleSettings::gear_for_speed`) and the engine turning with the wheels: the
+/// state a car driven up to `v` would be in (the tractor's first gear at 10 m/s would
+/// spin its engine to 8 000 rpm).
+pub fn launch_in_gear(app: &mut App, car: Entity, v: f32) {
+    launch(app, car, v);
+    let Some(mut runtime) = app
+        .world_mut()
+        .get_mut::<wheelcollider_avian::vehicle::VehicleRuntime>(car)
+    else {
+        return;
+    };
+    let runtime = &mut *runtime;
+    if let (Some(s), Some(state)) = (runtime.settings.as_ref(), runtime.state.as_mut())
+        && s.gearbox.automatic
+        && s.trailer.is_none()
+        && v > 0.0
+    {
+        let gear = s.gear_for_speed(v);
+        let engine = v / s.drive_radius() * s.gearbox.total_ratio(gear);
+        (state.gear, state.next_gear) = (gear, gear);
+        state.engine_speed = engine.max(s.engine.idle_rpm / wheelcollider_core::vehicle::RAD_PER_S_TO_RPM);
+    }
+}
+
 /// Sets a vehicle moving forward at `v` (m/s) with its wheels rolling at that speed and
 /// their tyres relaxed (no slip carried from before the jump in speed).
 pub fn launch(app: &mut App, car: Entity, v: f32) {
@@ -314,15 +339,32 @@ pub fn body_energy(app: &App, body: Entity) -> f32 {
     0.5 * m * v.length_squared() + rot_e + m * G * com.y
 }
 
+/// The energy (J) a wheel's spring holds at compression `x` (m): its law's force
+/// (`spring_law`: the rate, the preload, a bump rubber; never pulling) integrated from
+/// full droop, by the midpoint rule over 200 slices. A negative preload (free travel
+/// before the spring takes load) holds nothing over its free part.
+pub fn spring_energy(w: &WheelSettings, x: f32) -> f32 {
+    let n = 200;
+    let h = x.max(0.0) as f64 / n as f64;
+    (0..n)
+        .map(|i| {
+            let xi = (i as f64 + 0.5) * h;
+            let (k, f0) = w.spring_law(xi);
+            (k * xi + f0).max(0.0) * h
+        })
+        .sum::<f64>() as f32
+}
+
 /// Mechanical energy of a car (J): its body's ([`body_energy`]), the springs' stored
-/// energy, and the wheels' spin (from the last step's output: take it after a step).
+/// energy ([`spring_energy`]), and the wheels' spin (from the last step's output: take
+/// it after a step).
 pub fn energy(app: &App, car: Entity) -> f32 {
     let w = app.world();
     let mut e = body_energy(app, car);
     for &wheel in w.get::<ChassisWheels>(car).unwrap().wheels() {
         let c = w.get::<WheelCollider>(wheel).unwrap();
         let s = w.get::<WheelOutput>(wheel).unwrap();
-        e += 0.5 * c.suspension_spring() * s.output.compression.powi(2);
+        e += spring_energy(&c.0, s.output.compression);
         e += 0.5 * c.inertia() * s.output.angular_velocity.powi(2);
     }
     e

@@ -148,7 +148,12 @@ fn save_drive_restore_drive<S>(
 ) -> ((u64, Vec3), (u64, Vec3), Vec3) {
     let mut app = app(60.0);
     flat(&mut app, None);
-    let car = spawn_preset_car(&mut app, &preset(name), Transform::from_xyz(0.0, 0.6, 0.0));
+    let settings = preset(name);
+    let car = spawn_preset_car(
+        &mut app,
+        &settings,
+        Transform::from_xyz(0.0, settings.touch_height(), 0.0),
+    );
     app.world_mut().entity_mut(car).insert(WheelEventsEnabled);
     run(&mut app, steps(1.0, 60.0));
     let start = position(&app, car);

@@ -101,7 +101,7 @@ fn crawling_cars_have_calm_lateral_forces() {
                     // The kart at 30 Hz is below its rate (`docs/reliability.md`, known
                     // limits: karts want 120 Hz): 2 %.
                     let bound = if name == "kart" && hz == 30.0 { 0.02 } else { 0.01 };
-                    if rms >= bound * load {
+                    if rms > bound * load {
                         failed.push(format!("{name} {hz} Hz {v} m/s steer {steer}: {rms} N RMS at {load} N"));
                     }
                 }

@@ -63,7 +63,11 @@ fn a_wall_beside_the_wheels_is_not_ground() {
                             Transform::from_xyz(face - 0.5, 1.5, -80.0),
                         ));
                     }
-                    let car = spawn_preset_car(&mut app, &settings, Transform::from_xyz(0.0, 0.6, 0.0));
+                    let car = spawn_preset_car(
+                        &mut app,
+                        &settings,
+                        Transform::from_xyz(0.0, settings.touch_height(), 0.0),
+                    );
                     (app, car)
                 };
                 let (mut with, car_w) = make(true);

@@ -267,7 +267,8 @@ fn a_turntable_turns_a_parked_car_with_it() {
 /// A parked car 3 m from the hinge of a kinematic deck that tilts about X as
 /// ω = 0.25·sin(2π·t / 4 s) rad/s (to ±9°, up to 1.2 m/s² of the deck's own acceleration
 /// at the car) for one period, back to level: every wheel stays down throughout, the car
-/// never moves off the deck's surface faster than 0.1 m/s (measured up to 0.065), and
+/// never moves off the deck's surface faster than 0.1 m/s where it stands (its point on
+/// the surface under its origin), and
 /// level again it stands within 1.5 cm of where it started on the deck (measured 8 mm at
 /// 30 Hz, 5 mm at 60 Hz: the static-friction anchor's offset, which is of order `dt²`).
 #[test]
@@ -294,9 +295,17 @@ fn a_deck_tilting_under_a_parked_car_keeps_it() {
             app.world_mut().get_mut::<AngularVelocity>(deck).unwrap().0 = omega;
             app.update();
             down &= all_grounded(&app, car);
+            // The car's motion off the deck where it stands: the chassis' point on the
+            // deck's surface under its origin, moving with the body (avian's velocity is
+            // its centre of mass', 0.52 m ahead of the tractor's origin).
             let normal = rotation(&app, deck) * Vec3::Y;
-            let surface = omega.cross(position(&app, car) - position(&app, deck));
-            off = off.max((velocity(&app, car) - surface).dot(normal));
+            let (p, top) = (position(&app, car), position(&app, deck) + normal * 0.5);
+            let foot = p - normal * (p - top).dot(normal);
+            let com = p + rotation(&app, car) * app.world().get::<ComputedCenterOfMass>(car).unwrap().0;
+            let spin = app.world().get::<AngularVelocity>(car).unwrap().0;
+            let at_foot = velocity(&app, car) + spin.cross(foot - com);
+            let surface = omega.cross(foot - position(&app, deck));
+            off = off.max((at_foot - surface).dot(normal));
         }
         let moved = ((on_deck(&app) - start) * Vec3::new(1.0, 0.0, 1.0)).length();
         println!(
