@@ -8,7 +8,8 @@
 //! Keys: W/S or ↑/↓ throttle and brake (reverse when stopped), A/D or ←/→ steer, Space
 //! handbrake, Q/E gear down/up, C camera (chase, bumper, orbit: right mouse drag, wheel
 //! to zoom), T add an AI car, Shift+T remove the AI cars, R reset the car, H hitch the
-//! caravan parked beside the start (back up to it) or unhitch it, F1 the inspector. A
+//! trailer of the car's hitch parked behind the start (the caravan to the road car, the
+//! semi-trailer to the tractor) or unhitch it, F1 the inspector. A
 //! gamepad works too. The HUD's car menu switches presets.
 //!
 //! M mutes the sound. `--sound-lap DIR` drives a scripted lap (launch and shifts,
@@ -31,7 +32,8 @@
 //! - [`cameras`]: chase, bumper and orbit;
 //! - [`traffic`]: AI cars lapping the track by pure pursuit;
 //! - [`hud`]: speed, gear, the camera and car menus, traffic, frame time, labels;
-//! - [`towing`]: the caravan by the start, hitched and unhitched with H, its HUD;
+//! - [`towing`]: the caravan and the semi-trailer by the start, hitched and unhitched
+//!   with H, its HUD;
 //! - [`script`]: the scripted run for the README's pictures;
 //! - [`sound`]: the sound, heard from the camera, and the recorded sound lap.
 mod cameras;

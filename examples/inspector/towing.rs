@@ -1,5 +1,5 @@
 //! Towing on the proving ground: the `caravan` preset parked beside the start on its
-//! jockey wheel, the `semitrailer` on its landing legs further back. H hitches the
+//! jockey wheel, the `semitrailer` on its landing legs behind and left. H hitches the
 //! nearest uncoupled trailer of the hitch's kind within reach behind the player's car
 //! (it is put in line behind the ball or fifth wheel and coupled: the road car takes the
 //! caravan, the tractor the semi-trailer) or unhitches the one it tows; the HUD shows

@@ -3,8 +3,9 @@
 //! A headless test track: the standard manoeuvres vehicle engineers run (settle,
 //! acceleration, braking, steady-state circle, step steer, slalom, slope hold, bump run,
 //! brake in turn, sine with dwell), those in the tyre's low-speed regime (handbrake
-//! turn, full-lock circle) and a drift player's (a power-oversteer donut, a burnout),
-//! turning a [`VehicleSettings`] into numbers and time series.
+//! turn, full-lock circle), a drift player's (a power-oversteer donut, a burnout) and a
+//! tow vehicle's (off-tracking, sway, reversing to a jackknife, with the shipped trailer
+//! of its hitch's kind), turning a [`VehicleSettings`] into numbers and time series.
 //!
 //! Each run builds its own headless app (no window, exact fixed steps), spawns the car
 //! from the settings on the manoeuvre's ground, drives it with a robot driver and records

@@ -20,6 +20,7 @@
 //! | `driveline.rs` | [`Driveline`] | the driveline and the driven wheels' spins as one solve ([`solve_driveline`], run by the wheels' step) |
 //! | `aero.rs` | [`AeroSettings`] | drag and downforce (applied by the plugin) |
 //! | `towing.rs` | [`HitchSettings`], [`TrailerSettings`] | a trailer's brakes from its tow vehicle ([`trailer_controls`]); off-tracking and reversing closed forms |
+//! | `sway.rs` | [`SwayModel`] | the linear car–trailer model: the sway's damping and frequency, the critical speed |
 //! | `assists.rs` | [`AssistSettings`] | yaw stability (ESC) in the step; anti-flip and air control on the body ([`body_acceleration`], applied by the plugin) |
 //! | `settings.rs` | [`VehicleSettings`], [`AxleSettings`], [`ChassisSettings`] | the whole car: layout, validation, RON |
 //! | `fields.rs` | [`VEHICLE_FLOATS`] | every scalar of the parts declared once: path, unit, limit, editor range |

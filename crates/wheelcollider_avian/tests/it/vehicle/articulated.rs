@@ -51,7 +51,7 @@ fn kingpin_load_at(trailer: &VehicleSettings, drop: f32) -> f32 {
 /// At rest the semi-trailer hangs its kingpin load on the fifth wheel: 12 t level (the
 /// lever rule with its axles sharing equally), less what its springs take back as the
 /// tractor's springs let the kingpin sink ([`kingpin_load_at`] the measured sink), within
-/// 3 %; tyres and kingpin add up to its weight within 1 %, the kingpin in its socket
+/// 1 % (level, 1.4–2.2 % above what is measured: the bound tells the two apart); tyres and kingpin add up to its weight within 1 %, the kingpin in its socket
 /// within 5 mm, at 30, 60 and 240 Hz; the tractor's tyres carry its own weight and the
 /// kingpin load within 1 % (means over 2 s at rest).
 #[test]
@@ -101,7 +101,7 @@ fn the_semitrailer_hangs_its_kingpin_load_on_the_fifth_wheel() {
             100.0 * tractor_tyres / (tow.chassis.mass * G + kingpin),
             gap * 1e3
         );
-        assert!((kingpin / want - 1.0).abs() < 0.03, "{hz} Hz");
+        assert!((kingpin / want - 1.0).abs() < 0.01, "{hz} Hz");
         assert!(((tyres + kingpin) / weight - 1.0).abs() < 0.01, "{hz} Hz");
         assert!(
             (tractor_tyres / (tow.chassis.mass * G + kingpin) - 1.0).abs() < 0.01,
