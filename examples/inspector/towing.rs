@@ -14,11 +14,11 @@ const HITCH_REACH: f32 = 4.0;
 
 /// Where the trailers are parked at start: the caravan behind and right of the
 /// player's start, facing as it does, its hitch head 3 m from the road car's ball (H
-/// hitches it at once); the semi-trailer further back on the left, in line with the
-/// start (a tractor backs up to it).
+/// hitches it at once); the semi-trailer behind and left, its kingpin 3.5 m from the
+/// tractor's fifth wheel (H hitches it at once).
 const PARKED: [(&str, Vec3); 2] = [
     ("caravan", Vec3::new(3.0, 0.0, 7.5)),
-    ("semitrailer", Vec3::new(-4.0, 0.0, 22.0)),
+    ("semitrailer", Vec3::new(-2.6, 0.0, 9.5)),
 ];
 
 pub struct TowingPlugin;

@@ -139,11 +139,13 @@ floats! {
     "gearbox.drag_torque", "drivetrain drag", "N·m", Gearbox,
         limit |s| (0.0, MAX_VALUE), range |s| (0.0, 200.0), 0.5, |s| s.gearbox.drag_torque;
     "brakes.max_torque", "max torque", "N·m", Brakes,
-        limit |s| (0.0, MAX_VALUE), range |s| (0.0, 50_000.0), 20.0, |s| s.brakes.max_torque;
+        limit |s| (0.0, MAX_VALUE), range |s| (0.0, (25.0 * s.chassis.mass).max(50_000.0)), 20.0,
+        |s| s.brakes.max_torque;
     "brakes.front_bias", "front bias", "", Brakes,
         limit |s| (0.0, 1.0), range |s| (0.0, 1.0), 0.01, |s| s.brakes.front_bias;
     "brakes.handbrake_torque", "handbrake", "N·m", Brakes,
-        limit |s| (0.0, MAX_VALUE), range |s| (0.0, 20_000.0), 10.0, |s| s.brakes.handbrake_torque;
+        limit |s| (0.0, MAX_VALUE), range |s| (0.0, (10.0 * s.chassis.mass).max(20_000.0)), 10.0,
+        |s| s.brakes.handbrake_torque;
     "steering.max_angle", "max angle", "deg", Steering,
         limit |s| (0.0, 60.0), range |s| (0.0, 60.0), 0.1, |s| s.steering.max_angle;
     "steering.ackermann", "Ackermann", "", Steering,
