@@ -3,7 +3,7 @@
 //! with the trailer's air brakes and ABS, a jackknifed truck at standstill, every sweep
 //! over a kerb and a heightfield.
 
-use super::towing::{circle_fit, hold_speed, messages, pair, telemetry};
+use super::towing::{circle_fit, hold_speed, kerb_and_heightfield, messages, pair, telemetry};
 use crate::common::*;
 use avian3d::prelude::*;
 use bevy::prelude::*;
@@ -289,25 +289,9 @@ fn a_jackknifed_truck_stands_and_pulls_straight() {
 /// finite, the trailer past the terrain with its six wheels on the ground beyond it.
 #[test]
 fn the_truck_crosses_kerbs_and_a_heightfield_with_every_sweep_and_rate() {
-    let n = 41;
-    let h: Vec<Vec<f32>> = (0..n)
-        .map(|i| {
-            (0..n)
-                .map(|j| 0.06 * ((i as f32 * 0.9).sin() + (j as f32 * 1.3).cos()))
-                .collect()
-        })
-        .collect();
     for hz in [20.0, 30.0, 60.0, 120.0, 240.0, 480.0] {
         for sweep in SWEEPS {
-            let mut app = app(hz);
-            flat(&mut app, None);
-            app.world_mut()
-                .spawn((RigidBody::Static, race_kerb(), Transform::from_xyz(-1.0, 0.0, -15.0)));
-            app.world_mut().spawn((
-                RigidBody::Static,
-                grid_terrain(h.clone(), 1.0, false),
-                Transform::from_xyz(0.0, 0.0, -50.0),
-            ));
+            let mut app = kerb_and_heightfield(hz, -1.0);
             let (tractor, trailer) = truck(&mut app, sweep, 0.0);
             let mut worst: f32 = 0.0;
             for _ in 0..steps(18.0, hz) {
