@@ -94,7 +94,7 @@ macro_rules! floats {
 
 floats! {
     "chassis.mass", "mass", "kg", Chassis,
-        limit |s| (1.0, MAX_VALUE), range |s| (1.0, 100_000.0), 5.0, |s| s.chassis.mass;
+        limit |s| (1.0, MAX_VALUE), range |s| (s.lightest_sprung_mass(), 100_000.0), 5.0, |s| s.chassis.mass;
     "front_torque_share", "front torque share", "", Driveline,
         limit |s| (0.0, 1.0), range |s| (0.0, 1.0), 0.01, |s| s.front_torque_share;
     "engine.idle_rpm", "idle", "rpm", Engine,

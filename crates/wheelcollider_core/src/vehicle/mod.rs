@@ -87,7 +87,7 @@ pub use assists::{
 pub use brakes::{
     ABS_MIN_SPEED, ABS_PEAK_FRACTION, BrakeSettings, LOCK_SLIP, LOCK_SPEED_FLOOR, TRACTION_PEAK_FRACTION,
 };
-pub use derived::BOGIE_SPREAD;
+pub use derived::{BOGIE_SPREAD, LIGHTEST_HEAVE_HZ};
 pub use differential::DifferentialKind;
 pub use driveline::{
     Coupling, Driveline, DrivelineSolution, DrivenAxle, DrivenWheel, MAX_DRIVEN_AXLES, MAX_EVALUATIONS,

@@ -5,7 +5,6 @@
 
 use super::towing::{circle_fit, hold_speed, kerb_and_heightfield, messages, pair, telemetry};
 use crate::common::*;
-use avian3d::prelude::*;
 use bevy::prelude::*;
 use wheelcollider_avian::prelude::*;
 use wheelcollider_core::vehicle::{LOCK_SLIP, off_tracking};
