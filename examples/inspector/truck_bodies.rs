@@ -109,18 +109,21 @@ pub fn caravan(
         &stripe,
         Transform::from_xyz(0.0, floor + 0.5, 0.0),
     );
-    p.part(
-        c,
-        Cuboid::new(w + 0.02, 0.45, l * 0.55),
-        &glass,
-        Transform::from_xyz(0.0, top - 0.6, -0.2),
-    );
-    p.part(
-        c,
-        Cuboid::new(w * 0.8, 0.45, 0.04),
-        &glass,
-        Transform::from_xyz(0.0, top - 0.6, -l / 2.0 - 0.005),
-    );
+    // Windows on a caravan; a semi-trailer's box (longer than 8 m) is blank.
+    if l < 8.0 {
+        p.part(
+            c,
+            Cuboid::new(w + 0.02, 0.45, l * 0.55),
+            &glass,
+            Transform::from_xyz(0.0, top - 0.6, -0.2),
+        );
+        p.part(
+            c,
+            Cuboid::new(w * 0.8, 0.45, 0.04),
+            &glass,
+            Transform::from_xyz(0.0, top - 0.6, -l / 2.0 - 0.005),
+        );
+    }
     for x in [-w / 2.0 + 0.15, w / 2.0 - 0.15] {
         p.part(
             c,

@@ -1,6 +1,7 @@
 //! The linear model of a car and its trailer (Pacejka, *Tyre and Vehicle Dynamics*,
 //! 3rd ed., §1.3.3, "The car-trailer combination"; the same single-track model Sharp &
-//! Fernández López use in "Car-caravan snaking, part 1", 2002): the speed above which
+//! Fernández Alonso use in "Car–caravan snaking, part 1", Proc. IMechE Part C 216,
+//! 2002): the speed above which
 //! a trailer's sway grows instead of dying out.
 //!
 //! Both bodies move at a constant forward speed `U` on a flat road, each axle a single

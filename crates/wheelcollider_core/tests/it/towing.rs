@@ -268,9 +268,9 @@ fn the_sway_models_towed_pendulum_matches_its_closed_form() {
 
 /// The road car and its caravan in the linear model: with 7 % nose load the sway's
 /// damping falls with speed and turns negative between 100 and 160 km/h; with the same
-/// caravan tail-heavy (−4 %), well below (between 50 and 90 km/h); the frequency
-/// about 0.5 Hz (0.4–0.7), as measured on real car-caravan pairs (Sharp & Fernández
-/// López 2002). A tractor and its semi-trailer have no critical speed below 200 km/h:
+/// caravan tail-heavy (−4 %), well below (between 50 and 90 km/h); the sway between 0.4
+/// and 0.7 Hz (a snake of about 2 s, the period the car in the plugin's sway test
+/// shows). A tractor and its semi-trailer have no critical speed below 200 km/h:
 /// the kingpin sits over the tractor's tandem.
 #[test]
 fn the_sway_models_critical_speeds() {

@@ -3,7 +3,7 @@
 //! with the trailer's air brakes and ABS, a jackknifed truck at standstill, every sweep
 //! over a kerb and a heightfield.
 
-use super::towing::{circle_fit, hold_speed, kerb_and_heightfield, messages, pair, telemetry};
+use super::pairs::{circle_fit, hold_speed, kerb_and_heightfield, messages, pair, telemetry};
 use crate::common::*;
 use bevy::prelude::*;
 use wheelcollider_avian::prelude::*;

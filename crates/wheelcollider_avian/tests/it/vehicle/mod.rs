@@ -7,6 +7,7 @@ mod driveline;
 mod engine;
 mod geometry;
 mod multiplayer;
+mod pairs;
 mod presets;
 mod sway;
 mod towing;

@@ -2,7 +2,7 @@
 //! linear car-trailer model (Pacejka, *Tyre and Vehicle Dynamics*, §1.3.3; the core's
 //! `SwayModel`).
 
-use super::towing::{hold_speed, pair, telemetry};
+use super::pairs::{hold_speed, pair, telemetry};
 use crate::common::*;
 use bevy::prelude::*;
 use wheelcollider_avian::prelude::*;

@@ -12,6 +12,8 @@ use wheelcollider_avian::prelude::*;
 use wheelcollider_avian::vehicle::towing::*;
 use wheelcollider_core::vehicle::{off_tracking, reversing_divergence};
 
+use super::pairs::*;
+
 /// The road car's ball and the caravan's hitch head, in the world.
 fn hitch_gap(app: &App, car: Entity, caravan: Entity) -> f32 {
     let (tow, trailer) = (preset("road"), preset("caravan"));
@@ -20,35 +22,11 @@ fn hitch_gap(app: &App, car: Entity, caravan: Entity) -> f32 {
     ball.distance(head)
 }
 
-/// `tow` at the origin facing −Z (its wheels touching) and `trailer` coupled behind it,
-/// turned `yaw` (deg) about the hitch. Nothing run yet but the coupling.
-pub(super) fn pair(app: &mut App, tow: &VehicleSettings, trailer: &VehicleSettings, yaw: f32) -> (Entity, Entity) {
-    let at = Transform::from_xyz(0.0, tow.touch_height(), 0.0);
-    let car = spawn_preset_car(app, tow, at);
-    let mut place = hitched_transform(tow, at, trailer).expect("a hitch and a trailer");
-    let ball = at.transform_point(Vec3::from(tow.hitch.as_ref().unwrap().position));
-    place.rotate_around(ball, Quat::from_rotation_y(yaw.to_radians()));
-    let caravan = spawn_preset_car(app, trailer, place);
-    let world = app.world_mut();
-    couple_trailer(&mut world.commands(), car, caravan);
-    world.flush();
-    (car, caravan)
-}
-
 /// [`pair`]: the road car (no auto-reverse) and the caravan, both on `sweep` wheels.
-pub(super) fn rig(app: &mut App, sweep: SweepType, yaw: f32) -> (Entity, Entity) {
+fn rig(app: &mut App, sweep: SweepType, yaw: f32) -> (Entity, Entity) {
     let mut trailer = preset("caravan");
     trailer.axles[0].wheel.set_sweep_type(sweep);
     pair(app, &preset_with("road", sweep), &trailer, yaw)
-}
-
-pub(super) fn messages<M: Message + Clone>(app: &App) -> Vec<M> {
-    let m = app.world().resource::<Messages<M>>();
-    m.iter_current_update_messages().cloned().collect()
-}
-
-pub(super) fn telemetry(app: &App, caravan: Entity) -> HitchTelemetry {
-    *app.world().get::<HitchTelemetry>(caravan).expect("a coupled trailer")
 }
 
 /// At rest the caravan hangs its nose load on the ball, by the lever rule about its
@@ -96,50 +74,6 @@ fn the_caravan_hangs_its_nose_load_on_the_ball() {
         assert!(gap < 5e-3, "{hz} Hz: the hitch opened {gap} m");
         assert!(t.coupled && t.yaw.abs() < 0.5, "{t:?}");
     }
-}
-
-/// A Kåsa circle fit of points in the ground plane: centre (x, z) and radius.
-pub(super) fn circle_fit(points: &[Vec2]) -> (Vec2, f32) {
-    // x² + z² + a·x + b·z + c = 0, least squares in (a, b, c).
-    let mut m = [[0.0f64; 3]; 3];
-    let mut r = [0.0f64; 3];
-    for p in points {
-        let (x, z) = (p.x as f64, p.y as f64);
-        let row = [x, z, 1.0];
-        let rhs = -(x * x + z * z);
-        for i in 0..3 {
-            for j in 0..3 {
-                m[i][j] += row[i] * row[j];
-            }
-            r[i] += row[i] * rhs;
-        }
-    }
-    let det = |m: [[f64; 3]; 3]| {
-        m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
-            + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
-    };
-    let d = det(m);
-    let solve = |k: usize| {
-        let mut mk = m;
-        for i in 0..3 {
-            mk[i][k] = r[i];
-        }
-        det(mk) / d
-    };
-    let (a, b, c) = (solve(0), solve(1), solve(2));
-    let centre = Vec2::new((-a / 2.0) as f32, (-b / 2.0) as f32);
-    (centre, ((a * a + b * b) / 4.0 - c).sqrt() as f32)
-}
-
-/// Holds the road car near `v` m/s (negative: in reverse) with throttle and brake.
-pub(super) fn hold_speed(app: &mut App, car: Entity, v: f32, steer: f32) {
-    let forward = velocity(app, car).dot(rotation(app, car) * Vec3::NEG_Z);
-    let error = (v - forward) * v.signum();
-    set_controls(app, car, |i| {
-        i.throttle = (0.4 * error).clamp(0.0, 0.6);
-        i.brake = (-0.4 * error).clamp(0.0, 1.0);
-        i.steer = steer;
-    });
 }
 
 /// Low-speed off-tracking: the road car tows the caravan round a steady circle at
@@ -390,30 +324,6 @@ fn a_hitch_breaks_above_its_force() {
     let (v, gap) = (velocity(&app, caravan).length(), hitch_gap(&app, car, caravan));
     println!("measured: after 5 s the caravan rolls at {v:.2} m/s, {gap:.1} m behind");
     assert!(v < 0.2 && gap > 3.0, "{v} {gap}");
-}
-
-/// An app at `hz` with flat ground, a race kerb at x = `kerb_x` 15 m ahead of the origin
-/// and a bumpy 40 m heightfield (±12 cm) from 30 m ahead: the terrain the towing pairs
-/// cross.
-pub(super) fn kerb_and_heightfield(hz: f64, kerb_x: f32) -> App {
-    let n = 41;
-    let h: Vec<Vec<f32>> = (0..n)
-        .map(|i| {
-            (0..n)
-                .map(|j| 0.06 * ((i as f32 * 0.9).sin() + (j as f32 * 1.3).cos()))
-                .collect()
-        })
-        .collect();
-    let mut app = app(hz);
-    flat(&mut app, None);
-    app.world_mut()
-        .spawn((RigidBody::Static, race_kerb(), Transform::from_xyz(kerb_x, 0.0, -15.0)));
-    app.world_mut().spawn((
-        RigidBody::Static,
-        grid_terrain(h, 1.0, false),
-        Transform::from_xyz(0.0, 0.0, -50.0),
-    ));
-    app
 }
 
 /// The pair over a kerb and a bumpy heightfield at 10 m/s with every sweep on both
