@@ -7,7 +7,6 @@ use avian3d::prelude::*;
 use bevy::ecs::message::Messages;
 use bevy::prelude::*;
 use wheelcollider_avian::prelude::*;
-use wheelcollider_avian::vehicle::towing::*;
 
 /// `tow` at the origin facing −Z (its wheels touching) and `trailer` coupled behind it,
 /// turned `yaw` (deg) about the hitch. Nothing run yet but the coupling.
@@ -100,4 +99,3 @@ pub fn kerb_and_heightfield(hz: f64, kerb_x: f32) -> App {
     ));
     app
 }
-

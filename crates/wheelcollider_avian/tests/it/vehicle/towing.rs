@@ -6,7 +6,6 @@
 
 use crate::common::*;
 use avian3d::prelude::*;
-use bevy::ecs::message::Messages;
 use bevy::prelude::*;
 use wheelcollider_avian::prelude::*;
 use wheelcollider_avian::vehicle::towing::*;
