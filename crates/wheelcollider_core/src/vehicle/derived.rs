@@ -140,7 +140,7 @@ impl VehicleSettings {
             return ((w - self.nose_load()) / n as f32).max(0.0);
         }
         let total = w + extra;
-        let zc = if total.abs() > 1e-6 {
+        let zc = if extra != 0.0 && total.abs() > 1e-6 {
             (w * self.chassis.center_of_mass[2] + extra * extra_z) / total
         } else {
             self.chassis.center_of_mass[2]
@@ -150,15 +150,17 @@ impl VehicleSettings {
             (None, ..) | (Some(_), None, _) => total / n as f32,
             (Some((f0, f1)), Some((r0, r1)), None) => {
                 let (zf, zr) = (self.group_centre(f0, f1), self.group_centre(r0, r1));
-                let front = if (zr - zf).abs() < 1e-3 {
+                // Each side by its own lever (not the other's remainder): a two-axle car's
+                // loads are the bits they always were.
+                let (arm, (lo, hi)) = if axle < r0 {
+                    (zr - zc, (f0, f1))
+                } else {
+                    (zc - zf, (r0, r1))
+                };
+                let share = if (zr - zf).abs() < 1e-3 {
                     0.5 * total
                 } else {
-                    total * (zr - zc) / (zr - zf)
-                };
-                let (share, (lo, hi)) = if axle < r0 {
-                    (front, (f0, f1))
-                } else {
-                    (total - front, (r0, r1))
+                    total * arm / (zr - zf)
                 };
                 share / (hi - lo) as f32
             }
