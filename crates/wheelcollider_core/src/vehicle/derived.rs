@@ -88,11 +88,12 @@ impl VehicleSettings {
             .unwrap_or(top)
     }
 
-    /// The lightest chassis (kg, 1 ..= 100 000) the inspector offers for these springs: the mass
-    /// whose heave on all of them rings at [`LIGHTEST_HEAVE_HZ`] (`Σk / (2π·20 Hz)²`).
-    /// Lighter, a body is a spring's projectile: a 1 kg tractor on its 2.2 MN/m of
-    /// springs leaves gravel at 13 m/s. About 8 kg for the road car, 140 kg for the
-    /// tractor; a preset may still set less (the validation's limit is 1 kg).
+    /// The lightest chassis (kg, 1 ..= 100 000) the inspector offers for these springs:
+    /// the mass whose heave on all of them rings at [`LIGHTEST_HEAVE_HZ`]
+    /// (`Σk / (2π·20 Hz)²`); a lighter body is a spring's projectile. A preset may still
+    /// set less (the validation's limit is 1 kg). The inspector's edge probe
+    /// (`every_field_typed_at_the_bottom_of_its_range`) types it; the figures are in
+    /// `docs/inspector.md`.
     pub fn lightest_sprung_mass(&self) -> f32 {
         let k: f32 = self.axles.iter().map(|a| 2.0 * a.wheel.suspension_spring()).sum();
         let w = core::f32::consts::TAU * LIGHTEST_HEAVE_HZ;
