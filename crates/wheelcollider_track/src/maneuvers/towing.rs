@@ -62,6 +62,16 @@ impl Pair {
     }
 }
 
+/// The articulation (deg, one value a recorded step) as a channel, and its plot.
+fn articulation_channel(out: &mut Out, values: Vec<f32>) {
+    out.extra.push(Channel {
+        name: "articulation".into(),
+        unit: "deg",
+        values,
+    });
+    out.plot("Articulation (deg)", "time", &["articulation"]);
+}
+
 /// A Kåsa circle fit of ground-plane points: (centre, radius).
 fn circle_fit(points: &[Vec2]) -> (Vec2, f32) {
     // x² + z² + a·x + b·z + c = 0, least squares in (a, b, c), by the normal equations.
@@ -159,13 +169,8 @@ pub(crate) fn tow_circle(
         "deg",
         None,
     );
-    out.extra.push(Channel {
-        name: "articulation".into(),
-        unit: "deg",
-        values: articulation,
-    });
+    articulation_channel(out, articulation);
     out.plot("Path: x (m) against z (m)", "z", &["x"]);
-    out.plot("Articulation (deg)", "time", &["articulation"]);
     pair.sim
 }
 
@@ -245,12 +250,7 @@ pub(crate) fn tow_sway(
     }
     let critical = model.critical_speed(top as f64 / 3.6).map(|c| (c * 3.6) as f32);
     out.metric("critical_speed", crossing, "km/h", Some(critical.unwrap_or(f32::NAN)));
-    out.extra.push(Channel {
-        name: "articulation".into(),
-        unit: "deg",
-        values: yaw,
-    });
-    out.plot("Articulation (deg)", "time", &["articulation"]);
+    articulation_channel(out, yaw);
     out.plot("Yaw rate (deg/s)", "time", &["yaw_rate"]);
     pair.sim
 }
@@ -321,12 +321,7 @@ pub(crate) fn tow_reverse(
         manual.hitch.as_ref().map(|h| h.yaw_limit),
     );
     out.metric("time_to_jackknife", pair.sim.t, "s", None);
-    out.extra.push(Channel {
-        name: "articulation".into(),
-        unit: "deg",
-        values: yaw,
-    });
-    out.plot("Articulation (deg)", "time", &["articulation"]);
+    articulation_channel(out, yaw);
     out.plot("Path: x (m) against z (m)", "z", &["x"]);
     pair.sim
 }
