@@ -12,6 +12,7 @@
 //! | [`tyre`] | [`MagicFormula`], slips, combined slip (friction circle) |
 //! | [`spin`] | the implicit wheel-spin integrator (why it is stable) |
 //! | [`suspension`] | the implicit suspension of one chassis' wheels, solved together |
+//! | [`thermal`] | a tyre's temperatures, pressure, grip window, wear and puncture ([`TyreCompound`]) |
 //! | [`bumps`] | Perlin road bumps |
 //! | [`math`] | the transcendental functions the model calls (`libm`'s under the `libm` feature) |
 //! | [`wheel`] | [`step`]: one physics step of one wheel |
@@ -47,6 +48,7 @@ mod relaxation;
 pub mod settings;
 pub mod spin;
 pub mod suspension;
+pub mod thermal;
 pub mod tyre;
 pub mod vehicle;
 pub mod wheel;
@@ -59,6 +61,7 @@ pub use settings::{
     WheelSettingsDef,
 };
 pub use suspension::{SuspensionForce, SuspensionRow, hanging_bar_rate};
+pub use thermal::{Ambient, CompoundBase, TyreCompound, TyreState};
 pub use tyre::{
     CurveTable, MIN_DENOMINATOR, MagicFormula, RELAXED_LATERAL_MIN_DENOMINATOR, RELAXED_MIN_DENOMINATOR,
     atan as fast_atan, sin_cos_0_pi,

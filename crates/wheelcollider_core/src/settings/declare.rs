@@ -95,6 +95,7 @@ macro_rules! declare_wheel_settings {
             pub(super) suspension_force_direction: SuspensionForceDirection,
             pub(super) longitudinal_tyre: MagicFormula,
             pub(super) lateral_tyre: MagicFormula,
+            pub(super) compound: Option<TyreCompound>,
             $(pub(super) $name: f32,)*
         }
 
@@ -106,6 +107,7 @@ macro_rules! declare_wheel_settings {
                     suspension_force_direction: SuspensionForceDirection::ContactNormal,
                     longitudinal_tyre: MagicFormula::default(),
                     lateral_tyre: MagicFormula::default(),
+                    compound: None,
                     $($name: $default,)*
                 }
             }
@@ -175,6 +177,10 @@ macro_rules! declare_wheel_settings {
             /// The lateral curve, when it differs from the longitudinal one.
             #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
             pub lateral_tyre: Option<CurveDef>,
+            /// The tyre's compound, pressure and wear (see [`WheelSettings::compound`]);
+            /// `None` turns its thermal model off.
+            #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+            pub compound: Option<TyreCompound>,
             $(
                 #[doc = concat!("See [`WheelSettings::", stringify!($name), "`] (", $unit, ").")]
                 $(#[cfg_attr(feature = "serde", serde(skip_serializing_if = $skip))])?
@@ -193,6 +199,7 @@ macro_rules! declare_wheel_settings {
                     magic_formula_d: s.longitudinal_tyre.d(),
                     magic_formula_e: s.longitudinal_tyre.e(),
                     lateral_tyre: (s.lateral_tyre != s.longitudinal_tyre).then(|| CurveDef::from(&s.lateral_tyre)),
+                    compound: s.compound,
                     $($name: s.$name,)*
                 }
             }
@@ -212,6 +219,7 @@ macro_rules! declare_wheel_settings {
                 if let Some(l) = d.lateral_tyre {
                     s.set_lateral_tyre(l.b, l.c, l.d, l.e)?;
                 }
+                s.set_compound(d.compound)?;
                 $(s.$set(d.$name)?;)*
                 Ok(s)
             }
@@ -228,6 +236,7 @@ macro_rules! declare_wheel_settings {
                     "magic_formula_e" => self.magic_formula_e = d.magic_formula_e,
                     "lateral_b" | "lateral_c" | "lateral_d" | "lateral_e" => self.lateral_tyre = None,
                     $(stringify!($name) => self.$name = d.$name,)*
+                    f if TyreCompound::FIELDS.iter().any(|c| c.name == f) => self.compound = d.compound,
                     // Every error names one of the fields above (`settings` tests,
                     // `every_float_setting_resets_alone`).
                     _ => {}

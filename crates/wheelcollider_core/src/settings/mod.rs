@@ -20,6 +20,7 @@
 //! dependence, no relaxation, no aligning torque. The shipped presets turn them on.
 
 use crate::limits::SettingsError;
+use crate::thermal::TyreCompound;
 use crate::tyre::MagicFormula;
 
 mod declare;
@@ -104,6 +105,20 @@ impl WheelSettings {
     /// Sets [`suspension_force_direction`](Self::suspension_force_direction).
     pub fn set_suspension_force_direction(&mut self, direction: SuspensionForceDirection) {
         self.suspension_force_direction = direction;
+    }
+
+    /// The tyre's compound, pressure and wear: `None` (the default, the original's)
+    /// leaves the tyre as its other settings say; `Some` turns on its thermal model
+    /// ([`crate::thermal`]): temperatures, pressure, grip window, wear, puncture.
+    #[inline]
+    pub fn compound(&self) -> Option<&TyreCompound> {
+        self.compound.as_ref()
+    }
+    /// Sets [`compound`](Self::compound): each field clamped to its limit, or an error
+    /// naming the first non-finite one (the old compound kept).
+    pub fn set_compound(&mut self, compound: Option<TyreCompound>) -> Result<(), SettingsError> {
+        self.compound = compound.map(TyreCompound::validated).transpose()?;
+        Ok(())
     }
 
     /// The longitudinal magic-formula curve: friction coefficient against forward slip

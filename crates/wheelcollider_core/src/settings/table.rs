@@ -10,6 +10,7 @@
 use super::declare::{FloatSetting, SettingGroup, declare_wheel_settings};
 use super::{CurveDef, SuspensionForceDirection, SweepType};
 use crate::limits::{MAX_DAMPING, MAX_SPRING, MAX_VALUE, SettingsError, check};
+use crate::thermal::TyreCompound;
 use crate::tyre::MagicFormula;
 
 declare_wheel_settings! {

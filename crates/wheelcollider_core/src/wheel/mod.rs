@@ -8,17 +8,20 @@
 //! contact. A wheel on its own passes [`Suspension::Explicit`] and the step computes its
 //! suspension from the contact alone.
 //!
-//! [`step`] runs six stages, each a function of `stages.rs` with a typed hand-off, each
+//! [`step`] runs eight stages, each a function of `stages.rs` (the tyre's condition and
+//! heat: `heat.rs`) with a typed hand-off, each
 //! writing its own outputs:
 //!
 //! | stage | reads | hands on |
 //! | --- | --- | --- |
 //! | `read_input` | [`StepInput`], [`StepState`] | `Torques` (sanitised), the contact if finite |
 //! | `suspension` | the contact, [`Suspension`] | `Loaded`: the tyre's load, the contact's speeds, grip, camber, masses |
+//! | `tyre_condition` | [`StepState::tyre`], [`WheelSettings::compound`] | `Loaded`'s grip, stiffness, rolling resistance and relaxation by the tyre's temperature, pressure and wear |
 //! | `slips` | `Loaded` | `Slips`: the tyre at this load, the slips' relaxation lag, the lateral slip |
 //! | `spin` | `Loaded`, `Slips`, `Torques` | `Rolled`: the spin, the transient slips, the tyre forces at the new spin |
 //! | `static_friction` | `Loaded`, `Rolled` | the forces with the patch held below [`STICK_SPEED`] |
 //! | `write_output` | all of the above | [`StepOutput`], [`StepState`] for the next step |
+//! | `heat` | `Loaded`, `Rolled`, the forces, [`Ambient`] | [`StepState::tyre`]: the thermal network a step on, the tread worn |
 //!
 //! Sign conventions:
 //! - forward velocity `vx` and [`StepOutput::forward_force`] are along the wheel's
@@ -29,6 +32,7 @@
 //! - camber > 0 tilts the wheel's top towards −sideways (left), as the original's
 //!   `camberAngle` does in the wheel's own frame.
 
+mod heat;
 mod spinner;
 mod stages;
 
@@ -38,6 +42,7 @@ use crate::bumps::perlin_bump;
 use crate::limits::MAX_VALUE;
 use crate::settings::WheelSettings;
 use crate::suspension::SuspensionForce;
+use crate::thermal::{Ambient, TyreState};
 #[cfg(feature = "bevy_ecs")]
 use bevy_ecs::reflect::ReflectComponent;
 #[cfg(feature = "bevy_reflect")]
@@ -292,6 +297,9 @@ pub struct StepInput {
     pub contact: Option<Contact>,
     /// How the suspension's force is found while there is a contact.
     pub suspension: Suspension,
+    /// The air and the road around the tyre: read only with a
+    /// [`WheelSettings::compound`] (its thermal model).
+    pub ambient: Ambient,
 }
 
 /// The runtime state of one wheel, carried from step to step.
@@ -316,6 +324,9 @@ pub struct StepState {
     /// positive lifting the body: this step's [`StepOutput::jacking_force`]. 0 in the
     /// air.
     pub jacking: f32,
+    /// The tyre's temperatures, tread and puncture: kept only with a
+    /// [`WheelSettings::compound`] (see [`crate::thermal`]).
+    pub tyre: TyreState,
 }
 
 /// Converts to f32, clamped to ±[`MAX_VALUE`] so that no output overflows.
@@ -374,6 +385,7 @@ pub struct Staged<'a> {
     loaded: stages::Loaded,
     slips: stages::Slips<'a>,
     spinner: spinner::Spinner,
+    ambient: Ambient,
     dt: f64,
     out: StepOutput,
 }
@@ -398,8 +410,9 @@ pub fn stage<'a>(
         return Err(out);
     }
     let dt = dt.clamp(*DT_RANGE.start(), *DT_RANGE.end()) as f64;
-    let (torques, ground) = stages::read_input(state, &input);
-    let loaded = stages::suspension(settings, state, ground, &torques, dt, &mut out);
+    let (torques, ground) = stages::read_input(settings, state, &input);
+    let mut loaded = stages::suspension(settings, state, ground, &torques, dt, &mut out);
+    heat::tyre_condition(settings, state, &input.ambient, &mut loaded, &mut out);
     let slips = stages::slips(settings, state, &loaded, dt, &mut out);
     let spinner = spinner::Spinner::new(settings, state, &loaded, &slips, &torques, dt);
     Ok(Staged {
@@ -408,6 +421,7 @@ pub fn stage<'a>(
         loaded,
         slips,
         spinner,
+        ambient: input.ambient,
         dt,
         out,
     })
@@ -443,6 +457,7 @@ impl Staged<'_> {
         let (settings, dt, mut out) = (self.settings, self.dt, self.out);
         let held = stages::static_friction(settings, state, &self.loaded, &rolled, &self.torques, dt);
         stages::write_output(settings, state, &self.loaded, &rolled, held, dt, &mut out);
+        heat::heat(settings, state, (&self.loaded, &rolled, held), &self.ambient, dt, &mut out);
         out.rejected_input = self.torques.rejected;
         out
     }

@@ -49,7 +49,7 @@ impl Spinner {
         let lag_x = &slips.lag[0];
         let dkappa_dw = lag_x.weight * radius * lag_x.inv_den;
         let rolling_torque =
-            (settings.rolling_resistance() as f64 + loaded.surface_rolling_resistance) * loaded.load * radius;
+            (settings.rolling_resistance() as f64 * loaded.rolling + loaded.surface_rolling_resistance) * loaded.load * radius;
         Spinner {
             kappa_0: if loaded.grounded { state.slip[0] as f64 } else { 0.0 },
             vx: loaded.vx,

@@ -51,6 +51,11 @@ pub(super) struct Loaded {
     pub sideways_mass: f64,
     /// The surface's rolling-resistance coefficient, in 0..=10.
     pub surface_rolling_resistance: f64,
+    /// The tyre's condition's factors (1 without a compound) on its own rolling
+    /// resistance and relaxation lengths; its grip and stiffness factors are in `grip`
+    /// and `stiffness`.
+    pub rolling: f64,
+    pub relaxation: f64,
     /// The tyre's load (N): the suspension's, without the bump stop's impulse, with the
     /// links' jacking.
     pub load: f64,
@@ -96,7 +101,13 @@ fn finite_or_zero(v: f32, rejected: &mut bool) -> f64 {
 
 /// Stage 1: the carried state and the inputs, a non-finite value replaced by 0 (and
 /// flagged); the contact and its suspension, or `None` when either is not finite.
-pub(super) fn read_input(state: &mut StepState, input: &StepInput) -> (Torques, Option<(Contact, Suspension)>) {
+/// A punctured tyre's wheel rides lower by its compound's `rim_drop`: its contact's
+/// road is that much lower (`tests/it/thermal.rs`).
+pub(super) fn read_input(
+    settings: &WheelSettings,
+    state: &mut StepState,
+    input: &StepInput,
+) -> (Torques, Option<(Contact, Suspension)>) {
     let mut rejected = false;
     if !state.angular_velocity.is_finite() {
         state.angular_velocity = 0.0;
@@ -118,6 +129,12 @@ pub(super) fn read_input(state: &mut StepState, input: &StepInput) -> (Torques, 
         state.jacking = 0.0;
         rejected = true;
     }
+    let tyre = &state.tyre;
+    if ![tyre.surface, tyre.carcass, tyre.gas, tyre.tread].iter().all(|v| v.is_finite()) {
+        // Refitted at the next condition stage.
+        state.tyre = Default::default();
+        rejected = true;
+    }
     let drives = &input.input;
     let mut torques = Torques {
         drive: finite_or_zero(drives.drive_torque, &mut rejected),
@@ -129,7 +146,11 @@ pub(super) fn read_input(state: &mut StepState, input: &StepInput) -> (Torques, 
         rejected,
     };
     let ground = match input.contact {
-        Some(c) if c.is_finite() && input.suspension.is_finite() => Some((c, input.suspension)),
+        Some(mut c) if c.is_finite() && input.suspension.is_finite() => {
+            // The travel reads `d + bump`: a larger bump is a road further away.
+            c.surface_bump += crate::thermal::rim_drop(settings.compound(), &state.tyre);
+            Some((c, input.suspension))
+        }
         Some(_) => {
             torques.rejected = true;
             None
@@ -232,6 +253,8 @@ pub(super) fn suspension(
         forward_mass: 0.0,
         sideways_mass: 0.0,
         surface_rolling_resistance: 0.0,
+        rolling: 1.0,
+        relaxation: 1.0,
         load: 0.0,
         side: [0.0; 2],
         yaw: (0.0, 1.0),
@@ -412,7 +435,7 @@ pub(super) fn slips<'a>(
         [1.0; 2]
     };
     let lag_x = SlipLag::new(
-        settings.longitudinal_relaxation_length(),
+        settings.longitudinal_relaxation_length() * loaded.relaxation as f32,
         den_x,
         lon_stiffness * scale,
         loaded.forward_mass,
@@ -420,7 +443,7 @@ pub(super) fn slips<'a>(
         slope_x,
     );
     let lag_y = SlipLag::new(
-        settings.lateral_relaxation_length(),
+        settings.lateral_relaxation_length() * loaded.relaxation as f32,
         den_y,
         lat_stiffness * scale,
         loaded.sideways_mass,

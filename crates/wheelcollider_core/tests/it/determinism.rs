@@ -141,6 +141,7 @@ fn coupled_run_hash() -> (u64, f64) {
                     mass: mass as f32 / 4.0,
                     approach_speed: 0.0,
                 },
+                ..Default::default()
             };
             let out = step(w, &mut states[i], input, dt);
             for v in [

@@ -6,6 +6,7 @@
 //! | [`settings`] | every setter clamps and refuses non-finite values; presets round-trip |
 //! | [`tyre`] | the magic formula against an independent computation; peak slip; combined slip |
 //! | [`tyre_dynamics`] | relaxation length and self-aligning torque in time; real slips at walking pace |
+//! | [`thermal`] | tyre temperature: steady state, cooling, conservation, pressure, window, wear, puncture |
 //! | [`tyre_grip`] | surfaces scale the peak, camber's peak, the aligning torque's sign |
 //! | [`suspension`] | sag, natural frequency, damping ratio, bump stop |
 //! | [`spin`] | wheel spin under drive and brake: steady slip, locking, energy, step size |
@@ -34,5 +35,6 @@ mod suspension;
 mod towing;
 mod tyre;
 mod tyre_dynamics;
+mod thermal;
 mod tyre_grip;
 mod vehicle;

@@ -53,7 +53,7 @@ fn settings() -> impl Strategy<Value = WheelSettings> {
 }
 
 fn input() -> impl Strategy<Value = StepInput> {
-    (prop::collection::vec(finite(), 22), any::<bool>()).prop_map(|(v, grounded)| StepInput {
+    (prop::collection::vec(finite(), 25), any::<bool>()).prop_map(|(v, grounded)| StepInput {
         input: WheelInput {
             drive_torque: v[0],
             brake_torque: v[1],
@@ -81,6 +81,25 @@ fn input() -> impl Strategy<Value = StepInput> {
             mass: v[12],
             approach_speed: v[15],
         },
+        ambient: Ambient {
+            air: v[22],
+            track: v[23],
+            road_cooling: v[24],
+        },
+    })
+}
+
+/// A compound of any finite numbers (each clamped by its setter), or none.
+fn compound() -> impl Strategy<Value = Option<TyreCompound>> {
+    let n = TyreCompound::FIELDS.len();
+    (prop::collection::vec(finite(), n), any::<bool>()).prop_map(|(v, on)| {
+        on.then(|| {
+            let mut c = TyreCompound::default();
+            for (f, v) in TyreCompound::FIELDS.iter().zip(v) {
+                (f.set)(&mut c, v).unwrap();
+            }
+            c
+        })
     })
 }
 
@@ -88,13 +107,18 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(3000))]
 
     #[test]
-    fn finite_in_finite_out(s in settings(), inputs in prop::collection::vec(input(), 1..6), state in (finite(), finite(), finite(), finite(), finite(), finite(), finite(), finite()), dt in finite()) {
-        let mut state = StepState { angular_velocity: state.0, angle: state.1, compression: state.2, patch: [state.3, state.4], slip: [state.5, state.6], jacking: state.7 };
+    fn finite_in_finite_out(s in settings(), c in compound(), punctured in any::<bool>(), inputs in prop::collection::vec(input(), 1..6), state in (finite(), finite(), finite(), finite(), finite(), finite(), finite(), finite()), dt in finite()) {
+        let mut s = s;
+        s.set_compound(c).unwrap();
+        let tyre = TyreState { punctured, ..Default::default() };
+        let mut state = StepState { angular_velocity: state.0, angle: state.1, compression: state.2, patch: [state.3, state.4], slip: [state.5, state.6], jacking: state.7, tyre };
         for i in inputs {
             let out = step(&s, &mut state, i, dt);
             prop_assert!(out.is_finite(), "{out:?}");
             prop_assert!(out.load >= 0.0);
             prop_assert!(state.angular_velocity.is_finite() && state.angle.is_finite() && state.compression.is_finite());
+            let t = state.tyre;
+            prop_assert!([t.surface, t.carcass, t.gas, t.tread].iter().all(|v| v.is_finite()), "{t:?}");
             prop_assert!((0.0..std::f32::consts::TAU).contains(&state.angle) || dt <= 0.0);
         }
     }

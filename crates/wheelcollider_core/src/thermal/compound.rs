@@ -1,0 +1,269 @@
+//! The one declaration of a tyre's thermal, pressure and wear settings
+//! ([`TyreCompound`]): each field's doc, unit, default (the summer road tyre), limit and
+//! editor range, written once here by `declare_compound!`, with the named compounds
+//! ([`CompoundBase`]) and the file form ([`TyreCompoundDef`]: a base and the fields that
+//! differ from it).
+//!
+//! Every figure of the three compounds is an estimate of its class (no tyre maker
+//! publishes them); `docs/tyre-thermal.md` derives each one and names its sources.
+
+use crate::limits::{SettingsError, check};
+
+/// One number setting of [`TyreCompound`], for editors: [`TyreCompound::FIELDS`].
+#[derive(Clone, Copy, Debug)]
+pub struct CompoundField {
+    /// The field's name, as in a file and in its errors.
+    pub name: &'static str,
+    /// The unit, as the docs write it.
+    pub unit: &'static str,
+    /// The setter's limit.
+    pub min: f32,
+    /// See [`min`](Self::min).
+    pub max: f32,
+    /// The range an editor offers (inside the limit).
+    pub range: (f32, f32),
+    /// Reads it.
+    pub get: fn(&TyreCompound) -> f32,
+    /// Writes it, clamped to the limit (a non-finite value is refused, the old kept).
+    pub set: fn(&mut TyreCompound, f32) -> Result<f32, SettingsError>,
+}
+
+macro_rules! declare_compound {
+    ($(
+        $(#[doc = $doc:literal])*
+        $name:ident: $unit:literal = $default:expr, limit $min:expr, $max:expr; range $lo:expr, $hi:expr;
+    )*) => {
+        /// A tyre's compound, construction and inflation: what its thermal model
+        /// ([`crate::thermal`]), its pressure, grip window and wear read. Off unless a
+        /// wheel has one ([`WheelSettings::compound`](crate::WheelSettings::compound)).
+        ///
+        /// The fields are plain numbers; [`TyreCompound::validated`] clamps each to its
+        /// limit and refuses a non-finite one, and a wheel only stores validated ones.
+        /// [`Default`] is the summer road tyre ([`CompoundBase::Summer`]).
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+        pub struct TyreCompound {
+            /// The named compound these figures start from (what a file names).
+            pub base: CompoundBase,
+            $(
+                $(#[doc = $doc])*
+                #[doc = concat!("\n\nUnit: ", $unit, "; summer tyre ", stringify!($default),
+                    "; limit ", stringify!($min), " ..= ", stringify!($max), ".")]
+                pub $name: f32,
+            )*
+        }
+
+        impl Default for TyreCompound {
+            fn default() -> Self {
+                Self { base: CompoundBase::Summer, $($name: $default,)* }
+            }
+        }
+
+        impl TyreCompound {
+            /// Every number field with its unit, limit and editor range.
+            pub const FIELDS: &'static [CompoundField] = &[$(CompoundField {
+                name: stringify!($name),
+                unit: $unit,
+                min: $min,
+                max: $max,
+                range: ($lo, $hi),
+                get: |c| c.$name,
+                set: |c, v| {
+                    c.$name = check(stringify!($name), v, $min, $max)?;
+                    Ok(c.$name)
+                },
+            }),*];
+
+            /// Every field clamped to its limit; an error names the first non-finite one.
+            pub fn validated(mut self) -> Result<Self, SettingsError> {
+                $(self.$name = check(stringify!($name), self.$name, $min, $max)?;)*
+                Ok(self)
+            }
+        }
+
+        /// The file form of [`TyreCompound`]: the named compound it starts from and the
+        /// fields that differ from it, each optional: `(base: Slick, cold_pressure:
+        /// 150.0)`.
+        #[derive(Clone, Debug, Default, PartialEq)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+        #[cfg_attr(feature = "serde", serde(default, deny_unknown_fields))]
+        pub struct TyreCompoundDef {
+            /// The named compound.
+            pub base: CompoundBase,
+            $(
+                #[doc = concat!("See [`TyreCompound::", stringify!($name), "`] (", $unit, ").")]
+                #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+                pub $name: Option<f32>,
+            )*
+        }
+
+        impl From<&TyreCompound> for TyreCompoundDef {
+            fn from(c: &TyreCompound) -> Self {
+                let base = TyreCompound::named(c.base);
+                Self { base: c.base, $($name: (c.$name != base.$name).then_some(c.$name),)* }
+            }
+        }
+
+        impl TryFrom<TyreCompoundDef> for TyreCompound {
+            type Error = SettingsError;
+            fn try_from(d: TyreCompoundDef) -> Result<Self, SettingsError> {
+                let mut c = TyreCompound::named(d.base);
+                $(if let Some(v) = d.$name { c.$name = v; })*
+                c.validated()
+            }
+        }
+    };
+}
+
+/// The named compounds a file or an editor starts from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+pub enum CompoundBase {
+    /// A summer road tyre (225/45 R17 class): a wide window, 8 mm of tread.
+    #[default]
+    Summer,
+    /// A touring road tyre (the GT86's 215/45 R17 Michelin Primacy HP class): harder,
+    /// cooler-running, a window that starts lower.
+    Touring,
+    /// A racing slick (GT class): a narrow window at 80–105 °C, low cold pressure, 3 mm
+    /// of rubber that wears fast.
+    Slick,
+}
+
+impl CompoundBase {
+    /// Every named compound, in the order editors list them.
+    pub const ALL: [CompoundBase; 3] = [Self::Summer, Self::Touring, Self::Slick];
+}
+
+declare_compound! {
+    /// Heat capacity of the tread's surface layer (the rubber that touches the road,
+    /// about the outer 1–2 mm): mass × specific heat, rubber ≈ 1.9 kJ/(kg·K).
+    surface_capacity: "J/K" = 650.0, limit 1.0, 1.0e6; range 50.0, 5000.0;
+    /// Heat capacity of the carcass: the rest of the tread, the belts, the plies and the
+    /// sidewalls.
+    carcass_capacity: "J/K" = 12_000.0, limit 1.0, 1.0e7; range 500.0, 60_000.0;
+    /// Heat capacity of the inflation gas at constant volume: its mass × 718 J/(kg·K)
+    /// (air).
+    gas_capacity: "J/K" = 70.0, limit 0.1, 1.0e5; range 5.0, 500.0;
+    /// Conductance from the surface layer to the carcass through the new tread
+    /// (`k·A / thickness`); a worn tread's is larger by `tread_depth / depth left`
+    /// (at most 4×).
+    surface_carcass_conductance: "W/K" = 30.0, limit 0.0, 1.0e5; range 0.0, 500.0;
+    /// Conductance from the carcass to the gas (the inner liner's area × its film
+    /// coefficient).
+    carcass_gas_conductance: "W/K" = 15.0, limit 0.0, 1.0e5; range 0.0, 200.0;
+    /// The tread's area open to the air (`2π·r·w`); convection at `5.7 + 3.8·v`
+    /// W/(m²·K) (McAdams).
+    surface_area: "m²" = 0.40, limit 0.0, 100.0; range 0.0, 2.0;
+    /// The sidewalls' area, through which the carcass loses heat to the air at the same
+    /// film coefficient.
+    sidewall_area: "m²" = 0.30, limit 0.0, 100.0; range 0.0, 2.0;
+    /// The film coefficient from the tread to the road across the contact patch; the
+    /// patch's area is the load over the inflation pressure.
+    road_conductance: "W/(m²·K)" = 2000.0, limit 0.0, 1.0e6; range 0.0, 10_000.0;
+    /// The share of the contact patch's sliding power (`|Fx·v_slip,x| + |Fy·v_y|`) that
+    /// heats the tread; the rest heats the road.
+    friction_heat_share: "" = 0.5, limit 0.0, 1.0; range 0.0, 1.0;
+    /// Inflation pressure, gauge, set at [`cold_temperature`](TyreCompound::cold_temperature).
+    cold_pressure: "kPa" = 230.0, limit 0.0, 2000.0; range 50.0, 500.0;
+    /// The gas's temperature when the cold pressure was set.
+    cold_temperature: "°C" = 20.0, limit -60.0, 200.0; range -30.0, 60.0;
+    /// The gauge pressure at which the tyre's curves, stiffness, relaxation and rolling
+    /// resistance are what its settings say (the hot pressure it was measured at).
+    nominal_pressure: "kPa" = 250.0, limit 10.0, 2000.0; range 50.0, 500.0;
+    /// Peak grip lost per unit of the relative pressure's square, `dp = (p − p_nom) /
+    /// p_nom`: `1 − g·dp²` (the Magic Formula 6.1's `p_px3`, `p_px4` written about the
+    /// optimum).
+    pressure_grip: "" = 0.3, limit 0.0, 5.0; range 0.0, 2.0;
+    /// The slip and cornering stiffness' gain per unit `dp`: `1 + s·dp` (MF 6.1's
+    /// `p_px1`, `p_py1`, in sign).
+    pressure_stiffness: "" = 0.4, limit -2.0, 2.0; range -1.0, 1.0;
+    /// The rolling resistance's gain per unit `dp` (SAE J2452's `p^−0.4`, linearised).
+    pressure_rolling: "" = -0.4, limit -2.0, 2.0; range -1.0, 1.0;
+    /// The relaxation lengths' gain per unit `dp` (a stiffer carcass relaxes sooner).
+    pressure_relaxation: "" = -0.5, limit -2.0, 2.0; range -1.0, 1.0;
+    /// The surface temperature where the grip window opens (full grip from here to
+    /// [`window_high`](TyreCompound::window_high)).
+    window_low: "°C" = 25.0, limit -60.0, 300.0; range -20.0, 150.0;
+    /// The surface temperature where the grip window closes.
+    window_high: "°C" = 85.0, limit -60.0, 300.0; range 0.0, 200.0;
+    /// Peak grip lost 10 K outside the window; the loss grows with the square of the
+    /// distance.
+    window_loss: "" = 0.02, limit 0.0, 1.0; range 0.0, 0.2;
+    /// The least grip factor the window gives, however cold or hot.
+    window_floor: "" = 0.7, limit 0.0, 1.0; range 0.0, 1.0;
+    /// New tread depth.
+    tread_depth: "mm" = 8.0, limit 0.1, 100.0; range 0.5, 20.0;
+    /// Tread lost per energy the tread takes from sliding (its share of the sliding
+    /// power, integrated).
+    abrasion: "mm/MJ" = 0.03, limit 0.0, 1.0e3; range 0.0, 5.0;
+    /// Peak grip lost with the tread worn to nothing (linear in the depth lost).
+    wear_grip: "" = 0.05, limit 0.0, 1.0; range 0.0, 0.5;
+    /// The grip factor of a punctured tyre running on its rim.
+    rim_grip: "" = 0.4, limit 0.0, 1.0; range 0.0, 1.0;
+    /// How much lower a punctured tyre's wheel rides: the sidewall's height lost.
+    rim_drop: "m" = 0.08, limit 0.0, 1.0; range 0.0, 0.3;
+}
+
+impl TyreCompound {
+    /// The named compound's figures.
+    pub fn named(base: CompoundBase) -> Self {
+        match base {
+            CompoundBase::Summer => Self::default(),
+            CompoundBase::Touring => Self {
+                base,
+                surface_capacity: 620.0,
+                carcass_capacity: 11_500.0,
+                cold_pressure: 230.0,
+                nominal_pressure: 250.0,
+                window_low: 15.0,
+                window_high: 75.0,
+                window_loss: 0.015,
+                window_floor: 0.75,
+                abrasion: 0.025,
+                wear_grip: 0.04,
+                ..Self::default()
+            },
+            CompoundBase::Slick => Self {
+                base,
+                surface_capacity: 900.0,
+                carcass_capacity: 10_000.0,
+                gas_capacity: 50.0,
+                surface_carcass_conductance: 40.0,
+                carcass_gas_conductance: 12.0,
+                surface_area: 0.55,
+                sidewall_area: 0.25,
+                road_conductance: 2500.0,
+                cold_pressure: 140.0,
+                nominal_pressure: 180.0,
+                pressure_grip: 0.6,
+                window_low: 80.0,
+                window_high: 105.0,
+                window_loss: 0.06,
+                window_floor: 0.6,
+                tread_depth: 3.0,
+                abrasion: 0.5,
+                wear_grip: 0.15,
+                rim_grip: 0.3,
+                rim_drop: 0.1,
+                ..Self::default()
+            },
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for TyreCompound {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        TyreCompoundDef::from(self).serialize(serializer)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for TyreCompound {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let def = TyreCompoundDef::deserialize(deserializer)?;
+        TyreCompound::try_from(def).map_err(serde::de::Error::custom)
+    }
+}

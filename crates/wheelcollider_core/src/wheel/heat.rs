@@ -1,0 +1,65 @@
+//! The tyre's own stages of [`super::step`]: its condition before the slips (what its
+//! temperature, pressure and wear do to its laws) and its heat after the forces (the
+//! thermal network a step on). Both do nothing without a
+//! [`WheelSettings::compound`]; see [`crate::thermal`].
+
+use super::StepOutput;
+use super::StepState;
+use super::out32;
+use super::stages::{Loaded, PatchForce, Rolled};
+use crate::settings::WheelSettings;
+use crate::thermal::{self, Ambient, Heating, TyreState};
+
+/// Stage 2b: the tyre's condition on the suspension's hand-off: its grip and stiffness
+/// factors on the surface's, its rolling resistance's and relaxation's factors. A new
+/// tyre is fitted at the air's temperature first.
+pub(super) fn tyre_condition(
+    settings: &WheelSettings,
+    state: &mut StepState,
+    ambient: &Ambient,
+    loaded: &mut Loaded,
+    out: &mut StepOutput,
+) {
+    let Some(compound) = settings.compound() else {
+        out.tyre_grip = 1.0;
+        return;
+    };
+    if !state.tyre.fitted {
+        state.tyre = TyreState::fitted(compound, ambient.air);
+    }
+    let c = thermal::condition(compound, &state.tyre);
+    loaded.grip *= c.grip;
+    loaded.stiffness = (loaded.stiffness * c.stiffness).clamp(0.01, 10.0);
+    loaded.rolling = c.rolling;
+    loaded.relaxation = c.relaxation;
+    out.tyre_grip = c.grip as f32;
+}
+
+/// Stage 7: the sliding power into the outputs and, with a compound, the thermal
+/// network advanced by `dt` with it and the rolling resistance's power.
+pub(super) fn heat(
+    settings: &WheelSettings,
+    state: &mut StepState,
+    (loaded, rolled, patch): (&Loaded, &Rolled, PatchForce),
+    ambient: &Ambient,
+    dt: f64,
+    out: &mut StepOutput,
+) {
+    let radius = settings.radius() as f64;
+    let sliding = if loaded.grounded {
+        (patch.fx * (rolled.omega * radius - loaded.vx)).abs() + (patch.fy * loaded.vy).abs()
+    } else {
+        0.0
+    };
+    out.sliding_power = out32(sliding);
+    let Some(compound) = settings.compound() else {
+        return;
+    };
+    let heating = Heating {
+        sliding,
+        rolling: (rolled.rolling_torque * rolled.omega).abs(),
+        speed: loaded.vx,
+        load: if loaded.grounded { loaded.load } else { 0.0 },
+    };
+    thermal::advance(compound, &mut state.tyre, &heating, ambient, dt);
+}
