@@ -116,13 +116,15 @@ pub mod prelude {
     #[cfg(feature = "serialize")]
     pub use crate::vehicle::{EMBEDDED_PRESETS, VehicleFromPreset, VehiclePreset};
     pub use crate::wheel::{
-        AntiRollBar, ChassisForces, ChassisState, ChassisWheels, ContactPatch, Landed, MarkWheelsWith, SkidEnded,
+        AntiRollBar, ChassisForces, ChassisState, ChassisWheels, ContactPatch, FitTyres, Landed, MarkWheelsWith,
+        PunctureTyre, SkidEnded, Weather,
         SkidStarted, SurfaceChanged, SurfaceMaterial, WheelCollider, WheelContactEnded, WheelContactStarted,
         WheelDriveline, WheelEffects, WheelEventsEnabled, WheelHit, WheelInput, WheelModel, WheelOf, WheelOutput,
         WheelState, WheelSurface, WheelSweepLayers,
     };
     pub use crate::{ReplayPlugin, VehiclePlugin, WheelColliderPlugins, WheelPlugin, WheelSystems, WheelVisualSystems};
     pub use wheelcollider_core::{
+        CompoundBase, TyreCompound, TyreReading,
         FloatSetting, MagicFormula, SettingGroup, SettingsError, SuspensionForceDirection, SweepType, WheelSettings,
     };
 }

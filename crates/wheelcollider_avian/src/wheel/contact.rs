@@ -245,7 +245,17 @@ fn suspension_row(
     up: Vec3,
 ) -> (Travel, SuspensionRow, RiseState) {
     let settings = &view.wheel.0;
-    let travel = compression_of(settings, contact);
+    // A punctured tyre rides lower: its road is further away (the core's `read_input`).
+    let drop = wheelcollider_core::thermal::rim_drop(settings.compound(), &state.step.tyre);
+    let travel = if drop == 0.0 {
+        compression_of(settings, contact)
+    } else {
+        let lowered = Contact {
+            surface_bump: contact.surface_bump + drop,
+            ..*contact
+        };
+        compression_of(settings, &lowered)
+    };
     let (compression, bump) = (travel.compression as f32, travel.bump as f32);
     let bump_rate = if state.grounded {
         (bump - state.bump) / ctx.dt

@@ -97,6 +97,8 @@ pub(crate) struct ChassisContext<'a, 'w, 's> {
     pub ground: &'a GroundQuery<'w, 's>,
     /// `None` when the scene has no surfaces (then no wheel looks one up).
     pub surfaces: Option<&'a SurfaceQuery<'w, 's>>,
+    /// The air's and the road's temperatures (read by tyres with a compound).
+    pub weather: super::surface::Weather,
 }
 
 /// What sensing reads of one wheel.

@@ -40,6 +40,7 @@ mod model;
 mod plugin;
 mod step;
 mod surface;
+mod tyre;
 mod suspension;
 mod sweep;
 mod visuals;
@@ -51,4 +52,5 @@ pub use events::{
     WheelEffects, WheelEventsEnabled, skid_intensity,
 };
 pub use plugin::{WheelPlugin, WheelSystems, WheelVisualSystems};
-pub use surface::{SurfaceMaterial, WheelSurface};
+pub use surface::{SurfaceMaterial, Weather, WheelSurface};
+pub use tyre::{FitTyres, PunctureTyre};

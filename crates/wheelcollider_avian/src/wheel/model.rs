@@ -7,6 +7,7 @@
 
 use super::components::*;
 use super::contracts::Sensed;
+use super::surface::Weather;
 use bevy::prelude::*;
 use wheelcollider_core::suspension::SuspensionForce;
 use wheelcollider_core::{Staged, StepInput, StepOutput, Suspension, WheelSettings, stage};
@@ -15,7 +16,7 @@ use wheelcollider_core::{Staged, StepInput, StepOutput, Suspension, WheelSetting
 /// core's step up to its spin ([`stage`]), for the driveline solve and [`finish_wheel`].
 /// `Err` holds the output of a step that could not run.
 pub(super) fn stage_wheel<'a>(
-    dt: f32,
+    (dt, weather): (f32, &Weather),
     (sensed, force): (&Sensed, Option<SuspensionForce>),
     (settings, input): (&'a WheelSettings, WheelInput),
     state: &mut WheelState,
@@ -37,6 +38,7 @@ pub(super) fn stage_wheel<'a>(
         input,
         contact: sensed.ground.map(|g| g.contact),
         suspension,
+        ambient: weather.ambient(sensed.ground.as_ref().map(|g| &g.hit.surface)),
     };
     stage(settings, &mut state.step, step_input, dt)
 }

@@ -62,6 +62,7 @@ impl Plugin for WheelPlugin {
             .register_type::<WheelSweepLayers>()
             .register_type::<AntiRollBar>()
             .register_type::<WheelSurface>()
+            .register_type::<super::surface::Weather>()
             .register_type::<ChassisState>()
             .register_type::<ChassisForces>()
             .register_type::<WheelDriveline>()
@@ -75,6 +76,8 @@ impl Plugin for WheelPlugin {
             .add_message::<SurfaceChanged>()
             .add_message::<Landed>()
             .add_observer(attach::attach_wheel)
+            .add_observer(super::tyre::puncture)
+            .add_observer(super::tyre::fit_tyres)
             .add_observer(attach::attach_reparented_wheel)
             .configure_sets(
                 PhysicsSchedule,

@@ -89,6 +89,7 @@ struct StepWorld<'a, 'w, 's> {
     grid: &'a super::sweep::MovingGrid,
     ground: &'a GroundQuery<'w, 's>,
     surfaces: Option<&'a SurfaceQuery<'w, 's>>,
+    weather: super::surface::Weather,
     owners: &'a Query<'w, 's, &'static WheelOf>,
     wheels: &'a WheelQuery<'w, 's>,
 }
@@ -101,6 +102,7 @@ struct StepWorld<'a, 'w, 's> {
 pub(crate) fn step_wheels(
     time: Res<Time>,
     gravity: Option<Res<Gravity>>,
+    weather: Option<Res<super::surface::Weather>>,
     casts: super::sweep::WheelCasts,
     mut grid: Local<super::sweep::MovingGrid>,
     ground: GroundQuery,
@@ -123,6 +125,7 @@ pub(crate) fn step_wheels(
         ground: &ground,
         // Most scenes have no surfaces: then no wheel looks one up.
         surfaces: (!surfaces.is_empty()).then_some(&surfaces),
+        weather: weather.map_or_else(Default::default, |w| *w),
         owners: &owners,
         wheels: &wheels,
     };
@@ -181,6 +184,7 @@ fn step_chassis(world: &StepWorld, mut c: ChassisDataItem) {
         casts: world.casts,
         ground: world.ground,
         surfaces: world.surfaces,
+        weather: world.weather,
     };
     let mut sums = ChassisSums::default();
     let mut batch = [Entity::PLACEHOLDER; MAX_WHEELS];
@@ -316,7 +320,7 @@ fn step_group(
             input.drivetrain_inertia = 0.0;
         }
         start[i] = input.drive_torque;
-        staged[i] = Some(super::model::stage_wheel(dt, (s, force), (&wheel.0, input), state));
+        staged[i] = Some(super::model::stage_wheel((dt, &ctx.weather), (s, force), (&wheel.0, input), state));
     }
     let driven = match (driveline, slots) {
         (Some(d), Some(slots)) => super::driveline::solve(d, &slots, &staged, &start, dt).unwrap_or([None; MAX_WHEELS]),

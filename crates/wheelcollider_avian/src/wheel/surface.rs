@@ -11,6 +11,7 @@
 
 use bevy::prelude::*;
 use wheelcollider_core::bumps::perlin_bump;
+use wheelcollider_core::thermal::Ambient;
 
 /// A ground surface: put it on a collider (or its rigid body). Wheels on it scale their
 /// tyre grip, add rolling resistance and the surface's own roughness.
@@ -35,6 +36,43 @@ pub struct WheelSurface {
     /// What the ground is made of: what it sounds like under a tyre and which effects
     /// (smoke or dust) it raises. The physics does not read it.
     pub material: SurfaceMaterial,
+    /// How much warmer this surface is than the [`Weather`]'s track (°C; a wet road or
+    /// grass is cooler), −100 ..= 100. Read only by tyres with a compound.
+    pub temperature_offset: f32,
+    /// The factor on the conduction from the tread into this surface (1 = dry road; a
+    /// water film ≈ 3), 0 ..= 100. Read only by tyres with a compound.
+    pub road_cooling: f32,
+}
+
+/// The air's and the road's temperature for every tyre with a compound (see
+/// [`wheelcollider_core::thermal`]): a resource; without it 20 °C air over a 25 °C
+/// road. A [`WheelSurface`] moves the road's by its `temperature_offset`.
+#[derive(Resource, Reflect, Clone, Copy, Debug, PartialEq)]
+#[reflect(Resource)]
+pub struct Weather {
+    /// Air temperature (°C).
+    pub air: f32,
+    /// Dry road temperature (°C) in the sun: asphalt runs 5–25 K over the air.
+    pub track: f32,
+}
+
+impl Default for Weather {
+    fn default() -> Self {
+        let a = Ambient::default();
+        Self { air: a.air, track: a.track }
+    }
+}
+
+impl Weather {
+    /// The ambient a tyre on `surface` (asphalt when `None`) sees.
+    pub fn ambient(&self, surface: Option<&WheelSurface>) -> Ambient {
+        let (offset, cooling) = surface.map_or((0.0, 1.0), |s| (s.temperature_offset, s.road_cooling));
+        Ambient {
+            air: self.air,
+            track: self.track + offset,
+            road_cooling: cooling,
+        }
+    }
 }
 
 /// What a ground is made of, for sound and effects (the tyre's grip comes from the
@@ -70,6 +108,8 @@ impl WheelSurface {
         bump_amplitude: 0.0,
         bump_period: 1.0,
         material: SurfaceMaterial::Asphalt,
+        temperature_offset: 0.0,
+        road_cooling: 1.0,
     };
     /// Loose gravel: a lower peak than asphalt and a softer slope, so the peak comes
     /// later (at `grip / stiffness` of asphalt's slip); extra rolling resistance and
@@ -82,6 +122,8 @@ impl WheelSurface {
         bump_amplitude: 0.03,
         bump_period: 0.8,
         material: SurfaceMaterial::Gravel,
+        temperature_offset: -5.0,
+        road_cooling: 1.0,
     };
     /// Grass: a lower peak and a softer slope than asphalt, high rolling resistance,
     /// long waves of roughness.
@@ -92,6 +134,8 @@ impl WheelSurface {
         bump_amplitude: 0.04,
         bump_period: 0.3,
         material: SurfaceMaterial::Grass,
+        temperature_offset: -10.0,
+        road_cooling: 1.5,
     };
     /// Ice: a tenth of asphalt's peak and half its slope, so the peak comes at a fifth
     /// of asphalt's slip (the slope's ratio from Burckhardt's fitted μ–slip curves;
@@ -103,6 +147,8 @@ impl WheelSurface {
         bump_amplitude: 0.0,
         bump_period: 1.0,
         material: SurfaceMaterial::Ice,
+        temperature_offset: -25.0,
+        road_cooling: 1.0,
     };
     /// Wet asphalt: the peak and the slope of Burckhardt's wet asphalt against his dry
     /// (`docs/vehicle.md`).
@@ -113,6 +159,8 @@ impl WheelSurface {
         bump_amplitude: 0.0,
         bump_period: 1.0,
         material: SurfaceMaterial::Asphalt,
+        temperature_offset: -10.0,
+        road_cooling: 3.0,
     };
     /// Packed snow: the peak and the slope of Burckhardt's snow against his dry asphalt
     /// (`docs/vehicle.md`).
@@ -123,6 +171,8 @@ impl WheelSurface {
         bump_amplitude: 0.0,
         bump_period: 1.0,
         material: SurfaceMaterial::Ice,
+        temperature_offset: -25.0,
+        road_cooling: 1.5,
     };
 
     /// The values clamped to their ranges, non-finite ones replaced by asphalt's.
@@ -136,6 +186,8 @@ impl WheelSurface {
             bump_amplitude: f(self.bump_amplitude, 0.0, 0.0, 1.0),
             bump_period: f(self.bump_period, 1.0, 1e-3, 100.0),
             material: self.material,
+            temperature_offset: f(self.temperature_offset, 0.0, -100.0, 100.0),
+            road_cooling: f(self.road_cooling, 1.0, 0.0, 100.0),
         }
     }
 

@@ -262,3 +262,40 @@ pub fn advance(compound: &TyreCompound, state: &mut TyreState, heating: &Heating
     state.tread = (state.tread - worn).max(0.0);
     q_s
 }
+
+/// What a player's telemetry shows of one tyre: its state with the pressure worked out
+/// (°C, kPa gauge, mm).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+pub struct TyreReading {
+    /// The tread's surface temperature (°C).
+    pub surface: f32,
+    /// The carcass' temperature (°C).
+    pub carcass: f32,
+    /// The inflation gas' temperature (°C).
+    pub gas: f32,
+    /// The gauge pressure (kPa).
+    pub pressure: f32,
+    /// Tread depth left (mm).
+    pub tread: f32,
+    /// The factor the tyre's condition puts on its peak grip (see [`condition`]).
+    pub grip: f32,
+    /// Whether it is punctured.
+    pub punctured: bool,
+}
+
+impl TyreReading {
+    /// The reading of `state` on `compound`.
+    pub fn of(compound: &TyreCompound, state: &TyreState) -> Self {
+        Self {
+            surface: state.surface as f32,
+            carcass: state.carcass as f32,
+            gas: state.gas as f32,
+            pressure: state.pressure(compound) as f32,
+            tread: state.tread as f32,
+            grip: condition(compound, state).grip as f32,
+            punctured: state.punctured,
+        }
+    }
+}
