@@ -170,8 +170,9 @@ declare_compound! {
     /// The gas's temperature when the cold pressure was set.
     cold_temperature: "°C" = 20.0, limit -60.0, 200.0; range -30.0, 60.0;
     /// The gauge pressure at which the tyre's curves, stiffness, relaxation and rolling
-    /// resistance are what its settings say (the hot pressure it was measured at).
-    nominal_pressure: "kPa" = 250.0, limit 10.0, 2000.0; range 50.0, 500.0;
+    /// resistance are what its settings say: a road tyre's curves are taken at its cold
+    /// placard pressure, a slick's at its hot running pressure.
+    nominal_pressure: "kPa" = 230.0, limit 10.0, 2000.0; range 50.0, 500.0;
     /// Peak grip lost per unit of the relative pressure's square, `dp = (p − p_nom) /
     /// p_nom`: `1 − g·dp²` (the Magic Formula 6.1's `p_px3`, `p_px4` written about the
     /// optimum).
@@ -185,9 +186,9 @@ declare_compound! {
     pressure_relaxation: "" = -0.5, limit -2.0, 2.0; range -1.0, 1.0;
     /// The surface temperature where the grip window opens (full grip from here to
     /// [`window_high`](TyreCompound::window_high)).
-    window_low: "°C" = 25.0, limit -60.0, 300.0; range -20.0, 150.0;
+    window_low: "°C" = 10.0, limit -60.0, 300.0; range -20.0, 150.0;
     /// The surface temperature where the grip window closes.
-    window_high: "°C" = 85.0, limit -60.0, 300.0; range 0.0, 200.0;
+    window_high: "°C" = 90.0, limit -60.0, 300.0; range 0.0, 200.0;
     /// Peak grip lost 10 K outside the window; the loss grows with the square of the
     /// distance.
     window_loss: "" = 0.02, limit 0.0, 1.0; range 0.0, 0.2;
@@ -215,10 +216,8 @@ impl TyreCompound {
                 base,
                 surface_capacity: 620.0,
                 carcass_capacity: 11_500.0,
-                cold_pressure: 230.0,
-                nominal_pressure: 250.0,
-                window_low: 15.0,
-                window_high: 75.0,
+                window_low: 5.0,
+                window_high: 80.0,
                 window_loss: 0.015,
                 window_floor: 0.75,
                 abrasion: 0.025,
