@@ -117,15 +117,14 @@ pub mod prelude {
     pub use crate::vehicle::{EMBEDDED_PRESETS, VehicleFromPreset, VehiclePreset};
     pub use crate::wheel::{
         AntiRollBar, ChassisForces, ChassisState, ChassisWheels, ContactPatch, FitTyres, Landed, MarkWheelsWith,
-        PunctureTyre, SkidEnded, Weather,
-        SkidStarted, SurfaceChanged, SurfaceMaterial, WheelCollider, WheelContactEnded, WheelContactStarted,
-        WheelDriveline, WheelEffects, WheelEventsEnabled, WheelHit, WheelInput, WheelModel, WheelOf, WheelOutput,
-        WheelState, WheelSurface, WheelSweepLayers,
+        PunctureTyre, SkidEnded, SkidStarted, SurfaceChanged, SurfaceMaterial, Weather, WheelCollider,
+        WheelContactEnded, WheelContactStarted, WheelDriveline, WheelEffects, WheelEventsEnabled, WheelHit, WheelInput,
+        WheelModel, WheelOf, WheelOutput, WheelState, WheelSurface, WheelSweepLayers,
     };
     pub use crate::{ReplayPlugin, VehiclePlugin, WheelColliderPlugins, WheelPlugin, WheelSystems, WheelVisualSystems};
     pub use wheelcollider_core::{
-        CompoundBase, TyreCompound, TyreReading,
-        FloatSetting, MagicFormula, SettingGroup, SettingsError, SuspensionForceDirection, SweepType, WheelSettings,
+        CompoundBase, FloatSetting, MagicFormula, SettingGroup, SettingsError, SuspensionForceDirection, SweepType,
+        TyreCompound, TyreReading, WheelSettings,
     };
 }
 

@@ -40,9 +40,9 @@ mod model;
 mod plugin;
 mod step;
 mod surface;
-mod tyre;
 mod suspension;
 mod sweep;
+mod tyre;
 mod visuals;
 
 pub use attach::MarkWheelsWith;

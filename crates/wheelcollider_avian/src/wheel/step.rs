@@ -320,7 +320,12 @@ fn step_group(
             input.drivetrain_inertia = 0.0;
         }
         start[i] = input.drive_torque;
-        staged[i] = Some(super::model::stage_wheel((dt, &ctx.weather), (s, force), (&wheel.0, input), state));
+        staged[i] = Some(super::model::stage_wheel(
+            (dt, &ctx.weather),
+            (s, force),
+            (&wheel.0, input),
+            state,
+        ));
     }
     let driven = match (driveline, slots) {
         (Some(d), Some(slots)) => super::driveline::solve(d, &slots, &staged, &start, dt).unwrap_or([None; MAX_WHEELS]),

@@ -59,7 +59,10 @@ pub struct Weather {
 impl Default for Weather {
     fn default() -> Self {
         let a = Ambient::default();
-        Self { air: a.air, track: a.track }
+        Self {
+            air: a.air,
+            track: a.track,
+        }
     }
 }
 

@@ -60,6 +60,9 @@ impl WheelState {
     /// wheel's) have a compound and it has been fitted (after its first step).
     pub fn tyre(&self, settings: &WheelSettings) -> Option<TyreReading> {
         let compound = settings.compound()?;
-        self.step.tyre.fitted.then(|| TyreReading::of(compound, &self.step.tyre))
+        self.step
+            .tyre
+            .fitted
+            .then(|| TyreReading::of(compound, &self.step.tyre))
     }
 }

@@ -244,7 +244,11 @@ pub fn advance(compound: &TyreCompound, state: &mut TyreState, heating: &Heating
     // elimination from the gas up to the surface.
     let (ts, tc, tg) = (state.surface, state.carcass, state.gas);
     let (a11, a22, a33) = (cs + sc + sa + road, cc + sc + cg + ca, cgas + cg);
-    let (b1, b2, b3) = (cs * ts + q_s + sa * air + road * track, cc * tc + q_c + ca * air, cgas * tg);
+    let (b1, b2, b3) = (
+        cs * ts + q_s + sa * air + road * track,
+        cc * tc + q_c + ca * air,
+        cgas * tg,
+    );
     // Row 3 gives T_g = (b3 + cg·T_c) / a33; into row 2, then row 1.
     let a22_ = a22 - cg * cg / a33;
     let b2_ = b2 + cg * b3 / a33;

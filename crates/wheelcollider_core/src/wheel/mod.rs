@@ -457,7 +457,14 @@ impl Staged<'_> {
         let (settings, dt, mut out) = (self.settings, self.dt, self.out);
         let held = stages::static_friction(settings, state, &self.loaded, &rolled, &self.torques, dt);
         stages::write_output(settings, state, &self.loaded, &rolled, held, dt, &mut out);
-        heat::heat(settings, state, (&self.loaded, &rolled, held), &self.ambient, dt, &mut out);
+        heat::heat(
+            settings,
+            state,
+            (&self.loaded, &rolled, held),
+            &self.ambient,
+            dt,
+            &mut out,
+        );
         out.rejected_input = self.torques.rejected;
         out
     }

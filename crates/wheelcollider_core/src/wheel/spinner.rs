@@ -48,8 +48,10 @@ impl Spinner {
         let radius = settings.radius() as f64;
         let lag_x = &slips.lag[0];
         let dkappa_dw = lag_x.weight * radius * lag_x.inv_den;
-        let rolling_torque =
-            (settings.rolling_resistance() as f64 * loaded.rolling + loaded.surface_rolling_resistance) * loaded.load * radius;
+        let rolling_torque = (settings.rolling_resistance() as f64 * loaded.rolling
+            + loaded.surface_rolling_resistance)
+            * loaded.load
+            * radius;
         Spinner {
             kappa_0: if loaded.grounded { state.slip[0] as f64 } else { 0.0 },
             vx: loaded.vx,

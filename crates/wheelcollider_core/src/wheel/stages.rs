@@ -130,7 +130,10 @@ pub(super) fn read_input(
         rejected = true;
     }
     let tyre = &state.tyre;
-    if ![tyre.surface, tyre.carcass, tyre.gas, tyre.tread].iter().all(|v| v.is_finite()) {
+    if ![tyre.surface, tyre.carcass, tyre.gas, tyre.tread]
+        .iter()
+        .all(|v| v.is_finite())
+    {
         // Refitted at the next condition stage.
         state.tyre = Default::default();
         rejected = true;

@@ -49,7 +49,11 @@ fn summer(mut edit: impl FnMut(&mut TyreCompound)) -> WheelSettings {
 /// balance with the carcass: the two-node solve of `G·T = Q` written out by hand.
 fn steady_rise(c: &TyreCompound, q: [f64; 2], speed: f64, road: f64, track_rise: f64) -> [f64; 2] {
     let film = CONVECTION[0] + CONVECTION[1] * speed;
-    let (sc, sa, ca) = (c.surface_carcass_conductance as f64, film * c.surface_area as f64, film * c.sidewall_area as f64);
+    let (sc, sa, ca) = (
+        c.surface_carcass_conductance as f64,
+        film * c.surface_area as f64,
+        film * c.sidewall_area as f64,
+    );
     // (sc + sa + road)·x − sc·y = q_s + road·track_rise;  −sc·x + (sc + ca)·y = q_c
     let (a, b, d) = (sc + sa + road, -sc, sc + ca);
     let (r1, r2) = (q[0] + road * track_rise, q[1]);
@@ -62,7 +66,11 @@ fn a_tyre_held_at_a_slip_heats_to_where_heat_in_equals_heat_out() {
     for (vy, dt) in [(0.5f32, 1.0 / 60.0f32), (1.0, 1.0 / 30.0), (1.0, 1.0 / 240.0)] {
         let s = summer(|c| c.window_loss = 0.0);
         let c = *s.compound().unwrap();
-        let ambient = Ambient { air: 20.0, track: 30.0, road_cooling: 1.0 };
+        let ambient = Ambient {
+            air: 20.0,
+            track: 30.0,
+            road_cooling: 1.0,
+        };
         let mut state = StepState::default();
         let out = rolling_road(&s, (20.0, vy), ambient, 3000.0, dt, &mut state);
         let t = state.tyre;
@@ -91,7 +99,11 @@ fn slowest_rate(c: &TyreCompound, speed: f64) -> f64 {
     let film = CONVECTION[0] + CONVECTION[1] * speed;
     let (sc, cg) = (c.surface_carcass_conductance as f64, c.carcass_gas_conductance as f64);
     let (sa, ca) = (film * c.surface_area as f64, film * c.sidewall_area as f64);
-    let (cs, cc, cgas) = (c.surface_capacity as f64, c.carcass_capacity as f64, c.gas_capacity as f64);
+    let (cs, cc, cgas) = (
+        c.surface_capacity as f64,
+        c.carcass_capacity as f64,
+        c.gas_capacity as f64,
+    );
     let m = [
         [(sc + sa) / cs, -sc / cs, 0.0],
         [-sc / cc, (sc + cg + ca) / cc, -cg / cc],
@@ -119,11 +131,22 @@ fn a_hot_tyre_cools_at_its_networks_slowest_rate() {
     let expected = slowest_rate(&c, 25.0);
     for dt in [1.0 / 30.0, 1.0 / 240.0] {
         let mut state = StepState {
-            tyre: TyreState { surface: 90.0, carcass: 90.0, gas: 90.0, tread: 8.0, fitted: true, punctured: false },
+            tyre: TyreState {
+                surface: 90.0,
+                carcass: 90.0,
+                gas: 90.0,
+                tread: 8.0,
+                fitted: true,
+                punctured: false,
+            },
             angular_velocity: 25.0 / 0.3,
             ..Default::default()
         };
-        let ambient = Ambient { air: 20.0, track: 20.0, road_cooling: 1.0 };
+        let ambient = Ambient {
+            air: 20.0,
+            track: 20.0,
+            road_cooling: 1.0,
+        };
         let mut excess = Vec::new();
         for _ in 0..4 {
             excess.push(state.tyre.carcass - 20.0);
@@ -131,17 +154,30 @@ fn a_hot_tyre_cools_at_its_networks_slowest_rate() {
         }
         // Late in the decay only the slowest mode is left: its e-folding from 400 to 600 s.
         let measured = (excess[2] / excess[3]).ln() / 200.0;
-        println!("measured dt {dt:.4}: time constant {:.0} s (closed form {:.0} s)", 1.0 / measured, 1.0 / expected);
+        println!(
+            "measured dt {dt:.4}: time constant {:.0} s (closed form {:.0} s)",
+            1.0 / measured,
+            1.0 / expected
+        );
         assert!((measured / expected - 1.0).abs() < 0.01, "{measured} vs {expected}");
     }
 }
 
 #[test]
 fn conduction_between_the_nodes_conserves_heat() {
-    let mut c = TyreCompound { surface_area: 0.0, sidewall_area: 0.0, ..Default::default() };
+    let mut c = TyreCompound {
+        surface_area: 0.0,
+        sidewall_area: 0.0,
+        ..Default::default()
+    };
     c = c.validated().unwrap();
     let ambient = Ambient::default();
-    let heating = Heating { sliding: 4000.0, rolling: 500.0, speed: 30.0, load: 0.0 };
+    let heating = Heating {
+        sliding: 4000.0,
+        rolling: 500.0,
+        speed: 30.0,
+        load: 0.0,
+    };
     let heat = |t: &TyreState| {
         c.surface_capacity as f64 * t.surface + c.carcass_capacity as f64 * t.carcass + c.gas_capacity as f64 * t.gas
     };
@@ -154,7 +190,10 @@ fn conduction_between_the_nodes_conserves_heat() {
             put += 500.0 * dt;
         }
         let gained = heat(&t) - h0;
-        println!("measured dt {dt:.4}: heat put in {put:.0} J, gained {gained:.0} J; surface {:.1} °C", t.surface);
+        println!(
+            "measured dt {dt:.4}: heat put in {put:.0} J, gained {gained:.0} J; surface {:.1} °C",
+            t.surface
+        );
         assert!((gained / put - 1.0).abs() < 1e-9, "{gained} vs {put}");
         // And shut off, the nodes share it without losing any.
         let h1 = heat(&t);
@@ -162,7 +201,10 @@ fn conduction_between_the_nodes_conserves_heat() {
             thermal::advance(&c, &mut t, &Heating::default(), &ambient, dt);
         }
         assert!((heat(&t) / h1 - 1.0).abs() < 1e-9);
-        assert!((t.surface - t.gas).abs() < 0.01 && (t.carcass - t.gas).abs() < 0.01, "{t:?}");
+        assert!(
+            (t.surface - t.gas).abs() < 0.01 && (t.carcass - t.gas).abs() < 0.01,
+            "{t:?}"
+        );
     }
 }
 
@@ -182,22 +224,44 @@ fn the_pressure_follows_the_gas_as_an_ideal_gas() {
 fn a_cold_slick_grips_by_its_window() {
     // The same slip on the same road: the peak force scales with the window's factor.
     let mut s = summer(|_| {});
-    let slick = TyreCompound { pressure_grip: 0.0, wear_grip: 0.0, ..TyreCompound::named(CompoundBase::Slick) };
+    let slick = TyreCompound {
+        pressure_grip: 0.0,
+        wear_grip: 0.0,
+        ..TyreCompound::named(CompoundBase::Slick)
+    };
     s.set_compound(Some(slick)).unwrap();
     let force = |surface: f64| {
         let mut state = StepState {
-            tyre: TyreState { surface, carcass: 90.0, gas: 90.0, tread: 3.0, fitted: true, punctured: false },
+            tyre: TyreState {
+                surface,
+                carcass: 90.0,
+                gas: 90.0,
+                tread: 3.0,
+                fitted: true,
+                punctured: false,
+            },
             compression: 0.1,
             ..Default::default()
         };
-        let input = StepInput { contact: Some(Contact { hit_distance: 0.3, forward_velocity: 20.0, sideways_velocity: 8.0, ..Default::default() }), ..Default::default() };
+        let input = StepInput {
+            contact: Some(Contact {
+                hit_distance: 0.3,
+                forward_velocity: 20.0,
+                sideways_velocity: 8.0,
+                ..Default::default()
+            }),
+            ..Default::default()
+        };
         let out = step(&s, &mut state, input, 1.0 / 60.0);
         (out.max_friction_force, out.tyre_grip)
     };
     let (warm, g_warm) = force(95.0);
     let (cold, g_cold) = force(40.0);
     // 40 °C is 40 K under the window: 1 − 0.06·4² = 0.04, floored at 0.6.
-    assert!((g_warm - 1.0).abs() < 1e-6 && (g_cold - 0.6).abs() < 1e-6, "{g_warm} {g_cold}");
+    assert!(
+        (g_warm - 1.0).abs() < 1e-6 && (g_cold - 0.6).abs() < 1e-6,
+        "{g_warm} {g_cold}"
+    );
     assert!((cold / warm - 0.6).abs() < 1e-3, "{cold} / {warm}");
     let (hot, g_hot) = force(115.0);
     // 10 K over: 1 − 0.06.
@@ -211,7 +275,15 @@ fn the_tread_wears_by_its_share_of_the_sliding_energy() {
     let mut state = StepState::default();
     let dt = 1.0 / 60.0;
     let mut energy = 0.0;
-    let input = StepInput { contact: Some(Contact { hit_distance: 0.3, forward_velocity: 20.0, sideways_velocity: 2.0, ..Default::default() }), ..Default::default() };
+    let input = StepInput {
+        contact: Some(Contact {
+            hit_distance: 0.3,
+            forward_velocity: 20.0,
+            sideways_velocity: 2.0,
+            ..Default::default()
+        }),
+        ..Default::default()
+    };
     for _ in 0..(120.0 / dt) as usize {
         state.compression = 0.1;
         let out = step(&s, &mut state, input, dt);
@@ -219,18 +291,37 @@ fn the_tread_wears_by_its_share_of_the_sliding_energy() {
     }
     let expected = 2.0 * 0.5 * energy * 1e-6;
     let lost = c.tread_depth as f64 - state.tyre.tread;
-    println!("measured: {:.2} MJ slid, {lost:.4} mm worn (closed form {expected:.4})", energy * 1e-6);
-    assert!(lost > 0.05 && (lost / expected - 1.0).abs() < 0.01, "{lost} vs {expected}");
+    println!(
+        "measured: {:.2} MJ slid, {lost:.4} mm worn (closed form {expected:.4})",
+        energy * 1e-6
+    );
+    assert!(
+        lost > 0.05 && (lost / expected - 1.0).abs() < 0.01,
+        "{lost} vs {expected}"
+    );
 }
 
 #[test]
 fn a_punctured_tyre_rides_lower_on_its_rim() {
     let s = summer(|_| {});
     let c = *s.compound().unwrap();
-    let input = StepInput { contact: Some(crate::common::contact(0.3, 0.0, 0.0)), ..Default::default() };
-    let mut whole = StepState { compression: 0.1, ..Default::default() };
+    let input = StepInput {
+        contact: Some(crate::common::contact(0.3, 0.0, 0.0)),
+        ..Default::default()
+    };
+    let mut whole = StepState {
+        compression: 0.1,
+        ..Default::default()
+    };
     let out = step(&s, &mut whole, input, 1.0 / 60.0);
-    let mut flat = StepState { compression: 0.1 - c.rim_drop, tyre: TyreState { punctured: true, ..TyreState::fitted(&c, 20.0) }, ..Default::default() };
+    let mut flat = StepState {
+        compression: 0.1 - c.rim_drop,
+        tyre: TyreState {
+            punctured: true,
+            ..TyreState::fitted(&c, 20.0)
+        },
+        ..Default::default()
+    };
     let out_flat = step(&s, &mut flat, input, 1.0 / 60.0);
     // The spring reads the rim's drop less compression; the grip is the rim's.
     assert!((out.compression - out_flat.compression - c.rim_drop).abs() < 1e-5);

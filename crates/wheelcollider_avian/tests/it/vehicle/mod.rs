@@ -10,5 +10,6 @@ mod multiplayer;
 mod pairs;
 mod presets;
 mod sway;
+mod thermal;
 mod towing;
 mod tyre_in_car;
