@@ -5,7 +5,8 @@
 //! brake in turn, sine with dwell), those in the tyre's low-speed regime (handbrake
 //! turn, full-lock circle), a drift player's (a power-oversteer donut, a burnout) and a
 //! tow vehicle's (off-tracking, sway, reversing to a jackknife, with the shipped trailer
-//! of its hitch's kind), turning a [`VehicleSettings`] into numbers and time series.
+//! of its hitch's kind) and a racer's (a stint of laps: the tyres' warm-up and wear),
+//! turning a [`VehicleSettings`] into numbers and time series.
 //!
 //! Each run builds its own headless app (no window, exact fixed steps), spawns the car
 //! from the settings on the manoeuvre's ground, drives it with a robot driver and records
@@ -117,11 +118,15 @@ pub enum Maneuver {
     /// Towing: reversing at 1.2 m/s with the steering centred from 3° of articulation:
     /// the articulation's divergence against `|v|/l_t`, and the jackknife.
     TowReverse,
+    /// A stint ([`Maneuver::needs_compound`]): ten laps of a 200 m × 40 m stadium
+    /// circuit, a robot driver cornering at 90 % of the grip it feels: each lap's time,
+    /// the tyres' warm-up, their temperatures, pressures and wear, the pace lost per lap.
+    Stint,
 }
 
 impl Maneuver {
     /// Every manoeuvre, in the order `all` runs them.
-    pub const ALL: [Maneuver; 17] = [
+    pub const ALL: [Maneuver; 18] = [
         Maneuver::Settle,
         Maneuver::Acceleration,
         Maneuver::Braking,
@@ -139,12 +144,19 @@ impl Maneuver {
         Maneuver::TowCircle,
         Maneuver::TowSway,
         Maneuver::TowReverse,
+        Maneuver::Stint,
     ];
 
     /// Whether it tows a trailer: it needs a preset with a hitch (`run_maneuver` takes
     /// the shipped trailer of the hitch's kind, [`shipped_trailer`]).
     pub fn is_towing(self) -> bool {
         matches!(self, Maneuver::TowCircle | Maneuver::TowSway | Maneuver::TowReverse)
+    }
+
+    /// Whether it reads the tyres' temperatures and wear: it needs a preset whose tyres
+    /// have a compound (`WheelSettings::compound`).
+    pub fn needs_compound(self) -> bool {
+        matches!(self, Maneuver::Stint)
     }
 
     /// The command-line name (`step-steer`…).
@@ -167,6 +179,7 @@ impl Maneuver {
             Maneuver::TowCircle => "tow-circle",
             Maneuver::TowSway => "tow-sway",
             Maneuver::TowReverse => "tow-reverse",
+            Maneuver::Stint => "stint",
         }
     }
 
@@ -192,6 +205,7 @@ impl Maneuver {
                 "towing, a steering pulse at 80 km/h: sway damping, critical speed against the linear model"
             }
             Maneuver::TowReverse => "towing, reversing with the steering centred: divergence, jackknife",
+            Maneuver::Stint => "ten laps of a stadium circuit: lap times, tyre warm-up, temperatures, pressures, wear",
         }
     }
 }
@@ -245,6 +259,10 @@ pub enum ManeuverError {
     /// fit it.
     #[error("{0}")]
     Towing(String),
+    /// A manoeuvre that reads the tyres' temperatures on a vehicle whose tyres have no
+    /// compound.
+    #[error("`{0}`'s tyres have no compound (a `compound` in its wheels' settings)")]
+    Compound(String),
 }
 
 /// The shipped trailer that couples to `settings`' hitch: `caravan` behind a ball,
@@ -291,6 +309,9 @@ pub fn run_with_trailer(
     }
     let mut settings = settings.clone();
     settings.validate()?;
+    if maneuver.needs_compound() && settings.axles.iter().any(|a| a.wheel.compound().is_none()) {
+        return Err(ManeuverError::Compound(settings.name.clone()));
+    }
     let mut out = Out::default();
     let towed = if maneuver.is_towing() {
         Some(towing_pair(&settings, trailer)?)
@@ -319,6 +340,7 @@ pub fn run_with_trailer(
         Maneuver::TowReverse => {
             maneuvers::towing::tow_reverse(&settings, towed.as_ref().expect("towing"), options, &mut out)
         }
+        Maneuver::Stint => maneuvers::stint::stint(&settings, options, &mut out),
     };
     let (time, mut channels) = sim.rec.finish(&sim.labels);
     channels.extend(out.extra);

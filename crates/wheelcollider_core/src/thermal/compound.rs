@@ -126,8 +126,8 @@ pub enum CompoundBase {
     /// A touring road tyre (the GT86's 215/45 R17 Michelin Primacy HP class): harder,
     /// cooler-running, a window that starts lower.
     Touring,
-    /// A racing slick (GT class): a narrow window at 80–105 °C, low cold pressure, 3 mm
-    /// of rubber that wears fast.
+    /// A club racing slick (for a road car's track variant): a narrow window at 60–95 °C,
+    /// low cold pressure, 3 mm of rubber that wears fast.
     Slick,
 }
 
@@ -161,9 +161,10 @@ declare_compound! {
     sidewall_area: "m²" = 0.30, limit 0.0, 100.0; range 0.0, 2.0;
     /// The film coefficient from the tread to the road across the contact patch; the
     /// patch's area is the load over the inflation pressure.
-    road_conductance: "W/(m²·K)" = 2000.0, limit 0.0, 1.0e6; range 0.0, 10_000.0;
+    road_conductance: "W/(m²·K)" = 1000.0, limit 0.0, 1.0e6; range 0.0, 10_000.0;
     /// The share of the contact patch's sliding power (`|Fx·v_slip,x| + |Fy·v_y|`) that
-    /// heats the tread; the rest heats the road.
+    /// heats the tread; the rest heats the road. A soft, lossy racing compound takes
+    /// more of it than a road tyre.
     friction_heat_share: "" = 0.5, limit 0.0, 1.0; range 0.0, 1.0;
     /// Inflation pressure, gauge, set at [`cold_temperature`](TyreCompound::cold_temperature).
     cold_pressure: "kPa" = 230.0, limit 0.0, 2000.0; range 50.0, 500.0;
@@ -231,16 +232,16 @@ impl TyreCompound {
                 gas_capacity: 50.0,
                 surface_carcass_conductance: 40.0,
                 carcass_gas_conductance: 12.0,
-                surface_area: 0.55,
+                surface_area: 0.45,
                 sidewall_area: 0.25,
-                road_conductance: 2500.0,
+                friction_heat_share: 0.8,
                 cold_pressure: 140.0,
                 nominal_pressure: 180.0,
                 pressure_grip: 0.6,
-                window_low: 80.0,
-                window_high: 105.0,
-                window_loss: 0.06,
-                window_floor: 0.6,
+                window_low: 60.0,
+                window_high: 95.0,
+                window_loss: 0.04,
+                window_floor: 0.75,
                 tread_depth: 3.0,
                 abrasion: 0.5,
                 wear_grip: 0.15,

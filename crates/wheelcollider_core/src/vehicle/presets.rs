@@ -24,11 +24,17 @@ pub const NAMES: [&str; 5] = ["road", "rally", "kart", "gt86", "tractor"];
 /// three axles, towed by `tractor`).
 pub const TRAILERS: [&str; 2] = ["caravan", "semitrailer"];
 
+/// The shipped variants' names: a preset's car with other parts, driven as it is but
+/// left out of the sweeps over every preset (its chassis, drivetrain and brakes are its
+/// preset's, swept already): `gt86_track`, the GT86 on club racing slicks.
+pub const VARIANTS: [&str; 1] = ["gt86_track"];
+
 /// The shipped presets as RON text, by name: `road` (a front-driven hot hatch after the
 /// VW Golf GTI Mk7), `rally` (all-wheel drive, after the Subaru Impreza WRX STI),
 /// `kart` (a 125 cc racing kart with its driver), `gt86` (the Toyota GT86 of 2012),
-/// `tractor` (a 6×4 tractor unit after the Volvo FH 500), then the [`TRAILERS`].
-pub const TEXTS: [(&str, &str); 7] = [
+/// `tractor` (a 6×4 tractor unit after the Volvo FH 500), then the [`TRAILERS`] and the
+/// [`VARIANTS`].
+pub const TEXTS: [(&str, &str); 8] = [
     ("road", include_str!("../../presets/road.ron")),
     ("rally", include_str!("../../presets/rally.ron")),
     ("kart", include_str!("../../presets/kart.ron")),
@@ -36,22 +42,24 @@ pub const TEXTS: [(&str, &str); 7] = [
     ("tractor", include_str!("../../presets/tractor.ron")),
     ("caravan", include_str!("../../presets/caravan.ron")),
     ("semitrailer", include_str!("../../presets/semitrailer.ron")),
+    ("gt86_track", include_str!("../../presets/gt86_track.ron")),
 ];
 
-/// A shipped preset's RON text, or `None` for a name not in [`NAMES`] or [`TRAILERS`].
+/// A shipped preset's RON text, or `None` for a name not in [`NAMES`], [`TRAILERS`] or
+/// [`VARIANTS`].
 pub fn text(name: &str) -> Option<&'static str> {
     TEXTS.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
 }
 
 #[cfg(feature = "serde")]
 impl super::VehicleSettings {
-    /// A shipped preset by name (one of [`NAMES`] or [`TRAILERS`]), parsed and
+    /// A shipped preset by name (one of [`NAMES`], [`TRAILERS`] or [`VARIANTS`]), parsed and
     /// validated. An unknown name is an error that lists the names.
     pub fn preset(name: &str) -> Result<super::VehicleSettings, super::VehicleSettingsError> {
         let text = text(name).ok_or_else(|| {
             super::VehicleSettingsError::new(
                 "preset",
-                format!("no shipped preset `{name}`; one of {NAMES:?} or {TRAILERS:?}"),
+                format!("no shipped preset `{name}`; one of {NAMES:?}, {TRAILERS:?} or {VARIANTS:?}"),
             )
         })?;
         super::VehicleSettings::from_ron(text)

@@ -150,12 +150,13 @@ fn the_preset_list_is_every_shipped_file() {
     let mut listed: Vec<String> = PRESETS
         .iter()
         .chain(&crate::common::TRAILERS)
+        .chain(&crate::common::VARIANTS)
         .map(|s| s.to_string())
         .collect();
     listed.sort();
     assert_eq!(
         files, listed,
-        "tests/it/common's PRESETS and TRAILERS must name every file in assets/presets"
+        "tests/it/common's PRESETS, TRAILERS and VARIANTS must name every file in assets/presets"
     );
 }
 
@@ -246,7 +247,8 @@ fn the_compiled_in_presets_are_the_shipped_files() {
     use wheelcollider_core::vehicle::presets;
     assert_eq!(presets::NAMES, crate::common::PRESETS);
     assert_eq!(presets::TRAILERS, crate::common::TRAILERS);
-    for name in presets::NAMES.into_iter().chain(presets::TRAILERS) {
+    assert_eq!(presets::VARIANTS, crate::common::VARIANTS);
+    for name in presets::NAMES.into_iter().chain(presets::TRAILERS).chain(presets::VARIANTS) {
         let embedded = VehicleSettings::preset(name).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(embedded, crate::common::preset(name), "{name}");
         assert_eq!(presets::text(name), Some(crate::common::preset_text(name).as_str()));

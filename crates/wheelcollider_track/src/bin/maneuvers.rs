@@ -4,7 +4,7 @@
 //! ```text
 //! cargo run --release -p wheelcollider_track -- --preset assets/presets/road.ron
 //!     [--preset more.ron …] [--maneuver NAME|all] [--json out.json] [--csv DIR]
-//!     [--plots DIR] [--hz 60] [--quick]
+//!     [--plots DIR] [--hz 60] [--quick] [--compound summer|touring|slick]
 //! cargo run --release -p wheelcollider_track -- --compare a.ron b.ron [--maneuver …]
 //! cargo run --release -p wheelcollider_track -- --diff old.json new.json [--tolerance 0.5]
 //! ```
@@ -22,7 +22,7 @@ use std::process::ExitCode;
 use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{Arg, ArgAction, ArgGroup, ArgMatches, Command, value_parser};
 use plotters::prelude::*;
-use wheelcollider_avian::prelude::VehicleSettings;
+use wheelcollider_avian::prelude::{CompoundBase, TyreCompound, VehicleSettings};
 use wheelcollider_track::{HZ_RANGE, Maneuver, ManeuverOptions, ManeuverReport, run_with_trailer, shipped_trailer};
 
 /// The command line: its help lists every manoeuvre with [`Maneuver::summary`].
@@ -43,6 +43,9 @@ fn command() -> Command {
             .help("Which manoeuvres, comma-separated"))
         .arg(Arg::new("trailer").long("trailer").value_name("FILE.ron").value_parser(path())
             .help("The trailer of the towing manoeuvres (default: the shipped one of the hitch's kind)"))
+        .arg(Arg::new("compound").long("compound").value_name("NAME")
+            .value_parser(["summer", "touring", "slick"])
+            .help("Fit every preset's tyres with this compound (temperatures, pressure, wear)"))
         .arg(Arg::new("json").long("json").value_name("FILE").value_parser(path()).help("Every metric as JSON"))
         .arg(Arg::new("csv").long("csv").value_name("DIR").value_parser(path()).help("Time series, one CSV per run"))
         .arg(Arg::new("plots").long("plots").value_name("DIR").value_parser(path()).help("PNG plots per manoeuvre"))
@@ -83,6 +86,7 @@ struct Args {
     compare: bool,
     maneuvers: Vec<Maneuver>,
     trailer: Option<PathBuf>,
+    compound: Option<CompoundBase>,
     json: Option<PathBuf>,
     csv: Option<PathBuf>,
     plots: Option<PathBuf>,
@@ -109,6 +113,11 @@ fn args_of(m: &ArgMatches) -> Args {
         compare,
         maneuvers,
         trailer: m.get_one::<PathBuf>("trailer").cloned(),
+        compound: m.get_one::<String>("compound").map(|c| match c.as_str() {
+            "summer" => CompoundBase::Summer,
+            "touring" => CompoundBase::Touring,
+            _ => CompoundBase::Slick,
+        }),
         json: m.get_one::<PathBuf>("json").cloned(),
         csv: m.get_one::<PathBuf>("csv").cloned(),
         plots: m.get_one::<PathBuf>("plots").cloned(),
@@ -191,7 +200,16 @@ fn main() -> ExitCode {
     let mut cars = vec![];
     for p in &args.presets {
         match load(p) {
-            Ok(s) => cars.push((stem(p), s)),
+            Ok(mut s) => {
+                if let Some(base) = args.compound {
+                    for a in &mut s.axles {
+                        a.wheel
+                            .set_compound(Some(TyreCompound::named(base)))
+                            .expect("a named compound is valid");
+                    }
+                }
+                cars.push((stem(p), s))
+            }
             Err(e) => {
                 eprintln!("error: {e}");
                 return ExitCode::from(2);
@@ -211,6 +229,10 @@ fn main() -> ExitCode {
         for (name, settings) in &cars {
             if m.is_towing() && settings.hitch.is_none() {
                 eprintln!("{name}: {m} skipped: no hitch");
+                continue;
+            }
+            if m.needs_compound() && settings.axles.iter().any(|a| a.wheel.compound().is_none()) {
+                eprintln!("{name}: {m} skipped: no tyre compound (--compound fits one)");
                 continue;
             }
             let towed = trailer.clone().or_else(|| shipped_trailer(settings));

@@ -16,6 +16,7 @@ pub(crate) mod sine_with_dwell;
 pub(crate) mod slalom;
 pub(crate) mod slope_hold;
 pub(crate) mod step_steer;
+pub(crate) mod stint;
 pub(crate) mod towing;
 
 /// What every manoeuvre uses: the harness, the report, the statistics, the controls.

@@ -6,13 +6,18 @@
 /// Every shipped vehicle a driver drives, by file name
 /// (`crates/wheelcollider_core/presets/<name>.ron`, which `assets/presets` links to).
 /// The core's test `vehicle::the_preset_list_is_every_shipped_file` checks that the
-/// folder holds exactly these and the [`TRAILERS`].
+/// folder holds exactly these, the [`TRAILERS`] and the [`VARIANTS`].
 pub const PRESETS: [&str; 5] = ["road", "rally", "kart", "gt86", "tractor"];
 
 /// Every shipped trailer (a vehicle towed, not driven), by file name in the same
 /// folder. "Every shipped preset" in a test is [`PRESETS`]: the trailers are proved
 /// behind their tow vehicles (`vehicle::towing` in the plugin's tests).
 pub const TRAILERS: [&str; 2] = ["caravan", "semitrailer"];
+
+/// Every shipped variant (a preset's car with other parts: `gt86_track`, the GT86 on
+/// slicks), by file name in the same folder: left out of [`PRESETS`]' sweeps, proved by
+/// the track's stint and the core's preset checks.
+pub const VARIANTS: [&str; 1] = ["gt86_track"];
 
 /// The folder of the shipped presets, the core's `presets/` (every crate that includes
 /// this file is a folder of `crates/`).
