@@ -7,6 +7,7 @@
 //! cargo bench -p wheelcollider_bench --bench instructions -- --quick # ray on the box only
 //! cargo bench -p wheelcollider_bench --bench instructions -- --track # the proving ground
 //! cargo bench -p wheelcollider_bench --bench instructions -- --towing # a hitch's cost
+//! cargo bench -p wheelcollider_bench --bench instructions -- --thermal # the tyres' heat
 //! ```
 //!
 //! Method: the bench runs itself under callgrind (`--run <world> <ground> <cars> <steps>`):
@@ -77,7 +78,17 @@ fn run(world: &str, ground: &str, cars: usize, steps: usize) {
         }
         return;
     }
-    let mut app = avian_app(cars, ground_of(ground), sweep_of(world), 1);
+    let thermal = world.strip_suffix("-thermal");
+    let mut app = avian_app(cars, ground_of(ground), sweep_of(thermal.unwrap_or(world)), 1);
+    if thermal.is_some() {
+        let compound = Some(wheelcollider_avian::prelude::TyreCompound::default());
+        let mut q = app
+            .world_mut()
+            .query::<&mut wheelcollider_avian::prelude::WheelCollider>();
+        for mut w in q.iter_mut(app.world_mut()) {
+            w.set_compound(compound).expect("a valid compound");
+        }
+    }
     single_threaded(&mut app);
     for _ in 0..WARMUP + steps {
         app.update();
@@ -141,6 +152,10 @@ fn main() {
     }
     if args.iter().any(|a| a == "--towing") {
         towing();
+        return;
+    }
+    if args.iter().any(|a| a == "--thermal") {
+        thermal();
         return;
     }
     // `cargo bench` passes `--bench`; anything else we ignore but `--quick` and `--track`.
@@ -219,3 +234,26 @@ fn towing() {
 
 /// The pairs in each towing world.
 const TOW_PAIRS: usize = 10;
+
+/// The ray wheel on the box with its tyres' thermal model on (the summer compound) and
+/// off: what the model adds per wheel-step, against the wheel's own cost.
+fn thermal() {
+    println!("| ray wheel on the box | per wheel-step | fixed per step |");
+    println!("| --- | --- | --- |");
+    let mut rows = vec![];
+    for world in ["ray", "ray-thermal"] {
+        let (few, many) = (
+            per_step(world, "flat", FEW) - per_step("base", "flat", FEW),
+            per_step(world, "flat", MANY) - per_step("base", "flat", MANY),
+        );
+        let per_wheel = (many - few) / (4 * (MANY - FEW)) as f64;
+        let fixed = few - per_wheel * (4 * FEW) as f64;
+        println!("| {world} | {per_wheel:.0} | {fixed:.0} |");
+        rows.push(per_wheel);
+    }
+    println!(
+        "\nthe thermal model: {:+.0} instructions per wheel-step, {:+.1} % of the wheel's",
+        rows[1] - rows[0],
+        100.0 * (rows[1] - rows[0]) / rows[0]
+    );
+}

@@ -56,7 +56,8 @@ fn hud(
     mut contexts: EguiContexts,
     time: Res<Time<Real>>,
     mut frame: ResMut<FrameTime>,
-    car: Query<(&VehicleTelemetry, &Vehicle), With<PlayerVehicle>>,
+    car: Query<(&VehicleTelemetry, &Vehicle, &ChassisWheels), With<PlayerVehicle>>,
+    tyres: Query<(&VehicleWheel, &WheelCollider, &WheelState)>,
     mut inspector: ResMut<InspectorState>,
     mut mode: ResMut<CameraMode>,
     presets: Res<PresetFiles>,
@@ -75,8 +76,9 @@ fn hud(
         .anchor(egui::Align2::LEFT_TOP, [12.0, 12.0])
         .show(ctx, |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
-                if let Ok((t, vehicle)) = car.single() {
+                if let Ok((t, vehicle, wheels)) = car.single() {
                     gauges(ui, t);
+                    tyre_temperatures(ui, wheels, &tyres);
                     car_menu(ui, &vehicle.0.name, &presets.0, &mut inspector);
                 }
                 ui.horizontal(|ui| {
@@ -138,6 +140,39 @@ fn gauges(ui: &mut egui::Ui, t: &VehicleTelemetry) {
         t.grounded_wheels,
         t.wheels
     ));
+}
+
+/// The tyres' surface temperatures, an axle a line, each coloured against its
+/// compound's window (blue under, green in, red over); nothing without compounds.
+fn tyre_temperatures(
+    ui: &mut egui::Ui,
+    wheels: &ChassisWheels,
+    tyres: &Query<(&VehicleWheel, &WheelCollider, &WheelState)>,
+) {
+    let mut cells: Vec<(usize, f32, egui::Color32)> = wheels
+        .iter()
+        .filter_map(|w| {
+            let (id, collider, state) = tyres.get(w).ok()?;
+            let (c, t) = (collider.compound()?, state.tyre(collider)?);
+            let colour = if t.surface < c.window_low {
+                egui::Color32::from_rgb(110, 160, 255)
+            } else if t.surface > c.window_high {
+                egui::Color32::from_rgb(255, 110, 80)
+            } else {
+                egui::Color32::from_rgb(120, 220, 130)
+            };
+            Some((VehicleSettings::wheel_index(id.axle, id.right), t.surface, colour))
+        })
+        .collect();
+    cells.sort_by_key(|c| c.0);
+    for axle in cells.chunks(2) {
+        ui.horizontal(|ui| {
+            ui.label(if axle[0].0 == 0 { "tyres" } else { "" });
+            for (_, t, colour) in axle {
+                ui.colored_label(*colour, format!("{t:>4.0} °C"));
+            }
+        });
+    }
 }
 
 /// The car picker: each preset file by its stem; picking one loads it.

@@ -246,7 +246,7 @@ fn suspension_row(
 ) -> (Travel, SuspensionRow, RiseState) {
     let settings = &view.wheel.0;
     // A punctured tyre rides lower: its road is further away (the core's `read_input`).
-    let drop = wheelcollider_core::thermal::rim_drop(settings.compound(), &state.step.tyre);
+    let drop = wheelcollider_core::thermal::rim_drop(settings.compound(), &state.step.tyre, settings.radius());
     let travel = if drop == 0.0 {
         compression_of(settings, contact)
     } else {

@@ -160,11 +160,12 @@ pub fn window_grip(compound: &TyreCompound, t: f64) -> f64 {
     (1.0 - compound.window_loss as f64 * d * d).max(compound.window_floor as f64)
 }
 
-/// How much lower a tyre's wheel rides (m): its compound's
-/// [`rim_drop`](TyreCompound::rim_drop) when punctured, else 0.
-pub fn rim_drop(compound: Option<&TyreCompound>, state: &TyreState) -> f32 {
+/// How much lower a tyre of `radius` (m) rides (m): its compound's
+/// [`rim_drop`](TyreCompound::rim_drop) when punctured, clamped to 0.9 of the radius (a
+/// rim is not smaller than that), else 0.
+pub fn rim_drop(compound: Option<&TyreCompound>, state: &TyreState, radius: f32) -> f32 {
     match compound {
-        Some(c) if state.punctured => c.rim_drop,
+        Some(c) if state.punctured => c.rim_drop.min(0.9 * radius),
         _ => 0.0,
     }
 }

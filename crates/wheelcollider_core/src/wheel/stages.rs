@@ -151,7 +151,7 @@ pub(super) fn read_input(
     let ground = match input.contact {
         Some(mut c) if c.is_finite() && input.suspension.is_finite() => {
             // The travel reads `d + bump`: a larger bump is a road further away.
-            c.surface_bump += crate::thermal::rim_drop(settings.compound(), &state.tyre);
+            c.surface_bump += crate::thermal::rim_drop(settings.compound(), &state.tyre, settings.radius());
             Some((c, input.suspension))
         }
         Some(_) => {

@@ -255,17 +255,26 @@ fn a_cold_slick_grips_by_its_window() {
         let out = step(&s, &mut state, input, 1.0 / 60.0);
         (out.max_friction_force, out.tyre_grip)
     };
-    let (warm, g_warm) = force(95.0);
-    let (cold, g_cold) = force(40.0);
-    // 40 °C is 40 K under the window: 1 − 0.06·4² = 0.04, floored at 0.6.
-    assert!(
-        (g_warm - 1.0).abs() < 1e-6 && (g_cold - 0.6).abs() < 1e-6,
-        "{g_warm} {g_cold}"
+    // The slick's window: 60–95 °C, 4 % lost 10 K outside, never under 0.75.
+    let c = TyreCompound::named(CompoundBase::Slick);
+    assert_eq!(
+        (c.window_low, c.window_high, c.window_loss, c.window_floor),
+        (60.0, 95.0, 0.04, 0.75)
     );
-    assert!((cold / warm - 0.6).abs() < 1e-3, "{cold} / {warm}");
-    let (hot, g_hot) = force(115.0);
-    // 10 K over: 1 − 0.06.
-    assert!((g_hot - 0.94).abs() < 1e-5 && (hot / warm - 0.94).abs() < 1e-3);
+    let (warm, g_warm) = force(80.0);
+    assert!((g_warm - 1.0).abs() < 1e-6, "{g_warm}");
+    // 15 K under: 1 − 0.04·1.5²; 35 K under: floored; 10 K over: 1 − 0.04.
+    for (t, expected) in [(45.0, 1.0 - 0.04 * 2.25), (25.0, 0.75), (105.0, 0.96)] {
+        let (f, g) = force(t);
+        println!(
+            "measured {t} °C: grip factor {g:.4} (closed form {expected:.4}), force {:.4} of the warm",
+            f / warm
+        );
+        assert!(
+            (g - expected).abs() < 1e-5 && (f / warm - expected).abs() < 1e-3,
+            "{t}: {g} {f} / {warm}"
+        );
+    }
 }
 
 #[test]

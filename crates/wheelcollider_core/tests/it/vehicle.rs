@@ -248,7 +248,11 @@ fn the_compiled_in_presets_are_the_shipped_files() {
     assert_eq!(presets::NAMES, crate::common::PRESETS);
     assert_eq!(presets::TRAILERS, crate::common::TRAILERS);
     assert_eq!(presets::VARIANTS, crate::common::VARIANTS);
-    for name in presets::NAMES.into_iter().chain(presets::TRAILERS).chain(presets::VARIANTS) {
+    for name in presets::NAMES
+        .into_iter()
+        .chain(presets::TRAILERS)
+        .chain(presets::VARIANTS)
+    {
         let embedded = VehicleSettings::preset(name).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(embedded, crate::common::preset(name), "{name}");
         assert_eq!(presets::text(name), Some(crate::common::preset_text(name).as_str()));

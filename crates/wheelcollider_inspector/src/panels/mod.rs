@@ -5,6 +5,7 @@
 //! | `mod.rs` | the window, tabs and shared widgets |
 //! | `tune.rs` | Tune: wheel, axle, vehicle and surface settings |
 //! | `plots.rs` | Plots, Telemetry |
+//! | `tyre.rs` | the tyre compound's editor (Tune), the tyres' heat map (Telemetry) |
 //! | `sim.rs` | Presets, Sim (gizmos, pause, record, replay) |
 //!
 //! `inspector_ui` is the Bevy system: it draws the window's header and dispatches the
@@ -16,11 +17,13 @@ mod sim;
 mod sound;
 mod tune;
 mod tune_vehicle;
+mod tyre;
 
 use plots::*;
 use sim::*;
 use tune::*;
 use tune_vehicle::*;
+use tyre::*;
 
 use avian3d::prelude::*;
 use bevy::prelude::*;
@@ -100,6 +103,7 @@ pub(crate) fn inspector_ui(
         Option<&DriveReplay>,
     )>,
     mut wheels: WheelsQuery,
+    tyres: Query<&WheelState>,
     mut surfaces: Query<(Entity, Option<&Name>, &mut WheelSurface)>,
     mut gizmos: Option<ResMut<WheelGizmos>>,
     mut physics_time: ResMut<Time<Physics>>,
@@ -140,7 +144,10 @@ pub(crate) fn inspector_ui(
                     }
                 }
                 Tab::Plots => plots(ui, state, &vehicle.0, telemetry, children, &wheels),
-                Tab::Telemetry => telemetry_ui(ui, telemetry, runtime, children, &wheels),
+                Tab::Telemetry => {
+                    telemetry_ui(ui, telemetry, runtime, children, &wheels);
+                    heat_map_ui(ui, children, &wheels, &tyres);
+                }
                 Tab::Presets => presets_ui(ui, state),
                 Tab::Sim => {
                     sim_controls(ui, state, gizmos.as_deref_mut(), &mut physics_time);

@@ -43,6 +43,7 @@ pub(super) fn wheel_settings_ui(ui: &mut egui::Ui, id: &str, w: &mut WheelSettin
     changed |= wheel_settings_suspension_ui(ui, id, w);
     changed |= wheel_settings_alignment_ui(ui, id, w);
     changed |= wheel_settings_tyre_ui(ui, id, w);
+    changed |= super::tyre::compound_ui(ui, id, w);
     changed |= wheel_settings_roughness_ui(ui, id, w);
     changed
 }
@@ -190,6 +191,15 @@ pub(super) fn surface_ui(ui: &mut egui::Ui, name: &str, s: &mut WheelSurface) ->
                 );
                 changed |= num(ui, "roughness", &mut s.bump_amplitude, 0.0..=0.5, " m", 0.001);
                 changed |= num(ui, "roughness frequency", &mut s.bump_period, 0.001..=10.0, " /m", 0.01);
+                changed |= num(
+                    ui,
+                    "temperature offset",
+                    &mut s.temperature_offset,
+                    -50.0..=50.0,
+                    " °C",
+                    0.1,
+                );
+                changed |= num(ui, "road cooling", &mut s.road_cooling, 0.0..=10.0, " ×", 0.01);
             });
         });
     changed

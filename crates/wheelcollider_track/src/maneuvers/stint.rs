@@ -155,7 +155,11 @@ fn drive(settings: &VehicleSettings, o: &ManeuverOptions, laps: usize) -> (Sim, 
         let mu = felt_grip(&sim).max(0.1);
         let corner = (CORNER_SHARE * mu * G * RADIUS).sqrt();
         let brake_from = (sim.k.speed.powi(2) - corner * corner) / (2.0 * BRAKE_SHARE * mu * G);
-        let target = if circuit.to_turn(s) <= brake_from.max(0.0) { corner } else { 1e3 };
+        let target = if circuit.to_turn(s) <= brake_from.max(0.0) {
+            corner
+        } else {
+            1e3
+        };
         let e = target - sim.k.forward_speed;
         let steer = sim.pursue(circuit.point(s + sim.lookahead().min(12.0)) + Vec3::Y * sim.k.position.y);
         sim.step(DriverInput {
@@ -175,7 +179,10 @@ fn record_tyres(sim: &Sim, tyres: &mut [Vec<Vec<f32>>]) {
         let w = sim.app.world();
         let e = sim.wheels[i];
         let settings = &w.get::<WheelCollider>(e).expect("a wheel").0;
-        let t = w.get::<WheelState>(e).and_then(|s| s.tyre(settings)).unwrap_or_default();
+        let t = w
+            .get::<WheelState>(e)
+            .and_then(|s| s.tyre(settings))
+            .unwrap_or_default();
         for (c, v) in channels.iter_mut().zip([t.surface, t.carcass, t.pressure, t.tread]) {
             c.push(v);
         }
@@ -195,7 +202,12 @@ fn lap_metrics(times: &[f32], unworn: &[f32], out: &mut Out) {
     let slope = |points: Vec<(f32, f32)>| 1000.0 * fit_line(&points).map_or(f32::NAN, |(slope, _)| slope);
     let trend = times.iter().enumerate().skip(1).map(|(i, t)| (i as f32, *t)).collect();
     out.metric("lap_time_trend", slope(trend), "ms/lap", None);
-    let lost = times.iter().zip(unworn).enumerate().map(|(i, (w, u))| (i as f32, w - u)).collect();
+    let lost = times
+        .iter()
+        .zip(unworn)
+        .enumerate()
+        .map(|(i, (w, u))| (i as f32, w - u))
+        .collect();
     out.metric("pace_lost_to_wear", slope(lost), "ms/lap", None);
 }
 
@@ -207,8 +219,18 @@ fn tyre_channels(sim: &Sim, tyres: Vec<Vec<Vec<f32>>>, out: &mut Out) {
         let first = |c: &Vec<f32>| c.iter().copied().find(|v| *v != 0.0).unwrap_or(f32::NAN);
         let peak = channels[0].iter().copied().fold(f32::NAN, f32::max);
         out.metric(format!("{label}.peak_surface_temperature"), peak, "°C", None);
-        out.metric(format!("{label}.pressure_rise"), last(&channels[2]) - first(&channels[2]), "kPa", None);
-        out.metric(format!("{label}.tread_worn"), first(&channels[3]) - last(&channels[3]), "mm", None);
+        out.metric(
+            format!("{label}.pressure_rise"),
+            last(&channels[2]) - first(&channels[2]),
+            "kPa",
+            None,
+        );
+        out.metric(
+            format!("{label}.tread_worn"),
+            first(&channels[3]) - last(&channels[3]),
+            "mm",
+            None,
+        );
         for (&(name, unit), values) in TYRE.iter().zip(channels) {
             out.extra.push(Channel {
                 name: format!("{label}.{name}"),

@@ -112,7 +112,7 @@ impl QuarterCar {
     }
 }
 
-pub use presets::{PRESETS, TRAILERS, preset, preset_text, presets_dir};
+pub use presets::{PRESETS, TRAILERS, VARIANTS, preset, preset_text, presets_dir};
 
 /// The shipped presets' list, shared by every crate's tests (`#[path]`-included).
 #[path = "presets.rs"]
