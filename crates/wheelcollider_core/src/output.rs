@@ -94,10 +94,6 @@ pub struct StepOutput {
     /// The contact patch's sliding power (W): `|Fx·(ω·r − vx)| + |Fy·vy|`, what heats
     /// the tread and the road (see [`crate::thermal`]). 0 in the air.
     pub sliding_power: f32,
-    /// The factor the tyre's condition (its temperature, pressure, wear, a puncture) put
-    /// on its peak grip this step: 1 without a
-    /// [`compound`](crate::settings::WheelSettings::compound).
-    pub tyre_grip: f32,
     /// True when a non-finite input (or `dt`) was replaced this step.
     pub rejected_input: bool,
 }
@@ -137,7 +133,6 @@ impl StepOutput {
             self.max_friction_force,
             self.static_friction,
             self.sliding_power,
-            self.tyre_grip,
         ]
         .iter()
         .all(|v| v.is_finite())

@@ -15,6 +15,8 @@ use wheelcollider_core::{Staged, StepInput, StepOutput, Suspension, WheelSetting
 /// Stages one wheel after the chassis' suspension solve (`force`, `None` in the air): the
 /// core's step up to its spin ([`stage`]), for the driveline solve and [`finish_wheel`].
 /// `Err` holds the output of a step that could not run.
+// The core's `stage`: its error is smaller than the `Staged` it stands for.
+#[allow(clippy::result_large_err)]
 pub(super) fn stage_wheel<'a>(
     (dt, weather): (f32, &Weather),
     (sensed, force): (&Sensed, Option<SuspensionForce>),

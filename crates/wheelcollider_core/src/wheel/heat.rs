@@ -18,10 +18,8 @@ pub(super) fn tyre_condition(
     state: &mut StepState,
     ambient: &Ambient,
     loaded: &mut Loaded,
-    out: &mut StepOutput,
 ) {
     let Some(compound) = settings.compound() else {
-        out.tyre_grip = 1.0;
         return;
     };
     if !state.tyre.fitted {
@@ -32,7 +30,6 @@ pub(super) fn tyre_condition(
     loaded.stiffness = (loaded.stiffness * c.stiffness).clamp(0.01, 10.0);
     loaded.rolling = c.rolling;
     loaded.relaxation = c.relaxation;
-    out.tyre_grip = c.grip as f32;
 }
 
 /// Stage 7: the sliding power into the outputs and, with a compound, the thermal

@@ -393,6 +393,9 @@ pub struct Staged<'a> {
 /// Runs stages 1–3 of [`step`] on one wheel (see [`Staged`]). A `dt` that is not finite
 /// and positive gives `Err` with the output [`step`] returns for it (the state
 /// untouched).
+// The error (the step's whole output, for a `dt` that is not finite and positive) is
+// smaller than the `Staged` it stands for: boxing it saves no space and would allocate.
+#[allow(clippy::result_large_err)]
 pub fn stage<'a>(
     settings: &'a WheelSettings,
     state: &mut StepState,
@@ -412,7 +415,7 @@ pub fn stage<'a>(
     let dt = dt.clamp(*DT_RANGE.start(), *DT_RANGE.end()) as f64;
     let (torques, ground) = stages::read_input(settings, state, &input);
     let mut loaded = stages::suspension(settings, state, ground, &torques, dt, &mut out);
-    heat::tyre_condition(settings, state, &input.ambient, &mut loaded, &mut out);
+    heat::tyre_condition(settings, state, &input.ambient, &mut loaded);
     let slips = stages::slips(settings, state, &loaded, dt, &mut out);
     let spinner = spinner::Spinner::new(settings, state, &loaded, &slips, &torques, dt);
     Ok(Staged {

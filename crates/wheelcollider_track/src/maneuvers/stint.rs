@@ -135,8 +135,12 @@ fn drive(settings: &VehicleSettings, o: &ManeuverOptions, laps: usize) -> (Sim, 
     let mut sim = Sim::new(settings, o, Ground::Flat(WheelSurface::ASPHALT));
     sim.hold(DriverInput::default(), 1.0);
     sim.launch(20.0);
-    let n = sim.wheels.len();
-    let mut tyres = vec![vec![vec![0.0f32; sim.rec.time.len()]; TYRE.len()]; n];
+    // The steps before the launch read as the tyres at the launch.
+    let mut tyres = vec![vec![vec![]; TYRE.len()]; sim.wheels.len()];
+    record_tyres(&sim, &mut tyres);
+    for channel in tyres.iter_mut().flatten() {
+        *channel = vec![channel[0]; sim.rec.time.len()];
+    }
     let mut lap_channel = vec![0.0f32; sim.rec.time.len()];
     // The out-lap is not timed: lap 1 starts at the line at racing speed.
     let (mut s, mut lap_start, mut times, mut crossed) = (0.0f32, f32::NAN, vec![], 0);
@@ -216,7 +220,7 @@ fn lap_metrics(times: &[f32], unworn: &[f32], out: &mut Out) {
 fn tyre_channels(sim: &Sim, tyres: Vec<Vec<Vec<f32>>>, out: &mut Out) {
     for (label, channels) in sim.labels.iter().zip(tyres) {
         let last = |c: &Vec<f32>| c.last().copied().unwrap_or(f32::NAN);
-        let first = |c: &Vec<f32>| c.iter().copied().find(|v| *v != 0.0).unwrap_or(f32::NAN);
+        let first = |c: &Vec<f32>| c.first().copied().unwrap_or(f32::NAN);
         let peak = channels[0].iter().copied().fold(f32::NAN, f32::max);
         out.metric(format!("{label}.peak_surface_temperature"), peak, "°C", None);
         out.metric(
