@@ -13,12 +13,7 @@ use crate::thermal::{self, Ambient, Heating, TyreState};
 /// Stage 2b: the tyre's condition on the suspension's hand-off: its grip and stiffness
 /// factors on the surface's, its rolling resistance's and relaxation's factors. A new
 /// tyre is fitted at the air's temperature first.
-pub(super) fn tyre_condition(
-    settings: &WheelSettings,
-    state: &mut StepState,
-    ambient: &Ambient,
-    loaded: &mut Loaded,
-) {
+pub(super) fn tyre_condition(settings: &WheelSettings, state: &mut StepState, ambient: &Ambient, loaded: &mut Loaded) {
     let Some(compound) = settings.compound() else {
         return;
     };

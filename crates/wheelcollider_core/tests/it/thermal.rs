@@ -244,12 +244,7 @@ fn a_cold_slick_grips_by_its_window() {
             ..Default::default()
         };
         let input = StepInput {
-            contact: Some(Contact {
-                hit_distance: 0.3,
-                forward_velocity: 20.0,
-                sideways_velocity: 8.0,
-                ..Default::default()
-            }),
+            contact: Some(crate::common::contact(0.3, 20.0, 8.0)),
             ..Default::default()
         };
         let out = step(&s, &mut state, input, 1.0 / 60.0);
@@ -285,12 +280,7 @@ fn the_tread_wears_by_its_share_of_the_sliding_energy() {
     let dt = 1.0 / 60.0;
     let mut energy = 0.0;
     let input = StepInput {
-        contact: Some(Contact {
-            hit_distance: 0.3,
-            forward_velocity: 20.0,
-            sideways_velocity: 2.0,
-            ..Default::default()
-        }),
+        contact: Some(crate::common::contact(0.3, 20.0, 2.0)),
         ..Default::default()
     };
     for _ in 0..(120.0 / dt) as usize {
