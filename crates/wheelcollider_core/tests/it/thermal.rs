@@ -247,8 +247,10 @@ fn a_cold_slick_grips_by_its_window() {
             contact: Some(crate::common::contact(0.3, 20.0, 8.0)),
             ..Default::default()
         };
+        // The step reads the condition before its heat warms the tread.
+        let grip = TyreReading::of(&slick, &state.tyre).grip;
         let out = step(&s, &mut state, input, 1.0 / 60.0);
-        (out.max_friction_force, TyreReading::of(&slick, &state.tyre).grip)
+        (out.max_friction_force, grip)
     };
     // The slick's window: 60–95 °C, 4 % lost 10 K outside, never under 0.75.
     let c = TyreCompound::named(CompoundBase::Slick);
