@@ -28,7 +28,7 @@ pub(super) fn tyre_condition(settings: &WheelSettings, state: &mut StepState, am
 }
 
 /// Stage 7: the sliding power into the outputs and, with a compound, the thermal
-/// network advanced by `dt` with it and the rolling resistance's power.
+/// network advanced by `dt` with it and the tyre's own rolling resistance's power.
 pub(super) fn heat(
     settings: &WheelSettings,
     state: &mut StepState,
@@ -47,9 +47,12 @@ pub(super) fn heat(
     let Some(compound) = settings.compound() else {
         return;
     };
+    // The tyre's own hysteresis heats it; a soft ground's rolling resistance is work
+    // done in the ground.
+    let own = settings.rolling_resistance() as f64 * loaded.rolling * loaded.load * radius;
     let heating = Heating {
         sliding,
-        rolling: (rolled.rolling_torque * rolled.omega).abs(),
+        rolling: (own * rolled.omega).abs(),
         speed: loaded.vx,
         load: if loaded.grounded { loaded.load } else { 0.0 },
     };

@@ -32,6 +32,7 @@
 //! - camber > 0 tilts the wheel's top towards −sideways (left), as the original's
 //!   `camberAngle` does in the wheel's own frame.
 
+mod explicit;
 mod heat;
 mod spinner;
 mod stages;
