@@ -76,4 +76,3 @@ pub(super) fn explicit_suspension(
         tyre_load: (load - bump_stop).max(0.0),
     }
 }
-
