@@ -94,9 +94,15 @@ fn the_model_calls_no_std_transcendental() {
 /// The road car's powertrain and four wheels on a rolling road with a point-mass body:
 /// a launch, a shift, a brake and a sinusoidal steer at 60 Hz, every output folded into
 /// a hash. The run crosses every stage (sweep contact, suspension, tyre with combined
-/// slip and camber, spin, differentials, gearbox, Ackermann steering).
-fn coupled_run_hash() -> (u64, f64) {
-    let settings = preset("road");
+/// slip and camber, spin, differentials, gearbox, Ackermann steering), and with
+/// `thermal` the tyres' compound as shipped (without it, the compound taken off).
+fn coupled_run_hash(thermal: bool) -> (u64, f64) {
+    let mut settings = preset("road");
+    if !thermal {
+        for a in &mut settings.axles {
+            a.wheel.set_compound(None).unwrap();
+        }
+    }
     let mut vehicle = VehicleState::new(&settings);
     let wheels: Vec<_> = (0..4).map(|i| settings.wheel_settings(i / 2, i % 2 == 1)).collect();
     let mut states = [StepState::default(); 4];
@@ -167,17 +173,23 @@ fn coupled_run_hash() -> (u64, f64) {
 /// architecture checks by running `cargo test -p wheelcollider_core --features libm`.
 #[test]
 fn a_coupled_run_hashes_the_same_everywhere_under_libm() {
-    let (hash, top) = coupled_run_hash();
-    assert_eq!(hash, coupled_run_hash().0, "the same run twice");
+    let (hash, top) = coupled_run_hash(true);
+    assert_eq!(hash, coupled_run_hash(true).0, "the same run twice");
+    let (cold, _) = coupled_run_hash(false);
     // The run drives: 12 s of full throttle, scrubbing the steered tyres (the body does
     // not yaw), reach about 90 km/h.
     assert!(top > 20.0, "top speed {top:.1} m/s");
     let libm = cfg!(feature = "libm");
-    println!("coupled run hash (libm {libm}): {hash:#018x}, top speed {top:.2} m/s");
+    println!("coupled run hash (libm {libm}): {hash:#018x}, without the compound {cold:#018x}, top speed {top:.2} m/s");
     if libm {
         assert_eq!(hash, LIBM_HASH, "the libm run differs from the recorded one");
+        // Off, the tyres' thermal model changes nothing: the hash recorded before it.
+        assert_eq!(cold, LIBM_HASH_WITHOUT_COMPOUND, "the run without a compound moved");
     }
 }
 
 /// The hash of [`coupled_run_hash`] with `libm`, recorded on x86_64.
-const LIBM_HASH: u64 = 0xb1c7_2f59_7814_3565;
+const LIBM_HASH: u64 = 0x0b2e_859e_bfa5_5f85;
+/// The same without the tyres' compound: the hash recorded before the thermal model
+/// (#54), when the road car had none.
+const LIBM_HASH_WITHOUT_COMPOUND: u64 = 0xb1c7_2f59_7814_3565;
