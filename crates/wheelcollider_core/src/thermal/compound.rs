@@ -120,14 +120,15 @@ macro_rules! declare_compound {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
 pub enum CompoundBase {
-    /// A summer road tyre (225/45 R17 class): a wide window, 8 mm of tread.
+    /// A summer road tyre: a wide window, a deep tread (its figures and their sources:
+    /// `docs/tyre-thermal.md`, "The compounds").
     #[default]
     Summer,
-    /// A touring road tyre (the GT86's 215/45 R17 Michelin Primacy HP class): harder,
-    /// cooler-running, a window that starts lower.
+    /// A touring road tyre (the GT86's class): harder, cooler-running, a window that
+    /// starts lower.
     Touring,
-    /// A club racing slick (for a road car's track variant): a narrow window at 60–95 °C,
-    /// low cold pressure, 3 mm of rubber that wears fast.
+    /// A club racing slick (for a road car's track variant): a narrow, hot window, a low
+    /// cold pressure, a thin tread that wears fast.
     Slick,
 }
 
@@ -137,14 +138,14 @@ impl CompoundBase {
 }
 
 declare_compound! {
-    /// Heat capacity of the tread's surface layer (the rubber that touches the road,
-    /// about the outer 1–2 mm): mass × specific heat, rubber ≈ 1.9 kJ/(kg·K).
+    /// Heat capacity of the tread's surface layer (the rubber that touches the road):
+    /// its mass × rubber's specific heat.
     surface_capacity: "J/K" = 650.0, limit 1.0, 1.0e6; range 50.0, 5000.0;
     /// Heat capacity of the carcass: the rest of the tread, the belts, the plies and the
     /// sidewalls.
     carcass_capacity: "J/K" = 12_000.0, limit 1.0, 1.0e7; range 500.0, 60_000.0;
-    /// Heat capacity of the inflation gas at constant volume: its mass × 718 J/(kg·K)
-    /// (air).
+    /// Heat capacity of the inflation gas at constant volume: its mass × the gas'
+    /// specific heat at constant volume.
     gas_capacity: "J/K" = 70.0, limit 0.1, 1.0e5; range 5.0, 500.0;
     /// Conductance from the surface layer to the carcass through the new tread
     /// (`k·A / thickness`); a worn tread's is larger by `tread_depth / depth left`
