@@ -8,6 +8,7 @@
 //! cargo bench -p wheelcollider_bench --bench instructions -- --track # the proving ground
 //! cargo bench -p wheelcollider_bench --bench instructions -- --towing # a hitch's cost
 //! cargo bench -p wheelcollider_bench --bench instructions -- --thermal # the tyres' heat
+//! cargo bench -p wheelcollider_bench --features stage-table --bench instructions -- --stages
 //! ```
 //!
 //! Method: the bench runs itself under callgrind (`--run <world> <ground> <cars> <steps>`):
@@ -19,11 +20,11 @@
 //! per step is the difference. Measured at [`FEW`] and [`MANY`] cars, its slope is the
 //! cost per wheel-step and its intercept the wheels' fixed cost per step (what the
 //! plugin's systems cost whatever the number of cars).
-use bevy::ecs::schedule::SingleThreadedExecutor;
 use bevy::prelude::*;
 use std::process::Command;
 use wheelcollider_avian::prelude::SweepType;
-use wheelcollider_bench::{Ground, avian_app};
+use wheelcollider_bench::callgrind::Profile;
+use wheelcollider_bench::{Ground, avian_app, single_threaded};
 
 /// The two car counts.
 const FEW: usize = 20;
@@ -95,15 +96,9 @@ fn run(world: &str, ground: &str, cars: usize, steps: usize) {
     }
 }
 
-/// One thread runs every system of every schedule in a fixed order: the count repeats.
-fn single_threaded(app: &mut App) {
-    for (_, schedule) in app.world_mut().resource_mut::<Schedules>().iter_mut() {
-        schedule.set_executor(SingleThreadedExecutor::new());
-    }
-}
-
-/// Callgrind's total instruction count of `--run world ground cars steps`.
-fn count(world: &str, ground: &str, cars: usize, steps: usize) -> u64 {
+/// Callgrind's output of `--run world ground cars steps`: the run's total instruction
+/// count and, when `profile`, every function's counts.
+fn callgrind(world: &str, ground: &str, cars: usize, steps: usize, profile: bool) -> (u64, Option<Profile>) {
     let exe = std::env::current_exe().expect("the bench's own path");
     let out = std::env::temp_dir().join(format!("wheelcollider-callgrind-{}.out", std::process::id()));
     let status = Command::new("valgrind")
@@ -116,10 +111,17 @@ fn count(world: &str, ground: &str, cars: usize, steps: usize) -> u64 {
     assert!(status.success(), "valgrind failed: {status}");
     let text = std::fs::read_to_string(&out).expect("callgrind's output");
     let _ = std::fs::remove_file(&out);
-    text.lines()
+    let total = text
+        .lines()
         .find_map(|l| l.strip_prefix("summary:").or_else(|| l.strip_prefix("totals:")))
         .and_then(|v| v.split_whitespace().next()?.parse().ok())
-        .expect("a summary line in callgrind's output")
+        .expect("a summary line in callgrind's output");
+    (total, profile.then(|| Profile::parse(&text)))
+}
+
+/// Callgrind's total instruction count of `--run world ground cars steps`.
+fn count(world: &str, ground: &str, cars: usize, steps: usize) -> u64 {
+    callgrind(world, ground, cars, steps, false).0
 }
 
 /// Instructions per step of one world (over `LONG − SHORT` steps).
@@ -156,6 +158,15 @@ fn main() {
     }
     if args.iter().any(|a| a == "--thermal") {
         thermal();
+        return;
+    }
+    if args.iter().any(|a| a == "--stages") {
+        assert!(
+            cfg!(feature = "stage-table"),
+            "the stage table needs each stage a function of its own: \
+             cargo bench -p wheelcollider_bench --features stage-table --bench instructions -- --stages"
+        );
+        stages(args.iter().any(|a| a == "--functions"));
         return;
     }
     // `cargo bench` passes `--bench`; anything else we ignore but `--quick` and `--track`.
@@ -256,4 +267,156 @@ fn thermal() {
         rows[1] - rows[0],
         100.0 * (rows[1] - rows[0]) / rows[0]
     );
+}
+
+/// A function's name as callgrind reads it from the symbol (its crate's path).
+const CAST: &str = "wheelcollider_avian::wheel::sweep::WheelCasts::ray";
+const SENSE: &str = "wheelcollider_avian::wheel::contact::sense_wheel";
+const ROW: &str = "wheelcollider_avian::wheel::contact::suspension_row";
+const SOLVE: &str = "wheelcollider_avian::wheel::suspension::solve_chassis";
+const READ: &str = "wheelcollider_core::wheel::stages::read_input";
+const SUSPENSION: &str = "wheelcollider_core::wheel::stages::suspension";
+const CONDITION: &str = "wheelcollider_core::wheel::heat::tyre_condition";
+const SLIPS: &str = "wheelcollider_core::wheel::stages::slips";
+const SPINNER: &str = "wheelcollider_core::wheel::spinner::Spinner::new";
+const STATIC: &str = "wheelcollider_core::wheel::stages::static_friction";
+const SPIN: &str = "wheelcollider_core::wheel::stages::spin";
+const FINISH: &str = "wheelcollider_avian::wheel::model::finish_wheel";
+const STEP: &str = "wheelcollider_avian::wheel::step::step_wheels";
+const SYSTEMS: [&str; 5] = [
+    "wheelcollider_avian::wheel::apply::apply_forces",
+    "wheelcollider_avian::wheel::events::wheel_events",
+    "wheelcollider_avian::wheel::events::landing_events",
+    "wheelcollider_avian::wheel::attach::validate_settings",
+    "wheelcollider_avian::wheel::visuals::place_models",
+];
+const PROPAGATION: [&str; 3] = [
+    "bevy_transform::systems::parallel::propagate_parent_transforms",
+    "bevy_transform::systems::mark_dirty_trees",
+    "bevy_transform::systems::sync_simple_transforms",
+];
+
+/// The rows of the stage table: a name and the functions whose inclusive counts add up
+/// to it (`+`) less those of the functions inside them that other rows count (`−`).
+/// Each stage is a function of its own in the build (`#[inline(never)]`), so its
+/// inclusive count is its work wherever the compiler inlined its helpers.
+fn stage_rows() -> Vec<(&'static str, Vec<&'static str>, Vec<&'static str>)> {
+    let mut plumbing_less = vec![SENSE, SOLVE, READ, SUSPENSION, CONDITION, SLIPS, SPINNER, FINISH];
+    plumbing_less.extend(&SYSTEMS[..3]);
+    let mut plumbing = vec![STEP];
+    plumbing.extend(&SYSTEMS[3..]);
+    vec![
+        (
+            "the cast (`WheelCasts::ray`: the trees, parry's ray test, the ground filter)",
+            vec![CAST],
+            vec![],
+        ),
+        (
+            "the contact frame and filter (`sense_wheel` but the cast and the row)",
+            vec![SENSE],
+            vec![CAST, ROW],
+        ),
+        (
+            "the suspension row and the chassis' solve (and the core's input, compression and load)",
+            vec![ROW, SOLVE, READ, SUSPENSION],
+            vec![],
+        ),
+        (
+            "the tyre (its condition, slips, curves at the load, static friction)",
+            vec![CONDITION, SLIPS, SPINNER, STATIC],
+            vec![],
+        ),
+        (
+            "the spin (the implicit solve with the tyre's forces)",
+            vec![SPIN],
+            vec![],
+        ),
+        (
+            "the forces, outputs and events (`finish_wheel` but the spin, `apply_forces`, the events)",
+            vec![FINISH, SYSTEMS[0], SYSTEMS[1], SYSTEMS[2]],
+            vec![SPIN, STATIC],
+        ),
+        (
+            "the wheels' ECS plumbing (`step_wheels` but the stages: queries, screening, sums; settings, models)",
+            plumbing,
+            plumbing_less,
+        ),
+        (
+            "Bevy's transform propagation (with wheels less without)",
+            PROPAGATION.to_vec(),
+            vec![],
+        ),
+    ]
+}
+
+/// One world's profile over `LONG − SHORT` steps at [`MANY`] cars: each function's
+/// inclusive instructions per wheel-step, and the run's total per wheel-step.
+fn per_wheel_step(world: &str, ground: &str) -> (impl Fn(&str) -> f64, f64) {
+    let (short_total, short) = callgrind(world, ground, MANY, SHORT, true);
+    let (long_total, long) = callgrind(world, ground, MANY, LONG, true);
+    let (short, long) = (short.expect("a profile"), long.expect("a profile"));
+    let scale = ((LONG - SHORT) * 4 * MANY) as f64;
+    let total = (long_total - short_total) as f64 / scale;
+    (
+        move |name: &str| (long.get(name).inclusive as f64 - short.get(name).inclusive as f64) / scale,
+        total,
+    )
+}
+
+/// The ray wheel-step by stage on each ground: each function's inclusive instructions
+/// (callgrind, [`MANY`] cars, the `LONG − SHORT` difference) per wheel-step, the world
+/// without wheels subtracted for the propagation and the total. `functions` also lists
+/// the stage functions one by one.
+fn stages(functions: bool) {
+    let rows = stage_rows();
+    let grounds = ["flat", "heightfield", "trimesh"];
+    let mut table = vec![vec![0.0; grounds.len()]; rows.len() + 3];
+    for (g, ground) in grounds.iter().enumerate() {
+        let (ray, ray_total) = per_wheel_step("ray", ground);
+        let (base, base_total) = per_wheel_step("base", ground);
+        let mut sum = 0.0;
+        for (r, (_, plus, minus)) in rows.iter().enumerate() {
+            let of = |name: &&str| ray(name) - base(name);
+            let value = plus.iter().map(of).sum::<f64>() - minus.iter().map(of).sum::<f64>();
+            table[r][g] = value;
+            sum += value;
+        }
+        let total = ray_total - base_total;
+        table[rows.len()][g] = total - sum;
+        table[rows.len() + 1][g] = total;
+        table[rows.len() + 2][g] = (total - table[0][g]) / table[0][g];
+        if functions {
+            println!("{ground}:");
+            for name in [
+                CAST, SENSE, ROW, SOLVE, READ, SUSPENSION, CONDITION, SLIPS, SPINNER, STATIC, SPIN, FINISH, STEP,
+            ]
+            .iter()
+            .chain(&SYSTEMS)
+            .chain(&PROPAGATION)
+            {
+                println!("  {:>8.1} {name}", ray(name) - base(name));
+            }
+        }
+    }
+    println!("| a ray wheel-step, instructions | flat box | heightfield | triangle mesh |");
+    println!("| --- | --- | --- | --- |");
+    let names: Vec<&str> = rows.iter().map(|r| r.0).collect();
+    let last = [
+        "the rest (Bevy's schedules and system parameters, avian's step: with wheels less without)",
+        "**the wheel-step** (with wheels less without)",
+        "everything but the cast, ÷ the cast",
+    ];
+    for (r, name) in names.iter().chain(&last).enumerate() {
+        let cells: Vec<String> = table[r]
+            .iter()
+            .map(|v| {
+                if r == table.len() - 1 {
+                    format!("{v:.2}×")
+                } else {
+                    format!("{v:.0}")
+                }
+            })
+            .collect();
+        println!("| {name} | {} |", cells.join(" | "));
+    }
 }

@@ -9,6 +9,7 @@ use bevy::time::TimeUpdateStrategy;
 use std::time::{Duration, Instant};
 use wheelcollider_avian::prelude::*;
 
+pub mod callgrind;
 pub mod phases;
 pub mod towing;
 pub mod track;
@@ -265,6 +266,15 @@ fn compute_threads(threads: usize) -> TaskPoolOptions {
             on_thread_spawn: None,
             on_thread_destroy: None,
         },
+    }
+}
+
+/// One thread runs every system of every schedule in a fixed order: Bevy's
+/// single-threaded executor, what a game gets with the plugin's `parallel` feature off.
+pub fn single_threaded(app: &mut App) {
+    use bevy::ecs::schedule::SingleThreadedExecutor;
+    for (_, schedule) in app.world_mut().resource_mut::<Schedules>().iter_mut() {
+        schedule.set_executor(SingleThreadedExecutor::new());
     }
 }
 

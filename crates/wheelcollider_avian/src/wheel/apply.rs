@@ -12,6 +12,7 @@ use bevy::prelude::*;
 /// wheel. Serial (a body's forces have one writer); its cost is in
 /// `docs/performance.md`.
 #[allow(clippy::type_complexity)]
+#[cfg_attr(feature = "stage-table", inline(never))] // a stage of its own in `--stages`
 pub(crate) fn apply_forces(
     wheels: Query<&WheelOutput>,
     chassis: Query<(Entity, &ChassisWheels, &ChassisForces)>,

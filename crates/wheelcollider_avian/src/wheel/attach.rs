@@ -53,6 +53,7 @@ fn body_above(wheel: Entity, parents: &Query<&ChildOf>, bodies: &Query<(), With<
 
 /// Re-validates settings that changed (by reflection, a preset, an inspector): clamps,
 /// resets non-finite fields to their defaults and logs which one it was.
+#[cfg_attr(feature = "stage-table", inline(never))] // a stage of its own in `--stages`
 pub(crate) fn validate_settings(mut wheels: Query<(Entity, &mut WheelCollider), Changed<WheelCollider>>) {
     for (entity, mut wheel) in &mut wheels {
         let (clean, error) = wheel.sanitized();

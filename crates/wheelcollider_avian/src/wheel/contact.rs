@@ -236,6 +236,7 @@ fn ground_camber(normal: Vec3, up: Vec3, forward0: Vec3) -> f32 {
 /// Its speed is the mount's approach to the ground from the bodies' velocities
 /// (`approach`, from [`approach_speed`]) plus the road bump's own rate; not the rate at
 /// which the compression changes (see `approach.rs`).
+#[cfg_attr(feature = "stage-table", inline(never))] // a stage of its own in `--stages`
 fn suspension_row(
     ctx: &ChassisContext,
     view: &WheelView,

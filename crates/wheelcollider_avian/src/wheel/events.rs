@@ -190,6 +190,7 @@ where
 
 /// The wheel events and effect data of every wheel with events enabled (on itself or
 /// its chassis), from its state after this step.
+#[cfg_attr(feature = "stage-table", inline(never))] // a stage of its own in `--stages`
 pub(crate) fn wheel_events(
     mut commands: Commands,
     mut wheels: EventWheelQuery,
@@ -266,6 +267,7 @@ pub(crate) fn wheel_events(
 
 /// [`Landed`] for every chassis with events enabled: no wheel on the ground for at
 /// least [`MIN_AIRBORNE_TIME`], then one.
+#[cfg_attr(feature = "stage-table", inline(never))] // a stage of its own in `--stages`
 pub(crate) fn landing_events(
     mut commands: Commands,
     time: Res<Time>,

@@ -17,6 +17,7 @@ use wheelcollider_core::{Staged, StepInput, StepOutput, Suspension, WheelSetting
 /// `Err` holds the output of a step that could not run.
 // The core's `stage`: its error is smaller than the `Staged` it stands for.
 #[allow(clippy::result_large_err)]
+#[cfg_attr(feature = "stage-table", inline(never))] // a stage of its own in `--stages`
 pub(super) fn stage_wheel<'a>(
     (dt, weather): (f32, &Weather),
     (sensed, force): (&Sensed, Option<SuspensionForce>),
@@ -48,6 +49,7 @@ pub(super) fn stage_wheel<'a>(
 /// Finishes one staged wheel: its spin (its own, or `driven`: the spin and drive torque
 /// the driveline solve gave it), the force on the chassis, the state for the next step
 /// and the outputs.
+#[cfg_attr(feature = "stage-table", inline(never))] // a stage of its own in `--stages`
 pub(super) fn finish_wheel(
     staged: Result<Staged, StepOutput>,
     driven: Option<(f64, f64)>,

@@ -99,6 +99,7 @@ struct StepWorld<'a, 'w, 's> {
 /// One pass per chassis shares the chassis' pose, mass and layers between its wheels and
 /// joins the threads once per step instead of three times (see `docs/performance.md`).
 #[allow(clippy::too_many_arguments)]
+#[cfg_attr(feature = "stage-table", inline(never))] // a stage of its own in `--stages`
 pub(crate) fn step_wheels(
     time: Res<Time>,
     gravity: Option<Res<Gravity>>,
@@ -148,6 +149,7 @@ pub(crate) fn step_wheels(
 /// chassis frame, turned with it). A wheel whose sweep is not inside that box (its
 /// settings or mount changed, or the chassis' first step) casts against everything
 /// this step, so the screening never hides a hit.
+#[cfg_attr(feature = "stage-table", inline(never))] // a stage of its own in `--stages`
 fn step_chassis(world: &StepWorld, mut c: ChassisDataItem) {
     let (entity, position, rotation) = (c.entity, c.position.0, c.rotation.0);
     let screened = c

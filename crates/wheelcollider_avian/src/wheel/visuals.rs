@@ -8,6 +8,7 @@ use bevy::prelude::*;
 /// interpolated between the last two physics steps. A model that is a child of the
 /// wheel's chassis (for a wheel outside the hierarchy) is placed in the chassis' frame,
 /// through the wheel's mount; any other model in the wheel's frame.
+#[cfg_attr(feature = "stage-table", inline(never))] // a stage of its own in `--stages`
 pub(crate) fn place_models(
     fixed: Option<Res<Time<Fixed>>>,
     wheels: Query<(&WheelCollider, &WheelOutput, &WheelModel, &Transform, Option<&WheelOf>)>,

@@ -13,6 +13,7 @@ use crate::thermal::{self, Ambient, Heating, TyreState};
 /// Stage 2b: the tyre's condition on the suspension's hand-off: its grip and stiffness
 /// factors on the surface's, its rolling resistance's and relaxation's factors. A new
 /// tyre is fitted at the air's temperature first.
+#[cfg_attr(feature = "stage-table", inline(never))] // a stage of its own in `--stages`
 pub(super) fn tyre_condition(settings: &WheelSettings, state: &mut StepState, ambient: &Ambient, loaded: &mut Loaded) {
     let Some(compound) = settings.compound() else {
         return;
@@ -29,6 +30,7 @@ pub(super) fn tyre_condition(settings: &WheelSettings, state: &mut StepState, am
 
 /// Stage 7: the sliding power into the outputs and, with a compound, the thermal
 /// network advanced by `dt` with it and the tyre's own rolling resistance's power.
+#[cfg_attr(feature = "stage-table", inline(never))] // a stage of its own in `--stages`
 pub(super) fn heat(
     settings: &WheelSettings,
     state: &mut StepState,

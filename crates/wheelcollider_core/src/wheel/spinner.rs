@@ -37,6 +37,7 @@ pub(crate) struct Spinner {
 }
 
 impl Spinner {
+    #[cfg_attr(feature = "stage-table", inline(never))] // a stage of its own in `--stages`
     pub(super) fn new(
         settings: &WheelSettings,
         state: &StepState,

@@ -103,6 +103,7 @@ fn finite_or_zero(v: f32, rejected: &mut bool) -> f64 {
 /// flagged); the contact and its suspension, or `None` when either is not finite.
 /// A punctured tyre's wheel rides lower by its compound's `rim_drop`: its contact's
 /// road is that much lower (`tests/it/thermal.rs`).
+#[cfg_attr(feature = "stage-table", inline(never))] // a stage of its own in `--stages`
 pub(super) fn read_input(
     settings: &WheelSettings,
     state: &mut StepState,
@@ -165,6 +166,7 @@ pub(super) fn read_input(
 
 /// Stage 2: the compression, the suspension's forces and the tyre's load, and what the
 /// contact gives the tyre (speeds, grip, camber, masses). In the air: no load.
+#[cfg_attr(feature = "stage-table", inline(never))] // a stage of its own in `--stages`
 pub(super) fn suspension(
     settings: &WheelSettings,
     state: &StepState,
@@ -301,6 +303,7 @@ pub(crate) const SLIP_BOUND: f64 = 2.0;
 /// Stage 3: the tyre at this load, grip and camber, the slips with their relaxation
 /// lag (the lateral one final, the longitudinal one a function of the spin the next
 /// stage solves), and the curve's peaks into `out`.
+#[cfg_attr(feature = "stage-table", inline(never))] // a stage of its own in `--stages`
 pub(super) fn slips<'a>(
     settings: &'a WheelSettings,
     state: &StepState,
@@ -424,6 +427,7 @@ fn bounded(lagged: f64, kinematic: f64, bound: f64) -> (f64, f64) {
 /// Stage 4: the spin solved implicitly with the tyre's force (see [`crate::spin`]), or
 /// `given` by a driveline solve; the tyre's forces at the new spin, the lateral force's
 /// low-speed damping; the transient slips are kept in `state`.
+#[cfg_attr(feature = "stage-table", inline(never))] // a stage of its own in `--stages`
 pub(super) fn spin(
     state: &mut StepState,
     loaded: &Loaded,
@@ -473,6 +477,7 @@ pub(super) struct PatchForce {
 
 /// Stage 5: static friction below [`STICK_SPEED`], blended into the slip model's forces.
 /// Keeps the patch's anchor in `state`.
+#[cfg_attr(feature = "stage-table", inline(never))] // a stage of its own in `--stages`
 pub(super) fn static_friction(
     settings: &WheelSettings,
     state: &mut StepState,
@@ -534,6 +539,7 @@ pub(super) fn static_friction(
 
 /// Stage 6: the outputs (slips, forces, aligning torque, spin) and the state the next
 /// step reads (spin, angle, compression).
+#[cfg_attr(feature = "stage-table", inline(never))] // a stage of its own in `--stages`
 pub(super) fn write_output(
     settings: &WheelSettings,
     state: &mut StepState,

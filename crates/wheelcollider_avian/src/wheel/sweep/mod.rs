@@ -295,6 +295,7 @@ impl WheelCasts<'_, '_> {
 
     /// The closest hit of a solid ray from `origin` along `direction` within
     /// `max_distance` that `query` looks for.
+    #[cfg_attr(feature = "stage-table", inline(never))] // a stage of its own in `--stages`
     pub fn ray(&self, origin: Vec3, direction: Dir3, max_distance: f32, query: &CastQuery) -> Option<CastHit> {
         let (mask, chassis, static_only, filter) = (query.mask, query.chassis, query.static_only, &query.filter);
         let ray = Ray3d::new(origin, direction);
@@ -333,6 +334,7 @@ impl WheelCasts<'_, '_> {
     /// ([`WheelProfile::refine`]: parry's cast stops early against large shapes, by
     /// centimetres against a 400 m box, enough to choose that box over a slab lying on
     /// it).
+    #[cfg_attr(feature = "stage-table", inline(never))] // a stage of its own in `--stages`
     pub fn shape(
         &self,
         shape: &Collider,
