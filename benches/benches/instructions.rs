@@ -8,6 +8,7 @@
 //! cargo bench -p wheelcollider_bench --bench instructions -- --track # the proving ground
 //! cargo bench -p wheelcollider_bench --bench instructions -- --towing # a hitch's cost
 //! cargo bench -p wheelcollider_bench --bench instructions -- --thermal # the tyres' heat
+//! cargo bench -p wheelcollider_bench --bench instructions -- --total [ground] # one A/B figure
 //! cargo bench -p wheelcollider_bench --features stage-table --bench instructions -- --stages
 //! ```
 //!
@@ -158,6 +159,13 @@ fn main() {
     }
     if args.iter().any(|a| a == "--thermal") {
         thermal();
+        return;
+    }
+    if let Some(i) = args.iter().position(|a| a == "--total") {
+        // One A/B figure: the ray wheel-step at MANY cars (the stage table's total row).
+        let ground = args.get(i + 1).map_or("flat", String::as_str);
+        let total = (per_step("ray", ground, MANY) - per_step("base", ground, MANY)) / (4 * MANY) as f64;
+        println!("ray wheel-step on {ground}, {MANY} cars: {total:.1} instructions");
         return;
     }
     if args.iter().any(|a| a == "--stages") {

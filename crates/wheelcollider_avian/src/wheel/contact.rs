@@ -149,18 +149,20 @@ fn sweep(
     }
 }
 
-/// One wheel's sensing: the settings' edits taken in ([`super::edits`]), the mount
-/// frame, the sweep, and the contact with its suspension row, for the chassis' solve.
+/// One wheel's sensing into `sensed` (written where the chassis keeps it, not moved
+/// there): the settings' edits taken in ([`super::edits`]), the mount frame, the sweep,
+/// and the contact with its suspension row, for the chassis' solve.
 pub(crate) fn sense_wheel(
     ctx: &ChassisContext,
     view: &WheelView,
     state: &mut WheelState,
     cache: &mut WheelCache,
-) -> Sensed {
+    sensed: &mut Sensed,
+) {
     let frame = &ctx.frame;
     let first = super::edits::take_edits(&view.wheel.0, state, ctx.dt);
     let (mount_pos, up, steered, wheel_rot, yaw) = mount_frame(frame, view, cache, state.step.compression);
-    let mut sensed = Sensed {
+    *sensed = Sensed {
         entity: view.entity,
         mount_position: mount_pos,
         up,
@@ -171,7 +173,7 @@ pub(crate) fn sense_wheel(
         ground: None,
     };
     let Some(hit) = sweep(ctx, view, cache, mount_pos, up, wheel_rot) else {
-        return sensed;
+        return;
     };
     // What the wheel stands on. A moving body gives the velocity to measure against; a
     // dynamic one (another car, a plank) is pushed back and shares the contact's mass.
@@ -197,10 +199,9 @@ pub(crate) fn sense_wheel(
             }
         });
     if other.is_some_and(|g| g.dynamic) && hit.distance <= INSIDE_DYNAMIC {
-        return sensed;
+        return;
     }
-    sensed.ground = Some(ground_contact(ctx, view, state, &sensed, steered, (hit, other)));
-    sensed
+    sensed.ground = Some(ground_contact(ctx, view, state, sensed, steered, (hit, other)));
 }
 
 /// This wheel's share of the effective mass along `u` (kg) at the arm `r` from the

@@ -51,7 +51,7 @@ pub(super) fn stage_wheel<'a>(
 /// and the outputs.
 #[cfg_attr(feature = "stage-table", inline(never))] // a stage of its own in `--stages`
 pub(super) fn finish_wheel(
-    staged: Result<Staged, StepOutput>,
+    staged: &Result<Staged, StepOutput>,
     driven: Option<(f64, f64)>,
     sensed: &Sensed,
     state: &mut WheelState,
@@ -60,7 +60,7 @@ pub(super) fn finish_wheel(
     output.previous_pose = (output.output.current_suspension_length, state.step.angle, output.yaw);
     let out = match staged {
         Ok(staged) => staged.finish(&mut state.step, driven),
-        Err(out) => out,
+        Err(out) => *out,
     };
     if out.rejected_input {
         warn_once!("wheel {}: a non-finite input was replaced by 0", sensed.entity);

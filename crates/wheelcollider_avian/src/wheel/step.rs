@@ -303,7 +303,7 @@ fn step_group(
                 .screened
                 .is_some_and(|(s_min, s_max)| s_min.cmple(min).all() && max.cmple(s_max).all()),
         };
-        sensed[i] = sense_wheel(ctx, &view, &mut state, &mut cache);
+        sense_wheel(ctx, &view, &mut state, &mut cache, &mut sensed[i]);
         kept[i] = Some((wheel, input, state, output));
     }
     let sensed = &sensed[..batch.len()];
@@ -334,7 +334,7 @@ fn step_group(
         _ => [None; MAX_WHEELS],
     };
     for (i, (s, kept)) in sensed.iter().zip(&mut kept).enumerate() {
-        let (Some((_, _, state, output)), Some(staged)) = (kept, staged[i].take()) else {
+        let (Some((_, _, state, output)), Some(staged)) = (kept, &staged[i]) else {
             continue;
         };
         let output = &mut **output;

@@ -451,15 +451,18 @@ impl crate::vehicle::DrivenWheel for Staged<'_> {
 impl Staged<'_> {
     /// Stages 4–6: the spin (solved here, or `driven`: the spin and the drive torque a
     /// driveline solve found), static friction and the outputs.
-    pub fn finish(mut self, state: &mut StepState, driven: Option<(f64, f64)>) -> StepOutput {
+    /// Borrowed, not consumed: a chassis keeps its staged wheels in place through the
+    /// driveline solve and finishes each where it lies.
+    pub fn finish(&self, state: &mut StepState, driven: Option<(f64, f64)>) -> StepOutput {
         let max = MAX_ANGULAR_VELOCITY as f64;
         let given = driven.map(|(w, drive)| (w.clamp(-max, max), drive));
+        let mut torques = self.torques;
         if let Some((_, drive)) = given {
-            self.torques.drive = drive;
+            torques.drive = drive;
         }
         let rolled = stages::spin(state, &self.loaded, &self.slips, &self.spinner, given);
         let (settings, dt, mut out) = (self.settings, self.dt, self.out);
-        let held = stages::static_friction(settings, state, &self.loaded, &rolled, &self.torques, dt);
+        let held = stages::static_friction(settings, state, &self.loaded, &rolled, &torques, dt);
         stages::write_output(settings, state, &self.loaded, &rolled, held, dt, &mut out);
         heat::heat(
             settings,
@@ -469,7 +472,7 @@ impl Staged<'_> {
             dt,
             &mut out,
         );
-        out.rejected_input = self.torques.rejected;
+        out.rejected_input = torques.rejected;
         out
     }
 }

@@ -15,6 +15,7 @@ use crate::settings::WheelSettings;
 use crate::tyre::{TyreAtLoad, TyreForces, slip_floor};
 
 /// What drives the wheel, sanitised (N·m, kg·m², N).
+#[derive(Clone, Copy)]
 pub(super) struct Torques {
     pub drive: f64,
     /// ≥ 0.
