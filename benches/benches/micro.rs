@@ -40,6 +40,7 @@ fn core_step(c: &mut Criterion) {
                 },
                 suspension: EXPLICIT,
                 contact: Some(contact(20.0, 0.3)),
+                ..Default::default()
             },
             66.0,
         ),
@@ -52,6 +53,7 @@ fn core_step(c: &mut Criterion) {
                 },
                 suspension: EXPLICIT,
                 contact: Some(contact(20.0, 1.0)),
+                ..Default::default()
             },
             0.0,
         ),
@@ -64,6 +66,7 @@ fn core_step(c: &mut Criterion) {
                 },
                 suspension: EXPLICIT,
                 contact: Some(contact(0.0, 0.0)),
+                ..Default::default()
             },
             0.0,
         ),
