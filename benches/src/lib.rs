@@ -163,7 +163,6 @@ pub fn avian_app(n: usize, ground: Ground, sweep: Option<SweepType>, threads: us
 /// step of 1/[`HZ`] s per `update()`: what every benchmark world starts from.
 pub fn headless_app(threads: usize) -> App {
     let mut app = App::new();
-    let dt = Duration::from_secs_f64(1.0 / HZ);
     app.add_plugins((
         MinimalPlugins.set(TaskPoolPlugin {
             task_pool_options: compute_threads(threads),
@@ -172,9 +171,8 @@ pub fn headless_app(threads: usize) -> App {
         bevy::asset::AssetPlugin::default(),
         PhysicsPlugins::default(),
         WheelColliderPlugins,
-    ))
-    .insert_resource(Time::<Fixed>::from_duration(dt))
-    .insert_resource(TimeUpdateStrategy::ManualDuration(dt));
+    ));
+    wheelcollider_testing::app::fixed_step(&mut app, HZ);
     app
 }
 

@@ -1,15 +1,13 @@
 //! The simulation harness: a headless app at an exact fixed rate, one car spawned from
 //! its settings on flat or sloped ground, stepped one physics step at a time and recorded.
 
-use std::time::Duration;
-
 use avian3d::prelude::*;
 use bevy::prelude::*;
-use bevy::time::TimeUpdateStrategy;
 use wheelcollider_avian::prelude::*;
-use wheelcollider_avian::vehicle::VehicleRuntime;
 use wheelcollider_core::STANDARD_GRAVITY as G;
-use wheelcollider_core::vehicle::{DriverInput, RAD_PER_S_TO_RPM};
+use wheelcollider_core::vehicle::DriverInput;
+use wheelcollider_testing::app::{fixed_step, headless, start};
+use wheelcollider_testing::scene::launch_in_gear;
 
 use crate::report::Channel;
 use crate::{ManeuverOptions, wheel_labels};
@@ -113,22 +111,9 @@ pub(crate) struct Sim {
 
 impl Sim {
     pub(crate) fn new(settings: &VehicleSettings, options: &ManeuverOptions, ground: Ground) -> Sim {
-        let mut app = App::new();
-        let dt = Duration::from_secs_f64(1.0 / options.hz);
-        app.add_plugins((
-            MinimalPlugins,
-            TransformPlugin,
-            bevy::asset::AssetPlugin::default(),
-            PhysicsPlugins::default(),
-            WheelColliderPlugins,
-        ))
-        .insert_resource(Time::<Fixed>::from_duration(dt))
-        .insert_resource(TimeUpdateStrategy::ManualDuration(dt))
-        .insert_resource(Gravity(Vec3::NEG_Y * G));
-        app.finish();
-        app.cleanup();
-        // The first update only starts the clocks.
-        app.update();
+        let mut app = headless(bevy::asset::AssetPlugin::default());
+        fixed_step(&mut app, options.hz).insert_resource(Gravity(Vec3::NEG_Y * G));
+        start(&mut app);
         let base = match ground {
             Ground::Flat(surface) => {
                 app.world_mut()
@@ -296,28 +281,8 @@ impl Sim {
     /// shift-up speed (a truck's twelve gears are not worked up from first while the
     /// run starts) and the engine turning with the wheels.
     pub(crate) fn launch(&mut self, v: f32) {
-        let forward = self.k.forward;
-        self.app.world_mut().get_mut::<LinearVelocity>(self.car).unwrap().0 = forward * v;
-        let s = &self.settings;
-        if s.gearbox.automatic && s.trailer.is_none() {
-            let rpm = |g: i32| v / s.drive_radius() * s.gearbox.total_ratio(g) * RAD_PER_S_TO_RPM;
-            let top = s.gearbox.top_gear();
-            let gear = (1..=top)
-                .find(|&g| rpm(g) <= 0.95 * s.gearbox.shift_up_rpm)
-                .unwrap_or(top);
-            let engine = rpm(gear).max(s.engine.idle_rpm) / RAD_PER_S_TO_RPM;
-            let mut runtime = self.app.world_mut().get_mut::<VehicleRuntime>(self.car).unwrap();
-            if let Some(state) = runtime.state.as_mut() {
-                (state.gear, state.next_gear, state.engine_speed) = (gear, gear, engine);
-            }
-        }
-        for &w in &self.wheels {
-            let r = self.app.world().get::<WheelCollider>(w).unwrap().radius();
-            let mut state = self.app.world_mut().get_mut::<WheelState>(w).unwrap();
-            state.step.angular_velocity = v / r;
-            (state.step.slip, state.step.patch) = ([0.0; 2], [0.0; 2]);
-        }
-        self.last_velocity = forward * v;
+        launch_in_gear(&mut self.app, self.car, v);
+        self.last_velocity = self.k.forward * v;
         self.read();
     }
 }

@@ -4,10 +4,7 @@
 use wheelcollider_avian::vehicle::VehicleSettings;
 use wheelcollider_track::*;
 
-/// The shipped presets' list, one for every crate's tests.
-#[path = "../../wheelcollider_core/tests/it/common/presets.rs"]
-mod presets;
-use presets::{PRESETS, preset};
+use wheelcollider_testing::presets::{self, PRESETS, preset};
 
 fn run(name: &str, m: Maneuver, hz: f64, quick: bool) -> ManeuverReport {
     run_maneuver(&preset(name), m, &ManeuverOptions { hz, quick }).expect("runs")

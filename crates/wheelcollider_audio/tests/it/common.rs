@@ -118,6 +118,4 @@ pub fn fundamental(x: &[f32], low: f32, high: f32) -> f32 {
 }
 
 /// The shipped presets' list.
-#[path = "../../../wheelcollider_core/tests/it/common/presets.rs"]
-mod presets;
-pub use presets::{PRESETS, preset};
+pub use wheelcollider_testing::presets::{PRESETS, preset};

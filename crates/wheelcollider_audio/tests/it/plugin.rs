@@ -1,11 +1,8 @@
 //! The plugin in a headless app: no audio device; the mix is rendered by a mixer on
 //! the plugin's control, 800 samples a 60 Hz frame, as the device's thread would.
 
-use std::time::Duration;
-
 use avian3d::prelude::*;
 use bevy::prelude::*;
-use bevy::time::TimeUpdateStrategy;
 use wheelcollider_audio::dsp::decibels;
 use wheelcollider_audio::plugin::{
     SoundControl, SoundListener, SoundSettings, VehicleSoundPlugin, distance_gain, pan_of,
@@ -14,6 +11,7 @@ use wheelcollider_audio::{Mixer, lock};
 use wheelcollider_avian::prelude::*;
 use wheelcollider_avian::wheel::LandingState;
 use wheelcollider_core::vehicle::VehicleSettings;
+use wheelcollider_testing::app::{fixed_step, headless, start};
 
 use crate::common::*;
 
@@ -21,20 +19,10 @@ const HZ: f64 = 60.0;
 const FRAME: usize = (FS as f64 / HZ) as usize;
 
 fn app() -> App {
-    let mut app = App::new();
-    let dt = Duration::from_secs_f64(1.0 / HZ);
-    app.add_plugins((
-        MinimalPlugins,
-        TransformPlugin,
-        bevy::asset::AssetPlugin::default(),
-        PhysicsPlugins::default(),
-        WheelColliderPlugins,
-        VehicleSoundPlugin::default(),
-    ))
-    .insert_resource(Time::<Fixed>::from_duration(dt))
-    .insert_resource(TimeUpdateStrategy::ManualDuration(dt));
-    app.finish();
-    app.update();
+    let mut app = headless(bevy::asset::AssetPlugin::default());
+    app.add_plugins(VehicleSoundPlugin::default());
+    fixed_step(&mut app, HZ);
+    start(&mut app);
     app
 }
 

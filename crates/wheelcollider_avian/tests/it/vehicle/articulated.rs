@@ -3,7 +3,7 @@
 //! with the trailer's air brakes and ABS, a jackknifed truck at standstill, every sweep
 //! over a kerb and a heightfield.
 
-use super::pairs::{circle_fit, hold_speed, kerb_and_heightfield, messages, pair, telemetry};
+use super::pairs::{circle_fit, hold_speed, kerb_and_heightfield, messages, telemetry};
 use crate::common::*;
 use bevy::prelude::*;
 use wheelcollider_avian::prelude::*;
@@ -16,7 +16,7 @@ fn truck(app: &mut App, sweep: SweepType, yaw: f32) -> (Entity, Entity) {
     for a in &mut trailer.axles {
         a.wheel.set_sweep_type(sweep);
     }
-    pair(app, &preset_with("tractor", sweep), &trailer, yaw)
+    coupled_pair(app, &preset_with("tractor", sweep), &trailer, yaw)
 }
 
 /// The fifth wheel and the kingpin, apart in the world (m).

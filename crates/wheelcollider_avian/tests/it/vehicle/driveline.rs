@@ -7,7 +7,6 @@ use crate::common;
 
 use avian3d::prelude::*;
 use bevy::prelude::*;
-use bevy::time::TimeUpdateStrategy;
 use common::*;
 use std::time::Duration;
 use wheelcollider_avian::prelude::*;
@@ -171,9 +170,7 @@ fn zero_to_100(s: &VehicleSettings, hz: f64, mut dt: impl FnMut() -> f64) -> f64
     let (mut t, mut v0) = (0.0, 0.0);
     while t < 30.0 {
         let step = dt();
-        let d = Duration::from_secs_f64(step);
-        app.insert_resource(TimeUpdateStrategy::ManualDuration(d));
-        app.world_mut().resource_mut::<Time<Fixed>>().set_timestep(d);
+        set_step(&mut app, Duration::from_secs_f64(step));
         app.update();
         let v = velocity(&app, car).length() as f64;
         if v >= 100.0 / 3.6 {
@@ -192,8 +189,8 @@ fn launches(s: &VehicleSettings, what: &str) -> f64 {
         .iter()
         .map(|&hz| (format!("{hz} Hz"), zero_to_100(s, hz, || 1.0 / hz)))
         .collect();
-    let mut random = xorshift(7);
-    let jitter = zero_to_100(s, 60.0, || 1.0 / (45.0 + 45.0 * random()));
+    let mut random = Rng::new(7);
+    let jitter = zero_to_100(s, 60.0, || 1.0 / (45.0 + 45.0 * random.unit()));
     times.push(("jittering 45–90 Hz".into(), jitter));
     let (lo, hi) = times
         .iter()

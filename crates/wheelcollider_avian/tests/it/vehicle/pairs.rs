@@ -1,5 +1,5 @@
 //! A tow vehicle and its trailer in the test world, for the towing tests (`towing`,
-//! `articulated`, `sway`): coupling a pair, holding a speed, reading the hitch, fitting
+//! `articulated`, `sway`; the pair is coupled by `coupled_pair`): holding a speed, reading the hitch, fitting
 //! a circle, the kerb-and-heightfield scene.
 
 use crate::common::*;
@@ -7,21 +7,6 @@ use avian3d::prelude::*;
 use bevy::ecs::message::Messages;
 use bevy::prelude::*;
 use wheelcollider_avian::prelude::*;
-
-/// `tow` at the origin facing −Z (its wheels touching) and `trailer` coupled behind it,
-/// turned `yaw` (deg) about the hitch. Nothing run yet but the coupling.
-pub fn pair(app: &mut App, tow: &VehicleSettings, trailer: &VehicleSettings, yaw: f32) -> (Entity, Entity) {
-    let at = Transform::from_xyz(0.0, tow.touch_height(), 0.0);
-    let car = spawn_preset_car(app, tow, at);
-    let mut place = hitched_transform(tow, at, trailer).expect("a hitch and a trailer");
-    let ball = at.transform_point(Vec3::from(tow.hitch.as_ref().unwrap().position));
-    place.rotate_around(ball, Quat::from_rotation_y(yaw.to_radians()));
-    let caravan = spawn_preset_car(app, trailer, place);
-    let world = app.world_mut();
-    couple_trailer(&mut world.commands(), car, caravan);
-    world.flush();
-    (car, caravan)
-}
 
 pub fn messages<M: Message + Clone>(app: &App) -> Vec<M> {
     let m = app.world().resource::<Messages<M>>();

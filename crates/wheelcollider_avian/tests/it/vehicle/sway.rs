@@ -2,7 +2,7 @@
 //! linear car-trailer model (Pacejka, *Tyre and Vehicle Dynamics*, §1.3.3; the core's
 //! `SwayModel`).
 
-use super::pairs::{hold_speed, pair, telemetry};
+use super::pairs::{hold_speed, telemetry};
 use crate::common::*;
 use bevy::prelude::*;
 use wheelcollider_avian::prelude::*;
@@ -30,7 +30,7 @@ fn road(esc: bool) -> VehicleSettings {
 fn sway(tow: &VehicleSettings, trailer: &VehicleSettings, kmh: f32, hz: f64) -> (f32, f32, Vec<f32>) {
     let mut app = app(hz);
     flat(&mut app, None);
-    let (car, caravan) = pair(&mut app, tow, trailer, 0.0);
+    let (car, caravan) = coupled_pair(&mut app, tow, trailer, 0.0);
     run(&mut app, steps(1.0, hz));
     let v = kmh / 3.6;
     launch(&mut app, car, v);

@@ -25,7 +25,7 @@ fn hitch_gap(app: &App, car: Entity, caravan: Entity) -> f32 {
 fn rig(app: &mut App, sweep: SweepType, yaw: f32) -> (Entity, Entity) {
     let mut trailer = preset("caravan");
     trailer.axles[0].wheel.set_sweep_type(sweep);
-    pair(app, &preset_with("road", sweep), &trailer, yaw)
+    coupled_pair(app, &preset_with("road", sweep), &trailer, yaw)
 }
 
 /// At rest the caravan hangs its nose load on the ball, by the lever rule about its
@@ -392,7 +392,7 @@ fn a_fifth_wheel_carries_roll_and_a_ball_does_not() {
         tow.hitch.as_mut().unwrap().kind = kind;
         let mut trailer = preset("caravan");
         trailer.trailer.as_mut().unwrap().kind = kind;
-        let (car, caravan) = pair(&mut app, &tow, &trailer, 0.0);
+        let (car, caravan) = coupled_pair(&mut app, &tow, &trailer, 0.0);
         run(&mut app, steps(1.0, 60.0));
         let mut gap: f32 = 0.0;
         for _ in 0..steps(6.0, 60.0) {
@@ -431,7 +431,7 @@ fn air_brakes_follow_the_pedal_and_the_trailers_abs_keeps_its_wheels_turning() {
         let mut trailer = preset("caravan");
         trailer.trailer.as_mut().unwrap().brakes = TrailerBrakes::Air { lag: 0.3 };
         (trailer.brakes.abs, trailer.brakes.max_torque) = (abs, 8000.0);
-        let (car, caravan) = pair(&mut app, &preset_with("road", SweepType::Ray), &trailer, 0.0);
+        let (car, caravan) = coupled_pair(&mut app, &preset_with("road", SweepType::Ray), &trailer, 0.0);
         run(&mut app, steps(1.0, hz));
         launch(&mut app, car, 22.0);
         launch(&mut app, caravan, 22.0);

@@ -155,8 +155,8 @@ fn ten_thousand_random_steps_over_bumps() {
     wheel.set_bump_amplitude(0.03).unwrap();
     wheel.set_bump_period(1.0).unwrap();
     let (chassis, wheels) = spawn_car(&mut app, Transform::from_xyz(0.0, TOUCH_HEIGHT, 0.0), wheel);
-    let mut random = xorshift(0x2545F4914F6CDD1D);
-    let mut next = || random() as f32;
+    let mut random = Rng::new(0x2545F4914F6CDD1D);
+    let mut next = || random.unit() as f32;
     for i in 0..10_000 {
         if i % 30 == 0 {
             let (throttle, brake, steer) = (next(), next(), next() * 2.0 - 1.0);
@@ -225,7 +225,8 @@ fn a_long_frame_does_not_launch_the_car() {
 #[test]
 fn a_step_size_that_changes_every_step() {
     let mut failures = Vec::new();
-    let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
+    let mut random = Rng::new(0x9E37_79B9_7F4A_7C15);
+    let mut next = || random.unit();
     let runs = PRESETS
         .into_iter()
         .flat_map(|n| SWEEPS.map(|s| (n, s, 1.0)))
@@ -268,8 +269,7 @@ fn a_step_size_that_changes_every_step() {
         // One update of a step drawn between 1/240 and 1/30 s; returns physics seconds.
         let mut step = |app: &mut App| {
             let dt = Duration::from_secs_f64(1.0 / (30.0 + 210.0 * next()));
-            app.world_mut().resource_mut::<Time<Fixed>>().set_timestep(dt);
-            app.insert_resource(TimeUpdateStrategy::ManualDuration(dt));
+            set_step(app, dt);
             app.update();
             dt.as_secs_f64() * speed
         };

@@ -112,8 +112,5 @@ impl QuarterCar {
     }
 }
 
-pub use presets::{PRESETS, TRAILERS, VARIANTS, preset, preset_text, presets_dir};
-
-/// The shipped presets' list, shared by every crate's tests (`#[path]`-included).
-#[path = "presets.rs"]
-mod presets;
+/// The shipped presets' list, shared by every crate's tests (`wheelcollider_testing`).
+pub use wheelcollider_testing::presets::{PRESETS, TRAILERS, VARIANTS, preset, preset_text, presets_dir};

@@ -3,19 +3,14 @@
 use super::*;
 use avian3d::parry;
 use bevy::math::Quat;
+use wheelcollider_testing::Rng;
 
-/// A small deterministic generator (xorshift).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> f32 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 40) as f32 / (1u64 << 24) as f32
-    }
-    fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * self.next()
-    }
+/// Random vectors from the shared generator.
+trait Draw {
+    fn vec(&mut self, s: f32) -> Vec3;
+}
+impl Draw for Rng {
+    /// A vector with each component uniform in [−`s`, `s`).
     fn vec(&mut self, s: f32) -> Vec3 {
         Vec3::new(self.range(-s, s), self.range(-s, s), self.range(-s, s))
     }
@@ -160,7 +155,7 @@ fn gap(shape: &dyn parry::shape::Shape, center: Vec3, rot: Quat, tri: [Vec3; 3])
 ///
 /// Returns (hits, overlaps, misses, hits on an edge or a vertex).
 fn compare(make: impl Fn(&mut Rng) -> (WheelShape, Box<dyn parry::shape::Shape>, Quat), seed: u64) -> [u32; 4] {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut counts = [0u32; 4];
     let (mut worst_t, mut worst_face, mut worst_edge) = (0.0f32, 0.0f32, 0.0f32);
     let mut false_hits = 0;
@@ -226,7 +221,7 @@ fn compare(make: impl Fn(&mut Rng) -> (WheelShape, Box<dyn parry::shape::Shape>,
 
 #[test]
 fn the_boxes_are_parrys() {
-    let mut rng = Rng(3);
+    let mut rng = Rng::new(3);
     for _ in 0..1000 {
         let rot = Quat::from_euler(
             bevy::math::EulerRot::XYZ,
@@ -302,7 +297,7 @@ fn the_cylinder_cast_gives_parrys_answer() {
 /// for its grazing hits where its own contact query shows the shapes apart.
 #[test]
 fn the_box_cast_is_exact() {
-    let mut rng = Rng(5);
+    let mut rng = Rng::new(5);
     let mut counts = [0u32; 3];
     for case in 0..20_000 {
         let he = Vec3::new(rng.range(0.05, 1.5), rng.range(0.05, 1.5), rng.range(0.05, 1.5));
@@ -374,7 +369,7 @@ fn random_wheel(rng: &mut Rng, sphere: bool) -> (WheelShape, Box<dyn parry::shap
 /// starts across or below the plane overlaps, as parry says.
 #[test]
 fn the_half_space_cast_is_parrys() {
-    let mut rng = Rng(9);
+    let mut rng = Rng::new(9);
     let mut counts = [0u32; 3];
     for case in 0..5_000 {
         let normal = (Vec3::Y + 0.5 * rng.vec(1.0)).normalize();

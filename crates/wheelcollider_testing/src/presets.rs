@@ -1,7 +1,5 @@
-//! The shipped presets, for every crate's tests: one list, so that "every shipped
-//! preset" in a test means every one. Plain `std`: the plugin's, the inspector's and
-//! the track's tests include this file with `#[path]`.
-#![allow(dead_code)]
+//! The shipped presets: one list, so that "every shipped preset" in a test means every
+//! one. No Bevy: the core's tests use it too.
 
 /// Every shipped vehicle a driver drives, by file name
 /// (`crates/wheelcollider_core/presets/<name>.ron`, which `assets/presets` links to).
@@ -19,8 +17,7 @@ pub const TRAILERS: [&str; 2] = ["caravan", "semitrailer"];
 /// the track's stint and the core's preset checks.
 pub const VARIANTS: [&str; 1] = ["gt86_track"];
 
-/// The folder of the shipped presets, the core's `presets/` (every crate that includes
-/// this file is a folder of `crates/`).
+/// The folder of the shipped presets, the core's `presets/`.
 pub fn presets_dir() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../wheelcollider_core/presets")
 }
