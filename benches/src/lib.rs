@@ -5,8 +5,7 @@
 
 use avian3d::prelude::*;
 use bevy::prelude::*;
-use bevy::time::TimeUpdateStrategy;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use wheelcollider_avian::prelude::*;
 
 pub mod callgrind;
@@ -269,12 +268,7 @@ fn compute_threads(threads: usize) -> TaskPoolOptions {
 
 /// One thread runs every system of every schedule in a fixed order: Bevy's
 /// single-threaded executor, what a game gets with the plugin's `parallel` feature off.
-pub fn single_threaded(app: &mut App) {
-    use bevy::ecs::schedule::SingleThreadedExecutor;
-    for (_, schedule) in app.world_mut().resource_mut::<Schedules>().iter_mut() {
-        schedule.set_executor(SingleThreadedExecutor::new());
-    }
-}
+pub use wheelcollider_testing::app::single_threaded;
 
 /// Mean seconds per `update()` (one physics step) over `steps`, after `warmup`.
 pub fn time_steps(mut step: impl FnMut(), warmup: usize, steps: usize) -> f64 {

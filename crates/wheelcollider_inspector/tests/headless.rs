@@ -10,7 +10,7 @@ use wheelcollider_avian::prelude::*;
 use wheelcollider_avian::replay::{DriveRecorder, DriveReplay};
 use wheelcollider_inspector::bevy_egui::{EguiContext, PrimaryEguiContext};
 use wheelcollider_inspector::{InspectorState, Request, Tab, WheelInspectorPlugin};
-use wheelcollider_testing::app::headless;
+use wheelcollider_testing::app::{headless, single_threaded};
 
 fn app() -> (App, Entity) {
     app_with(&preset("road"))
@@ -47,6 +47,7 @@ fn app_with(settings: &VehicleSettings) -> (App, Entity) {
     world.flush();
     app.finish();
     app.cleanup();
+    single_threaded(&mut app);
     (app, car)
 }
 

@@ -38,12 +38,28 @@ pub fn headless(assets: bevy::asset::AssetPlugin) -> App {
     app
 }
 
-/// Finishes building `app` and runs its first update, which only starts the clocks: the
-/// next `update()` is the first physics step.
+/// Finishes building `app`, runs every schedule on one thread ([`single_threaded`]) and
+/// runs its first update, which only starts the clocks: the next `update()` is the first
+/// physics step.
 pub fn start(app: &mut App) {
     app.finish();
     app.cleanup();
+    single_threaded(app);
     app.update();
+}
+
+/// Bevy's single-threaded executor in every schedule `app` has now: each system runs on
+/// the calling thread, in a fixed order. A scene of a car or two steps several times
+/// faster so than on the multi-threaded executor, whose handing of each system to a
+/// worker costs more than the physics (`docs/performance.md`, "Threads"), and the test
+/// harness runs two tests side by side on a two-core machine anyway. The systems'
+/// `par_iter`s and avian's solver still use the compute threads. The multi-threaded
+/// executor is what the rollback and P2P examples run under.
+pub fn single_threaded(app: &mut App) {
+    use bevy::ecs::schedule::SingleThreadedExecutor;
+    for (_, schedule) in app.world_mut().resource_mut::<Schedules>().iter_mut() {
+        schedule.set_executor(SingleThreadedExecutor::new());
+    }
 }
 
 /// An app stepping physics at `hz`, one physics step per `update()`, started.
