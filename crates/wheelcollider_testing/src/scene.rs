@@ -122,8 +122,8 @@ pub fn launch(app: &mut App, car: Entity, v: f32) {
 /// [`launch`], with an automatic gearbox in the gear for the speed
 /// (`VehicleSettings::gear_for_speed`: the lowest that keeps the engine under its
 /// shift-up speed) and the engine turning with the wheels: the state a car driven up to
-/// `v` would be in (a truck's twelve gears are not worked up from first, and the
-/// tractor's first gear at 10 m/s would spin its engine to 8 000 rpm).
+/// `v` would be in (a truck's twelve gears are not worked up from first, and no engine
+/// is left spinning past its limit in a gear too low for the speed).
 pub fn launch_in_gear(app: &mut App, car: Entity, v: f32) {
     launch(app, car, v);
     let Some(mut runtime) = app.world_mut().get_mut::<VehicleRuntime>(car) else {
