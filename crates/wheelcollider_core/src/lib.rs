@@ -63,7 +63,7 @@ pub use settings::{
 pub use suspension::{SuspensionForce, SuspensionRow, hanging_bar_rate};
 pub use thermal::{Ambient, CompoundBase, TyreCompound, TyreReading, TyreState};
 pub use tyre::{
-    CurveTable, MIN_DENOMINATOR, MagicFormula, RELAXED_LATERAL_MIN_DENOMINATOR, RELAXED_MIN_DENOMINATOR,
+    CurveTable, FITTED_SLIP, MIN_DENOMINATOR, MagicFormula, RELAXED_LATERAL_MIN_DENOMINATOR, RELAXED_MIN_DENOMINATOR,
     atan as fast_atan, sin_cos_0_pi,
 };
 pub use wheel::{

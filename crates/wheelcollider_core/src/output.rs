@@ -46,13 +46,16 @@ pub struct StepOutput {
     pub ground_speed: f32,
     /// Spin angle (rad), in `[0, 2π)`.
     pub angle: f32,
-    /// Longitudinal slip κ = (ω·r − vx) / max(|vx|, floor) (0 in the air), the floor 10 m/s
-    /// ([`MIN_DENOMINATOR`](crate::tyre::MIN_DENOMINATOR)), or 2 m/s with a longitudinal
-    /// relaxation length ([`RELAXED_MIN_DENOMINATOR`](crate::tyre::RELAXED_MIN_DENOMINATOR)).
+    /// Longitudinal slip κ = (ω·r − vx) / V (0 in the air): with a longitudinal
+    /// relaxation length `V = max(|vx|, |ω·r|, 2 m/s)`
+    /// ([`RELAXED_MIN_DENOMINATOR`](crate::tyre::RELAXED_MIN_DENOMINATOR)), so a wheel
+    /// spinning reads at most 1 and a locked one −1 above 2 m/s; without one the
+    /// original's `V = max(|vx|, 10 m/s)` ([`MIN_DENOMINATOR`](crate::tyre::MIN_DENOMINATOR)).
     pub forward_slip: f32,
-    /// Lateral slip σ = vy / max(|vx|, floor) (0 in the air), the floor 10 m/s, or 0.5 m/s
-    /// with a lateral relaxation length
-    /// ([`RELAXED_LATERAL_MIN_DENOMINATOR`](crate::tyre::RELAXED_LATERAL_MIN_DENOMINATOR)).
+    /// Lateral slip σ = vy / V (0 in the air): with a lateral relaxation length
+    /// `V = max(|vx|, |ω·r|, 0.5 m/s)`
+    /// ([`RELAXED_LATERAL_MIN_DENOMINATOR`](crate::tyre::RELAXED_LATERAL_MIN_DENOMINATOR)),
+    /// without one `max(|vx|, 10 m/s)`.
     pub sideways_slip: f32,
     /// The longitudinal slip the tyre's force follows: `forward_slip` after the
     /// relaxation lag (equal to it without a relaxation length).

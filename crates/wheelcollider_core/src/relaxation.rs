@@ -5,14 +5,14 @@
 /// The lag a relaxation length puts on one slip (see `docs/wheel-model.md`, 3c):
 /// `s' = s + w · (s_kinematic − s)` with `w = 1 − exp(−den · dt / L)`, the exact
 /// first-order response over a step of `den · dt` metres, so it is the same at every
-/// step rate. `den` never falls below the slip's floor, so at a standstill the slip
-/// still relaxes, at `floor / L` per second (it is the contact patch's deflection:
-/// `L·ds/dt = v − den·s`). No relaxation length: `w = 1` (the force follows the slip
+/// step rate. `den` is the slip's reference speed, never below the slip's floor, so at
+/// a standstill the slip still relaxes, at `floor / L` per second (it is the contact
+/// patch's deflection: `L·ds/dt = v − den·s`). No relaxation length: `w = 1` (the force follows the slip
 /// at once, with the original's 10 m/s floor).
 pub(crate) struct SlipLag {
     /// The weight of the kinematic slip in this step's slip, in (0, 1].
     pub weight: f64,
-    /// 1 / the slip's denominator, `max(|vx|, floor)`.
+    /// 1 / the slip's denominator, its reference speed.
     pub inv_den: f64,
     /// Low-speed damping (N·s/m) on the deflection's rate in this direction.
     pub damping: f64,
@@ -25,8 +25,8 @@ pub(crate) const MIN_SLOPE_RATIO: f64 = 0.05;
 const LOW_SPEED_DAMPING_RATIO: f64 = 0.7;
 
 impl SlipLag {
-    /// `length` the relaxation length (m), `den` the slip's denominator
-    /// (`max(|vx|, floor)`, m/s, > 0), `stiffness` the
+    /// `length` the relaxation length (m), `den` the slip's denominator (its reference
+    /// speed, m/s, > 0), `stiffness` the
     /// slip stiffness at this load (N per unit slip), `mass` the chassis' effective
     /// mass at the contact in this direction (kg, 0 if unknown), `slope` the curve's
     /// slope at the present slip over its slope at zero slip (in

@@ -106,7 +106,11 @@ pub fn on_ground(settings: &VehicleSettings, hz: f64, surface: Option<WheelSurfa
 }
 
 /// Sets a vehicle moving forward at `v` (m/s) with its wheels rolling at that speed and
-/// their tyres relaxed (no slip carried from before the jump in speed).
+/// their tyres relaxed (no slip carried from before the jump in speed), an automatic
+/// gearbox in neutral: the car coasts without its engine until it is driven (the
+/// automatic then selects first). Since #66 an automatic clutch closes on a car coasting
+/// in gear; the first gear a parked car leaves selected would brake it hard at speed.
+/// [`launch_in_gear`] for the car as if driven up to `v`.
 pub fn launch(app: &mut App, car: Entity, v: f32) {
     let forward = app.world().get::<Rotation>(car).unwrap().0 * Vec3::NEG_Z;
     app.world_mut().get_mut::<LinearVelocity>(car).unwrap().0 = forward * v;
@@ -116,6 +120,15 @@ pub fn launch(app: &mut App, car: Entity, v: f32) {
         let mut state = app.world_mut().get_mut::<WheelState>(w).unwrap();
         state.step.angular_velocity = v / r;
         (state.step.slip, state.step.patch) = ([0.0; 2], [0.0; 2]);
+    }
+    if let Some(mut runtime) = app.world_mut().get_mut::<VehicleRuntime>(car) {
+        let runtime = &mut *runtime;
+        if let (Some(s), Some(state)) = (runtime.settings.as_ref(), runtime.state.as_mut())
+            && s.gearbox.automatic
+            && v != 0.0
+        {
+            (state.gear, state.next_gear) = (0, 0);
+        }
     }
 }
 

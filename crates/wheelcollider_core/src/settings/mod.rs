@@ -262,10 +262,12 @@ impl WheelSettings {
     }
 
     /// The longitudinal friction coefficient at slip `slip` and tyre load `load` (N),
-    /// grip 1: the curve with the load's stiffness law and load sensitivity.
+    /// grip 1: the curve with the load's stiffness law and load sensitivity, read where
+    /// it is fitted (up to [`FITTED_SLIP`](crate::tyre::FITTED_SLIP) of the curve as set).
     pub fn longitudinal_friction(&self, slip: f32, load: f64) -> f32 {
         let b = self.load_stiffness_factor(load) as f32;
-        let (mu, _) = self.longitudinal_tyre.eval_scaled(slip.abs() as f64, b);
+        let fitted = crate::tyre::FITTED_SLIP / b as f64;
+        let (mu, _) = self.longitudinal_tyre.eval_scaled((slip.abs() as f64).min(fitted), b);
         (mu * self.load_grip_factor(load)).copysign(slip as f64) as f32
     }
 
@@ -273,9 +275,8 @@ impl WheelSettings {
     /// `|v| / max(|v|, floor)`, the floor 10 m/s, or 2 m/s with a longitudinal
     /// relaxation length (see [`StepOutput::forward_slip`](crate::StepOutput::forward_slip)).
     pub fn locked_slip(&self, v: f32) -> f32 {
-        v.abs()
-            / v.abs()
-                .max(crate::tyre::slip_floor(self.longitudinal_relaxation_length, false))
+        let v = v as f64;
+        (v.abs() / crate::tyre::slip_denominator(self.longitudinal_relaxation_length, false, v, 0.0)) as f32
     }
 
     /// The slope at zero slip of the lateral curve at `load` (N per unit slip):

@@ -2,6 +2,7 @@
 //! ([`TyreAtLoad`]), and the forces they make for a pair of slips ([`combined`]).
 
 use super::MagicFormula;
+use crate::math;
 
 /// The forces a tyre makes for a combined slip, and their slopes. The outputs that
 /// only the caller reads (the slip's magnitude, the friction coefficient) are computed
@@ -57,6 +58,9 @@ pub(crate) struct TyreAtLoad<'a> {
     inv_peak_y: f64,
     /// Both directions use the same curve at the same scale.
     same: bool,
+    /// The longitudinal slip's denominator over the lateral one's (1 when they are the
+    /// same): `(κ·den_ratio, σ)` lies along the patch's sliding velocity.
+    pub den_ratio: f64,
 }
 
 impl<'a> TyreAtLoad<'a> {
@@ -89,6 +93,7 @@ impl<'a> TyreAtLoad<'a> {
             inv_peak_x: 1.0 / px,
             inv_peak_y: 1.0 / py,
             same: (std::ptr::eq(longitudinal, lateral) || longitudinal == lateral) && lateral_peak == 1.0,
+            den_ratio: 1.0,
         }
     }
 
@@ -165,17 +170,65 @@ pub(crate) fn combined(tyre: &TyreAtLoad, load: f64, grip: f64, kappa: f64, sigm
     // ρ's inverse in f32, as ρ itself (see `TyreAtLoad::normalized`).
     let inv = (1.0 / rho as f32) as f64;
     let (ux, uy) = (kn * inv, sn * inv);
-    let (mx, dmx) = lon.eval_scaled(rho * tyre.peak_x, tyre.b_scale);
+    // Each curve is read where it is fitted: up to full sliding, then its value there.
+    let (mx, dmx) = read_fitted(lon, rho * tyre.peak_x, tyre.b_scale);
     let my = if tyre.same {
         mx
     } else {
-        tyre.lateral_peak * lat.eval_scaled(rho * tyre.peak_y, tyre.b_scale_y).0
+        tyre.lateral_peak * read_fitted(lat, rho * tyre.peak_y, tyre.b_scale_y).0
     };
+    let (fx, fy) = (scale * mx * ux, -scale * my * uy);
+    // With s_x = ρ·κ*: d/dκ (MFx(s_x)·κn/ρ) = MFx'·ux² + MFx·uy²/(ρ·κ*).
+    let dfx = scale * (dmx * ux * ux + mx * uy * uy * inv * tyre.inv_peak_x);
+    if rho <= 1.0 {
+        return TyreForces {
+            normalized: rho,
+            fx,
+            fy,
+            dfx_dkappa: dfx,
+        };
+    }
+    // Past the combined peak the patch slides: the force turns from the similarity
+    // method's direction to the one opposing the sliding velocity (`(κ·den_ratio, σ)`,
+    // the slip vector over one denominator), over ρ = 1 ..= 2, with the friction
+    // ellipse's magnitude (semi-axes the two curves' values) in that direction.
+    // `docs/wheel-model.md` 3b.
+    let r = tyre.den_ratio;
+    let norm = math::hypot(kappa * r, sigma);
+    let (dx, dy) = (kappa * r / norm, -sigma / norm);
+    let ellipse = 1.0 / math::hypot(dx / mx.max(1e-12), dy / my.max(1e-12));
+    let (sx, sy) = (scale * ellipse * dx, scale * ellipse * dy);
+    let x = (rho - 1.0).min(1.0);
+    let blend = x * x * (3.0 - 2.0 * x);
+    // The slope: the blend's own change with κ (dρ/dκ = ux / κ*) and the direction's
+    // (d dx/dκ = r·σ²/|s|³), the ellipse's magnitude taken as constant (it moves with
+    // the curves past their peaks, slowly).
+    let dblend = if x < 1.0 {
+        6.0 * x * (1.0 - x) * ux * tyre.inv_peak_x
+    } else {
+        0.0
+    };
+    let dsx = scale * ellipse * r * sigma * sigma / (norm * norm * norm);
     TyreForces {
         normalized: rho,
-        fx: scale * mx * ux,
-        fy: -scale * my * uy,
-        // With s_x = ρ·κ*: d/dκ (MFx(s_x)·κn/ρ) = MFx'·ux² + MFx·uy²/(ρ·κ*).
-        dfx_dkappa: scale * (dmx * ux * ux + mx * uy * uy * inv * tyre.inv_peak_x),
+        fx: fx + blend * (sx - fx),
+        fy: fy + blend * (sy - fy),
+        dfx_dkappa: dfx + blend * (dsx - dfx) + dblend * (sx - fx),
+    }
+}
+
+/// A curve's value and slope at slip `s` ≥ 0 with its B scaled by `b`, read where it
+/// is fitted: the curve as set spans slips up to [`FITTED_SLIP`](super::FITTED_SLIP);
+/// scaled (by the load's stiffness law and a surface's grip and stiffness) it spans
+/// `FITTED_SLIP / b`, past which it keeps its value there (slope 0). On ice, whose
+/// curve is the tyre's with its slope kept and its peak lowered, a wheel spinning at
+/// full slip keeps the same fraction of its peak as on asphalt.
+#[inline]
+fn read_fitted(curve: &MagicFormula, s: f64, b: f32) -> (f64, f64) {
+    let end = super::FITTED_SLIP / b as f64;
+    if s <= end {
+        curve.eval_scaled(s, b)
+    } else {
+        (curve.eval_scaled(end, b).0, 0.0)
     }
 }

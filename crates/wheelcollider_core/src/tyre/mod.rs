@@ -38,15 +38,14 @@ pub(crate) use combined::{TyreAtLoad, TyreForces, combined};
 /// viscous damper on the contact patch instead of an infinitely stiff one.
 pub const MIN_DENOMINATOR: f32 = 10.0;
 
-/// The longitudinal slip denominator's floor (m/s) with a relaxation length: the lag
-/// bounds how fast the slip can build (by `dt / L` per metre per second of slip
-/// velocity, whatever the floor), so the floor no longer keeps the chassis update
-/// stable and comes down towards walking pace. Below it, the slip's lag still decays at
-/// `RELAXED_MIN_DENOMINATOR / L` per second, which damps the tyre's deflection at a
-/// crawl. It stays at 2 m/s (the lateral one comes down to
-/// [`RELAXED_LATERAL_MIN_DENOMINATOR`]) because a locked or limited-slip axle couples
-/// its wheels through the last step's torque: with real longitudinal slips below 2 m/s
-/// a locked axle scrubbing through a turn at a crawl rings (`docs/wheel-model.md` 3c).
+/// The longitudinal slip denominator's floor (m/s) with a relaxation length. The slips
+/// are read against the reference speed `V = max(|vx|, |ω·r|, floor)`: the larger of
+/// the road speed and the wheel's surface speed, so a wheel spinning on the spot reads
+/// at most 1 and a locked one −1 above the floor. The longitudinal floor stays at 2 m/s:
+/// below it the lag, applied to a chassis updated explicitly, cannot follow a real
+/// slip's stiffness at a coarse step (a launch at 30 Hz spins its wheels past the peak
+/// in one step, the kart parked on 20° creeps; `docs/wheel-model.md` 3c), and a locked
+/// or limited-slip axle couples its wheels through the last step's torque.
 pub const RELAXED_MIN_DENOMINATOR: f32 = 2.0;
 
 /// The lateral slip denominator's floor (m/s) with a relaxation length: the lateral
@@ -55,15 +54,24 @@ pub const RELAXED_MIN_DENOMINATOR: f32 = 2.0;
 /// static friction takes over ([`STICK_SPEED`](crate::STICK_SPEED), the same speed).
 pub const RELAXED_LATERAL_MIN_DENOMINATOR: f32 = 0.5;
 
-/// The slip denominator's floor (m/s) for a direction with this relaxation length (m):
-/// [`MIN_DENOMINATOR`] without one, [`RELAXED_MIN_DENOMINATOR`] (longitudinal) or
-/// [`RELAXED_LATERAL_MIN_DENOMINATOR`] with one.
+/// The largest slip at which a curve as set is read: 1, full sliding (a locked wheel's
+/// longitudinal slip, 45° laterally). Past it a curve keeps its value there; its
+/// extrapolated tail is not a tyre's. A curve scaled along its slip (the load's
+/// stiffness law, a surface) is read to this slip of the curve as set
+/// (`docs/wheel-model.md` 3b).
+pub const FITTED_SLIP: f64 = 1.0;
+
+/// A slip's denominator (m/s) for a direction with this relaxation length (m): the
+/// reference speed `max(|vx|, |surface|, floor)` with one ([`RELAXED_MIN_DENOMINATOR`]
+/// longitudinally, [`RELAXED_LATERAL_MIN_DENOMINATOR`] laterally), the original's
+/// `max(|vx|, MIN_DENOMINATOR)` without one. `vx` the contact's forward speed,
+/// `surface` the wheel's surface speed `ω·r` (m/s).
 #[inline]
-pub(crate) fn slip_floor(relaxation_length: f32, lateral: bool) -> f32 {
+pub(crate) fn slip_denominator(relaxation_length: f32, lateral: bool, vx: f64, surface: f64) -> f64 {
     match (relaxation_length > 0.0, lateral) {
-        (false, _) => MIN_DENOMINATOR,
-        (true, false) => RELAXED_MIN_DENOMINATOR,
-        (true, true) => RELAXED_LATERAL_MIN_DENOMINATOR,
+        (false, _) => vx.abs().max(MIN_DENOMINATOR as f64),
+        (true, false) => vx.abs().max(surface.abs()).max(RELAXED_MIN_DENOMINATOR as f64),
+        (true, true) => vx.abs().max(surface.abs()).max(RELAXED_LATERAL_MIN_DENOMINATOR as f64),
     }
 }
 

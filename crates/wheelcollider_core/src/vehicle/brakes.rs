@@ -122,7 +122,7 @@ pub(crate) fn budget_deceleration(
 /// ABS on one wheel: the service brake torque `service` (N·m) capped at the wheel's
 /// budget × radius plus the torque that slows its rotating inertia (its own and the
 /// drivetrain's it carries, `inertia`) with the car (`decel`, m/s²), released in
-/// proportion as the tyre's slip passes 1.2× the budget's slip (fully at 2.2×), and
+/// proportion as the wheel's slip passes 1.2× the budget's slip (fully at 2.2×), and
 /// released outright when the wheel is nearly locked ([`LOCK_SLIP`], measured at
 /// walking pace).
 fn abs_cap(service: f32, w: &WheelFeedback, curve: &MagicFormula, inertia: f32, decel: f32) -> f32 {

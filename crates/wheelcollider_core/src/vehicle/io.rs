@@ -54,7 +54,8 @@ pub struct WheelFeedback {
     pub compression: f32,
     /// Tyre load (N).
     pub load: f32,
-    /// Longitudinal slip κ (dimensionless).
+    /// Longitudinal slip κ (dimensionless): the kinematic one, `(ω·r − vx) / V`, as a
+    /// wheel-speed sensor sees it (see [`StepOutput::forward_slip`](crate::StepOutput::forward_slip)).
     pub forward_slip: f32,
     /// The longitudinal curve's peak slip κ* at the wheel's load (dimensionless).
     pub peak_slip: f32,

@@ -293,8 +293,18 @@ fn powertrain<W: Fn(usize) -> WheelFeedback + Copy>(
         throttle = 0.0;
     }
     let (throttle, engine_torque, limiter) = engine::governed_torque(&settings.engine, state, throttle, rpm, dt);
-    let engagement = transmission::clutch_engagement(settings, ratio, shifting || disconnected, rpm, raw.clutch);
-    let capacity = (settings.clutch.max_torque * engagement).min(drive_limit.unwrap_or(f32::MAX));
+    let input_rpm = driven.speed * ratio * RAD_PER_S_TO_RPM;
+    // The engine's speed and the gearbox input's: an automatic clutch bites on either.
+    let engagement =
+        transmission::clutch_engagement(settings, ratio, shifting || disconnected, [rpm, input_rpm], raw.clutch);
+    let capacity = (settings.clutch.max_torque * engagement)
+        .min(drive_limit.unwrap_or(f32::MAX))
+        .min(transmission::closing_capacity(
+            settings,
+            state,
+            driven.speed * ratio,
+            engine_torque,
+        ));
     let clutch = transmission::clutch_step(settings, state, &driven, ratio, engine_torque, capacity, dt);
     for (a, s) in shares.iter().enumerate() {
         let j = 0.5 * s * clutch.reflected_inertia;

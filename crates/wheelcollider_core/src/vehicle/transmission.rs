@@ -237,19 +237,64 @@ fn automatic(
     }
 }
 
-/// Clutch engagement, 0 (open) ..= 1: open in neutral and during a shift; a centrifugal
+/// Clutch engagement, 0 (open) ..= 1: open in neutral and during a shift; an automatic
 /// clutch bites halfway between idle and `engage_rpm` and is fully engaged at
-/// `engage_rpm` (smoothstep); a manual one follows the pedal.
-pub(crate) fn clutch_engagement(settings: &VehicleSettings, ratio: f32, shifting: bool, rpm: f32, pedal: f32) -> f32 {
+/// `engage_rpm` (smoothstep), read at the faster of the engine (`rpm`) and the gearbox
+/// input (`input_rpm`, the driven wheels' speed through the gears): an automated
+/// manual closes its clutch when the car drives the gearbox, so a car coasting in gear
+/// brakes on its engine and a rolling car push-starts one, closing gently
+/// ([`closing_capacity`]) and never on an input past the redline
+/// (`tests/it/vehicle/slip.rs`, `coasting_in_gear_down_a_hill_reaches_a_terminal_speed`).
+/// A manual one follows the pedal.
+pub(crate) fn clutch_engagement(
+    settings: &VehicleSettings,
+    ratio: f32,
+    shifting: bool,
+    [rpm, input_rpm]: [f32; 2],
+    pedal: f32,
+) -> f32 {
     if ratio == 0.0 || shifting {
         0.0
     } else if settings.clutch.automatic {
         let bite = 0.5 * (settings.engine.idle_rpm + settings.clutch.engage_rpm);
-        let x = ((rpm - bite) / (settings.clutch.engage_rpm - bite)).clamp(0.0, 1.0);
+        // Not past the redline: an automated manual does not close on an input that
+        // would over-rev its engine.
+        let input_rpm = if input_rpm <= settings.engine.redline_rpm {
+            input_rpm
+        } else {
+            0.0
+        };
+        let x = ((rpm.max(input_rpm) - bite) / (settings.clutch.engage_rpm - bite)).clamp(0.0, 1.0);
         x * x * (3.0 - 2.0 * x)
     } else {
         1.0 - pedal
     }
+}
+
+/// How long (s) an automatic clutch takes to bring a slower engine up to its gearbox
+/// input when it closes on a rolling car: the time constant of the engine's speed as
+/// the clutch slips (an automated manual's re-engagement, a few tenths of a second).
+pub const CLOSING_TIME: f32 = 0.3;
+
+/// The most torque (N·m) an automatic clutch passes while it closes on a rolling car
+/// (the gearbox input `input`, rad/s, faster than the running engine): what brings the
+/// engine's speed up to the input's with the time constant [`CLOSING_TIME`] against its
+/// own drag (`engine_torque`, N·m, ≤ 0 off the throttle), `J_e·(ω_in − ω_e)/τ − T_e`.
+/// The clutch slips meanwhile (the difference in the two speeds' energy goes into its
+/// plates) and locks once the speeds meet, without the jolt of the engine's momentum
+/// dumped in one step (the 40 t combination's stops at 30 Hz,
+/// `tests/it/vehicle/articulated.rs`). Unbounded otherwise (the engine faster, driving
+/// the car, or a manual clutch).
+pub(crate) fn closing_capacity(
+    settings: &VehicleSettings,
+    state: &VehicleState,
+    input: f32,
+    engine_torque: f32,
+) -> f32 {
+    if !settings.clutch.automatic || state.clutch_locked || input <= state.engine_speed {
+        return f32::MAX;
+    }
+    (settings.engine.inertia * (input - state.engine_speed) / CLOSING_TIME - engine_torque).max(0.0)
 }
 
 /// The gearbox output's side of the clutch: the driven axles' mean wheel speed weighted
@@ -356,7 +401,7 @@ pub(crate) fn clutch_step(
 fn centrifugal_bite(settings: &VehicleSettings, start: f32, free: f32, engine_torque: f32, dt: f32) -> f32 {
     let j_e = settings.engine.inertia;
     let residual = |w: f32| {
-        let engaged = clutch_engagement(settings, 1.0, false, w * RAD_PER_S_TO_RPM, 0.0);
+        let engaged = clutch_engagement(settings, 1.0, false, [w * RAD_PER_S_TO_RPM, 0.0], 0.0);
         j_e * (w - start) / dt - engine_torque + settings.clutch.max_torque * engaged
     };
     if free <= start || residual(free) <= 0.0 {

@@ -7,13 +7,15 @@ use super::UNVERIFIED_SLIP_STEP;
 use super::stages::{Loaded, Slips, Torques};
 use crate::settings::WheelSettings;
 use crate::spin::solve_spin;
-use crate::tyre::{TyreForces, combined};
+use crate::tyre::{TyreForces, combined, slip_denominator};
 
 /// Stage 4's spin solve for one step: what [`solve_spin`] and the tyre read, built once
 /// so that a driveline solve can ask for the spin at several drive torques.
 pub(crate) struct Spinner {
     /// The longitudinal slip carried from the last step.
     kappa_0: f64,
+    /// The longitudinal relaxation length (m).
+    relaxation_length: f32,
     vx: f64,
     load: f64,
     radius: f64,
@@ -55,6 +57,7 @@ impl Spinner {
             * radius;
         Spinner {
             kappa_0: if loaded.grounded { state.slip[0] as f64 } else { 0.0 },
+            relaxation_length: settings.longitudinal_relaxation_length(),
             vx: loaded.vx,
             load: loaded.load,
             radius,
@@ -76,6 +79,22 @@ impl Spinner {
     pub(super) fn kappa_at(&self, slips: &Slips, w: f64) -> f64 {
         let lag = &slips.lag[0];
         lag.follow(self.kappa_0, (w * self.radius - self.vx) * lag.inv_den)
+    }
+
+    /// `kappa`, a lagged slip at the new spin `w`, kept from passing the kinematic slip
+    /// at `w` read against `w`'s own reference speed (see `stages::spin`). Without a
+    /// relaxation length the slips are kinematic already.
+    pub(super) fn within_kinematic(&self, kappa: f64, w: f64) -> f64 {
+        if self.relaxation_length <= 0.0 {
+            return kappa;
+        }
+        let surface = w * self.radius;
+        let target = (surface - self.vx) / slip_denominator(self.relaxation_length, false, self.vx, surface);
+        if (kappa - target) * (target - self.kappa_0) > 0.0 {
+            target
+        } else {
+            kappa
+        }
     }
 
     pub(super) fn forces_at(&self, s: &Slips, w: f64) -> TyreForces {

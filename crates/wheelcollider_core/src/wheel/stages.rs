@@ -12,7 +12,7 @@ use crate::limits::{MAX_VALUE, RAD_PER_S_TO_RPM};
 use crate::math;
 use crate::relaxation::{MIN_SLOPE_RATIO, SlipLag};
 use crate::settings::WheelSettings;
-use crate::tyre::{TyreAtLoad, TyreForces, slip_floor};
+use crate::tyre::{TyreAtLoad, TyreForces, slip_denominator};
 
 /// What drives the wheel, sanitised (N·m, kg·m², N).
 #[derive(Clone, Copy)]
@@ -78,8 +78,6 @@ pub(super) struct Rolled {
     pub forces: TyreForces,
     /// The lateral force with the low-speed damping, within friction (N).
     pub fy: f64,
-    /// 1 / the slips' denominators (s/m).
-    pub inv_den: [f64; 2],
     /// Rolling resistance (N·m) and all the torques that only resist the spin (N·m).
     pub rolling_torque: f64,
     pub coulomb: f64,
@@ -282,8 +280,8 @@ pub(super) struct Slips<'a> {
     pub sigma: f64,
     pub sigma_state: f64,
     /// The lateral deflection's rate (m/s): the contact's sideways velocity less what
-    /// rolling takes up, `vy − |vx|·(σ − σ_camber)`; 0 in a steady turn at any speed
-    /// above the slip's floor, the sideways velocity at a standstill.
+    /// rolling takes up, `vy − V·(σ − σ_camber)` (`V` the slip's reference speed); 0
+    /// in a steady turn at any speed, about the sideways velocity at a standstill.
     pub deflection_rate: f64,
     /// The friction ellipse's semi-axes at this load and grip (N).
     pub max_force: [f64; 2],
@@ -343,12 +341,15 @@ pub(super) fn slips<'a>(
     } else {
         (0.0, 0.0)
     };
-    let den_x = vx
-        .abs()
-        .max(slip_floor(settings.longitudinal_relaxation_length(), false) as f64);
-    let den_y = vx
-        .abs()
-        .max(slip_floor(settings.lateral_relaxation_length(), true) as f64);
+    // One reference speed for both slips (the spin at the step's start: the spin solve
+    // keeps κ linear in the new spin).
+    let surface = if loaded.grounded {
+        state.angular_velocity as f64 * settings.radius() as f64
+    } else {
+        0.0
+    };
+    let den_x = slip_denominator(settings.longitudinal_relaxation_length(), false, vx, surface);
+    let den_y = slip_denominator(settings.lateral_relaxation_length(), true, vx, surface);
     let kinematic = vy / den_y + camber_slip;
     // σ > 0 makes a force towards −sideways, where a wheel with γ > 0 leans (3f): the
     // side of the slip the force acts at, the carried one with a relaxation length.
@@ -362,7 +363,8 @@ pub(super) fn slips<'a>(
     } else {
         loaded.camber * side.signum()
     };
-    let tyre = TyreAtLoad::new(lon, lat, b_scale as f32, settings.camber_peak_factor(into));
+    let mut tyre = TyreAtLoad::new(lon, lat, b_scale as f32, settings.camber_peak_factor(into));
+    tyre.den_ratio = den_x / den_y;
     // The curve's slope only shortens a relaxation length: without one, not needed.
     let relaxed = settings.longitudinal_relaxation_length() > 0.0 || settings.lateral_relaxation_length() > 0.0;
     let [slope_x, slope_y] = if relaxed {
@@ -401,7 +403,7 @@ pub(super) fn slips<'a>(
         lag: [lag_x, lag_y],
         sigma,
         sigma_state,
-        deflection_rate: vy - vx.abs() * (sigma - camber_slip),
+        deflection_rate: vy - den_y * (sigma - camber_slip),
         max_force: [lon.d() as f64 * scale, lat.d() as f64 * scale * tyre.lateral_peak],
     }
 }
@@ -442,6 +444,12 @@ pub(super) fn spin(
     };
     let kappa = spinner.kappa_at(slips, omega);
     let forces = spinner.forces(slips, omega);
+    // The lag reads its denominator at the step's start spin (so κ stays linear in the
+    // new spin); where the spin ran up within the step the lagged slip passes the
+    // kinematic one at the new spin (`|ω'·r|` now the denominator): a lag never passes
+    // its target, so it stops there. The force is read past the peak there (wheelspin
+    // onset, a lock), where the curve is flat. `tests/it/vehicle/slip.rs`.
+    let kappa = spinner.within_kinematic(kappa, omega);
     let max_force = slips.max_force;
     // Low-speed damping of the lateral deflection's rate (see `SlipLag::new`), within
     // friction: it damps the transient and leaves a steady turn's force to the curve.
@@ -457,7 +465,6 @@ pub(super) fn spin(
         sigma: slips.sigma,
         forces,
         fy,
-        inv_den: [slips.lag[0].inv_den, slips.lag[1].inv_den],
         rolling_torque: spinner.rolling_torque,
         coulomb: spinner.coulomb,
         brake: spinner.brake,
@@ -560,8 +567,10 @@ pub(super) fn write_output(
     out.aligning_torque = out32(heading * trail * fy);
     // In the air there is no ground to slip on: both read 0.
     if loaded.grounded {
-        out.forward_slip = out32((omega * radius - loaded.vx) * rolled.inv_den[0]);
-        out.sideways_slip = out32(loaded.vy * rolled.inv_den[1]);
+        let surface = omega * radius;
+        let den = |length: f32, lateral| slip_denominator(length, lateral, loaded.vx, surface);
+        out.forward_slip = out32((surface - loaded.vx) / den(settings.longitudinal_relaxation_length(), false));
+        out.sideways_slip = out32(loaded.vy / den(settings.lateral_relaxation_length(), true));
     }
     out.transient_forward_slip = out32(kappa);
     out.transient_sideways_slip = out32(sigma);

@@ -382,15 +382,30 @@ fn separate_curves_combine_on_the_ellipse() {
         "{} vs {fy}",
         out.sideways_force
     );
-    // Locked and sliding sideways: both slips large, the force on the ellipse.
+    // Locked and sliding sideways: both slips large, the force on the ellipse. Past
+    // the combined peak (ρ > 1) the force turns from the similarity direction to the
+    // one against the sliding velocity, (κ, −σ)/|s|, over ρ = 1 ..= 2 (smoothstep),
+    // with the ellipse's magnitude in that direction; each curve read at most at full
+    // slip (1).
+    let fitted = |b: f64, c: f64, d: f64, e: f64, s: f64| mf_ref(b, c, d, e, s.min(1.0));
     for vy in [0.5f32, 2.0, 5.0, 10.0] {
         let out = run(20.0, vy, 0.0, 1.0e5);
         let (kappa, sigma) = (out.transient_forward_slip as f64, vy as f64 / 20.0);
         assert!((kappa + 1.0).abs() < 1e-6);
         let (kn, sn) = (kappa / px, sigma / py);
         let rho = kn.hypot(sn);
-        let fx = load * mf_ref(12.0, 1.65, 1.15, 0.5, rho * px) * kn / rho;
-        let fy = -load * mf_ref(8.0, 1.4, 1.0, -0.5, rho * py) * sn / rho;
+        let (mx, my) = (
+            fitted(12.0, 1.65, 1.15, 0.5, rho * px),
+            fitted(8.0, 1.4, 1.0, -0.5, rho * py),
+        );
+        let (fx_sim, fy_sim) = (load * mx * kn / rho, -load * my * sn / rho);
+        let norm = kappa.hypot(sigma);
+        let (dx, dy) = (kappa / norm, -sigma / norm);
+        let magnitude = load / (dx / mx).hypot(dy / my);
+        let x = (rho - 1.0).clamp(0.0, 1.0);
+        let blend = x * x * (3.0 - 2.0 * x);
+        let fx = fx_sim + blend * (magnitude * dx - fx_sim);
+        let fy = fy_sim + blend * (magnitude * dy - fy_sim);
         assert!(
             (out.forward_force as f64 - fx).abs() < 1e-3 * load,
             "{} vs {fx}",
@@ -401,6 +416,11 @@ fn separate_curves_combine_on_the_ellipse() {
             "{} vs {fy}",
             out.sideways_force
         );
+        if rho >= 2.0 {
+            // Fully sliding: the force opposes the sliding velocity (vx − ω·r, vy) = (20, vy).
+            let off = (out.sideways_force as f64).atan2(out.forward_force as f64) - (-(vy as f64)).atan2(-20.0);
+            assert!(off.abs() < 1e-3, "vy {vy}: {off} rad off the sliding velocity");
+        }
         let ellipse = (out.forward_force as f64 / 1.15).hypot(out.sideways_force as f64 / 1.0);
         assert!(ellipse <= load * (1.0 + 1e-4), "{ellipse}");
         assert!((out.normalized_slip as f64 - rho).abs() < 1e-4);

@@ -63,11 +63,12 @@ fn a_slip_angle_step_reaches_63_percent_after_one_relaxation_length() {
     }
 }
 
-/// The lag changes the way there, not the answer: at 20 m/s the steady slip under a
-/// drive torque and the steady lateral force are the same with and without relaxation
-/// lengths (0.5 %), at every rate; and a wheel driven from standstill with a
-/// relaxation length still builds its force (the lag runs on the 2 m/s floor, never
-/// freezing).
+/// The lag changes the way there, not the answer: at 20 m/s under a drive torque the
+/// force and the slip are the same with and without relaxation lengths and the
+/// transient slips settle on the kinematic ones (0.5 %), at every rate, the lateral
+/// slip over the reference speed `ω·r` instead of `|vx|`; and a wheel driven from
+/// standstill with a relaxation length still builds its force (the lag runs on the
+/// reference speed, never freezing).
 #[test]
 fn relaxation_keeps_the_steady_state_and_starts_from_rest() {
     let plain = WheelSettings::default();
@@ -96,14 +97,22 @@ fn relaxation_keeps_the_steady_state_and_starts_from_rest() {
             out
         };
         let (a, b) = (steady(&plain), steady(&relaxed));
+        // The same longitudinal force (the drive's), so the same slip on the same
+        // curve; the relaxed wheel's denominator is the surface speed ω·r instead of
+        // |vx|, so it spins faster, by 1 / (1 − κ) against the plain one's 1 + κ.
+        assert!((a.forward_force / b.forward_force - 1.0).abs() < 5e-3);
         assert!(
             (a.forward_slip / b.forward_slip - 1.0).abs() < 5e-3,
             "{} vs {}",
             a.forward_slip,
             b.forward_slip
         );
-        assert!((a.sideways_force / b.sideways_force - 1.0).abs() < 5e-3);
         assert!((b.transient_forward_slip / b.forward_slip - 1.0).abs() < 5e-3);
+        assert!((b.transient_sideways_slip / b.sideways_slip - 1.0).abs() < 5e-3);
+        // σ = vy / (ω·r) against vy / |vx|: the relaxed wheel's lateral slip is (1 − κ)
+        // of the plain one's.
+        let kappa = b.forward_slip as f64;
+        assert!((b.sideways_slip as f64 / (a.sideways_slip as f64 * (1.0 - kappa)) - 1.0).abs() < 5e-3);
     }
     // From rest: the force builds within a fraction of a second of drive.
     let mut state = StepState::default();

@@ -9,6 +9,7 @@ mod geometry;
 mod multiplayer;
 mod pairs;
 mod presets;
+mod slip;
 mod sway;
 mod thermal;
 mod towing;

@@ -138,12 +138,16 @@ fn a_handbrake_slide_heats_the_rear_treads_by_their_sliding_energy() {
             app.update();
             for (k, w) in ws.iter().enumerate() {
                 // The patch's sliding power from its forces and slip velocities, apart from
-                // the model's own sum: `vy = σ·max(|vx|, floor)` (the lateral slip's
+                // the model's own sum: `vy = σ·max(|vx|, |ω·r|, floor)` (the lateral slip's
                 // denominator with a relaxation length).
                 let o = output(&app, *w).output;
                 let (vx, r) = (o.ground_speed as f64, settings.axles[k / 2].wheel.radius() as f64);
                 let slip_x = o.angular_velocity as f64 * r - vx;
-                let vy = o.sideways_slip as f64 * vx.abs().max(RELAXED_LATERAL_MIN_DENOMINATOR as f64);
+                let reference = vx
+                    .abs()
+                    .max((slip_x + vx).abs())
+                    .max(RELAXED_LATERAL_MIN_DENOMINATOR as f64);
+                let vy = o.sideways_slip as f64 * reference;
                 let power = (o.forward_force as f64 * slip_x).abs() + (o.sideways_force as f64 * vy).abs();
                 energy[k] += power / hz;
                 reported[k] += o.sliding_power as f64 / hz;
