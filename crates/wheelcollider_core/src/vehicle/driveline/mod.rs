@@ -15,9 +15,13 @@
 //! by a safeguarded Newton iteration on the output's balance, each evaluation solving
 //! every axle exactly (the centre differential's transfer on the axles' linear model),
 //! until the output's speed would move by less than [`SPEED_TOLERANCE`] (two or three
-//! evaluations in a steady state, at most [`MAX_EVALUATIONS`]). It starts from, and
-//! falls back to where it cannot converge, every wheel carrying its axle's share of the
-//! output's inertia with the vehicle step's feed-forward torque. The constraints:
+//! evaluations in a steady state, at most [`MAX_EVALUATIONS`] until the torque is
+//! bracketed, then bisection up to [`MAX_BRACKETED`]). Past a tyre's peak its wheel's
+//! answer can jump between branches, and the output's balance with it: the solve then
+//! ends at the torque across which the balance changes sign (a burnout, a donut). It
+//! starts from, and falls back to where it cannot bracket the torque, every wheel
+//! carrying its axle's share of the output's inertia with the vehicle step's
+//! feed-forward torque. The constraints:
 //!
 //! - **the gearbox output** is a body with the inertia the gearbox (and, with the
 //!   clutch locked, the engine) reflects through the ratio:
@@ -154,8 +158,12 @@ pub struct DrivelineSolution {
     pub output_torque: f64,
     /// Torque the centre differential moved from the first driven axle to the second (N·m).
     pub centre_transfer: f64,
-    /// Evaluations taken (axle solves per driven axle), 1..=[`MAX_EVALUATIONS`].
+    /// Evaluations taken (axle solves per driven axle), 1..=[`MAX_BRACKETED`] + 1.
     pub rounds: usize,
+    /// Whether the solve found the output's balance (or, with a tyre past its peak, the
+    /// torque across which it changes sign); false where it fell back to every wheel
+    /// carrying its axle's share.
+    pub converged: bool,
 }
 
 /// The axles linearised in one round: axle `a`'s speed is `p[a] + q[a]·Tₐ`.
@@ -225,8 +233,14 @@ fn distribute(line: &Driveline, lin: &Linear, out: f64, torque: &mut [f64; MAX_D
     (speed, slope, moved)
 }
 
-/// The most evaluations (axle solves per driven axle) of one [`solve_driveline`].
+/// The most evaluations (axle solves per driven axle) of one [`solve_driveline`]
+/// before it has bracketed the output's torque.
 pub const MAX_EVALUATIONS: usize = 12;
+
+/// The most evaluations once the output's torque is bracketed: bisection halves the
+/// bracket each time, so this takes it from a car's torques (10⁴ N·m) below the
+/// tolerance (`tests.rs`, `burnouts_past_the_peak_are_solved`).
+pub const MAX_BRACKETED: usize = 48;
 
 /// One evaluation of the driveline at a gearbox output torque: each driven axle solved
 /// exactly at its share (the centre's transfer on the last evaluation's linear model).
@@ -333,8 +347,11 @@ pub fn solve_driveline<'w, W: DrivenWheel + 'w>(
     // g moves the output's speed by g / (J_r/dt + 1/slope of ω_out): stop below the
     // tolerance (or at once without an output inertia, where g is the torque's error).
     let tol = SPEED_TOLERANCE * j_dt.max(1.0);
-    let mut held = false;
-    while v.abs() > tol && e.count < MAX_EVALUATIONS {
+    let (mut held, mut collapsed) = (false, false);
+    // A bracket once found is bisected on past MAX_EVALUATIONS (a tyre past its peak
+    // makes g jump, where Newton's steps leave the bracket), up to MAX_BRACKETED.
+    while v.abs() > tol && (e.count < MAX_EVALUATIONS || (lo.is_finite() && hi.is_finite() && e.count < MAX_BRACKETED))
+    {
         // The friction holds the output where the torque that stops it leaves less
         // than the friction to hold.
         let (w, dw) = speed;
@@ -362,10 +379,13 @@ pub fn solve_driveline<'w, W: DrivenWheel + 'w>(
         speed = e.at(x);
         (v, slope) = g(x, speed);
         if hi - lo <= 1e-9 * (1.0 + x.abs()) {
+            // g changes sign across this torque without a root: a tyre switching
+            // branches past its peak. Its balance is the inclusion at the jump.
+            collapsed = true;
             break;
         }
     }
-    if v.abs() > tol.max(1e-6 * source.abs()) && friction == 0.0 {
+    if v.abs() > tol.max(1e-6 * source.abs()) && friction == 0.0 && !collapsed {
         return DrivelineSolution {
             rounds: e.count + 1,
             ..warm.solution
@@ -375,6 +395,7 @@ pub fn solve_driveline<'w, W: DrivenWheel + 'w>(
         output_torque: e.out,
         centre_transfer: e.moved,
         rounds: e.count + 1,
+        converged: true,
         ..Default::default()
     };
     for a in (0..MAX_DRIVEN_AXLES).filter(|&a| driven[a]) {
