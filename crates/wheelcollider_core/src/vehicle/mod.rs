@@ -90,7 +90,7 @@ pub use brakes::{
 pub use derived::{BOGIE_SPREAD, LIGHTEST_HEAVE_HZ};
 pub use differential::DifferentialKind;
 pub use driveline::{
-    Coupling, Driveline, DrivelineSolution, DrivenAxle, DrivenWheel, MAX_DRIVEN_AXLES, MAX_EVALUATIONS,
+    Coupling, Driveline, DrivelineSolution, DrivenAxle, DrivenWheel, MAX_BRACKETED, MAX_DRIVEN_AXLES, MAX_EVALUATIONS,
     SPEED_TOLERANCE, SpinTerms, solve_driveline,
 };
 pub use engine::{EngineLayout, EngineSettings, LIMITER_BAND_RPM, SPEED_LIMIT_BAND};
@@ -104,7 +104,7 @@ pub use towing::{
     HitchKind, HitchSettings, TowInput, TrailerBrakes, TrailerSettings, off_tracking, reversing_divergence,
     trailer_controls,
 };
-pub use transmission::{AUTO_REVERSE_DELAY, ClutchSettings, GearboxSettings};
+pub use transmission::{AUTO_REVERSE_DELAY, CLOSING_TIME, ClutchSettings, GearboxSettings};
 
 use crate::limits::MAX_VALUE;
 pub use crate::limits::RAD_PER_S_TO_RPM;
