@@ -101,8 +101,8 @@ pub use settings::*;
 pub use steering::SteeringSettings;
 pub use sway::{SwayMode, SwayModel};
 pub use towing::{
-    HitchKind, HitchSettings, TowInput, TrailerBrakes, TrailerSettings, off_tracking, reversing_divergence,
-    trailer_controls,
+    HitchKind, HitchSettings, TowInput, TrailerBrakes, TrailerSettings, off_tracking, push_per_level,
+    reversing_divergence, trailer_controls,
 };
 pub use transmission::{AUTO_REVERSE_DELAY, CLOSING_TIME, ClutchSettings, GearboxSettings};
 

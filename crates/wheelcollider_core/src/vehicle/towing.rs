@@ -151,6 +151,32 @@ pub struct TowInput {
     pub push: f32,
     /// The trailer's speed along its forward axis (m/s), negative backwards.
     pub forward_speed: f32,
+    /// How much the push falls (N) per unit of the trailer's own brake level: its full
+    /// brake force times the tow vehicle's share of the pair's mass (the pair
+    /// decelerating together; [`push_per_level`]). Overrun brakes update their level
+    /// implicitly with it, so a short damper does not chatter; 0 (unknown) updates it
+    /// from the last step's push alone.
+    pub push_per_level: f32,
+}
+
+/// [`TowInput::push_per_level`] for the trailer `trailer` (its settings) behind a tow
+/// vehicle of `tow_mass` (kg): the pair decelerating together, the trailer's brake
+/// force `F_t` moves the push by `−m_tow/(m_tow + m_trailer)·F_t`, and `F_t` at full
+/// level is its brakes' torque over its first axle's radius, at most its tyres' peak
+/// grip on its weight (N per unit level, ≥ 0).
+pub fn push_per_level(trailer: &VehicleSettings, tow_mass: f32) -> f32 {
+    let (m_t, m_c) = (trailer.chassis.mass.max(0.0), tow_mass.max(0.0));
+    let Some(axle) = trailer.axles.first() else {
+        return 0.0;
+    };
+    let grip = axle.wheel.longitudinal_tyre().peak_value() * m_t * STANDARD_GRAVITY;
+    let full = (trailer.brakes.max_torque / axle.wheel.radius().max(0.01)).min(grip);
+    let total = m_c + m_t;
+    if total > 0.0 && full.is_finite() {
+        (m_c / total * full).max(0.0)
+    } else {
+        0.0
+    }
 }
 
 /// The trailer's controls for one step: the service brake level its brakes reach
@@ -163,7 +189,7 @@ pub struct TowInput {
 /// let push = 0.07 * 1500.0 * 9.81; // half way
 /// let mut level = 0.0;
 /// for _ in 0..600 {
-///     let tow = TowInput { coupled: true, pedal: 1.0, push, forward_speed: 10.0 };
+///     let tow = TowInput { coupled: true, pedal: 1.0, push, forward_speed: 10.0, push_per_level: 0.0 };
 ///     trailer_controls(&caravan, 1500.0, &mut level, tow, 1.0 / 60.0);
 /// }
 /// assert!((level - 0.5).abs() < 1e-3);
@@ -173,26 +199,46 @@ pub struct TowInput {
 pub fn trailer_controls(trailer: &TrailerSettings, mass: f32, level: &mut f32, tow: TowInput, dt: f32) -> DriverInput {
     let finite = |v: f32| if v.is_finite() { v } else { 0.0 };
     let weight = (finite(mass) * STANDARD_GRAVITY).max(1e-3);
-    let (demand, lag) = match trailer.brakes {
-        _ if !tow.coupled => (0.0, 0.0),
-        TrailerBrakes::None => (0.0, 0.0),
-        TrailerBrakes::Overrun { response, full, lag } => {
-            let push = finite(tow.push) / weight;
-            let backwards = finite(tow.forward_speed) < 0.0;
-            let span = (full - response).max(0.01);
-            let demand = if backwards { 0.0 } else { (push - response) / span };
-            (demand, lag)
-        }
-        TrailerBrakes::Air { lag } => (finite(tow.pedal), lag),
-    };
-    let demand = demand.clamp(0.0, 1.0);
     // The first-order lag, exact for a demand held over the step.
-    let blend = if lag > 0.0 {
-        -crate::math::exp_m1(-finite(dt).max(0.0) / lag.max(0.01))
-    } else {
-        1.0
+    let blend = |lag: f32| {
+        if lag > 0.0 {
+            -crate::math::exp_m1(-finite(dt).max(0.0) / lag.max(0.01))
+        } else {
+            1.0
+        }
     };
-    *level = (finite(*level) + (demand - finite(*level)) * blend).clamp(0.0, 1.0);
+    let last = finite(*level).clamp(0.0, 1.0);
+    let follow = |demand: f32, b: f32| last + (demand.clamp(0.0, 1.0) - last) * b;
+    *level = match trailer.brakes {
+        _ if !tow.coupled => follow(0.0, 1.0),
+        TrailerBrakes::None => follow(0.0, 1.0),
+        TrailerBrakes::Overrun { response, full, lag } => {
+            let b = blend(lag);
+            let span = (full - response).max(0.01);
+            if finite(tow.forward_speed) < 0.0 {
+                follow(0.0, b)
+            } else {
+                // Implicit in the level: the push this step is the last one's less what
+                // the change of the trailer's own braking takes off it,
+                // `P − G·(L' − L)` (`G` = `push_per_level` over the weight), so the
+                // loop's factor is `(1 − b)/(1 + b·G/span)`, in [0, 1) at any lag and
+                // rate (`tests/it/vehicle/towing.rs`,
+                // `overrun_brakes_with_a_short_damper_hold_a_steady_level`).
+                let g = finite(tow.push_per_level).max(0.0) / weight;
+                let own = finite(tow.push) / weight + g * last;
+                let linear = (last * (1.0 - b) + b * (own - response) / span) / (1.0 + b * g / span);
+                // Where the law is at an end at that level, the end holds.
+                let demand = (own - g * linear - response) / span;
+                if (0.0..=1.0).contains(&demand) {
+                    linear
+                } else {
+                    follow(demand, b)
+                }
+            }
+        }
+        TrailerBrakes::Air { lag } => follow(finite(tow.pedal), blend(lag)),
+    }
+    .clamp(0.0, 1.0);
     DriverInput {
         brake: *level,
         handbrake: if tow.coupled { 0.0 } else { 1.0 },

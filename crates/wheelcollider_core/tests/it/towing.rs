@@ -33,6 +33,7 @@ fn overrun_brakes_follow_the_push_through_their_damper() {
             pedal: 0.0,
             push: push_fraction * w,
             forward_speed: v,
+            push_per_level: 0.0,
         };
         settle(&t, tow, 5.0)
     };
@@ -46,6 +47,7 @@ fn overrun_brakes_follow_the_push_through_their_damper() {
         pedal: 0.0,
         push: full * w,
         forward_speed: 10.0,
+        push_per_level: 0.0,
     };
     let one_lag = settle(&t, tow, lag);
     println!("measured: {one_lag:.4} of a full step after one time constant");
@@ -66,6 +68,7 @@ fn air_brakes_follow_the_pedal_and_an_uncoupled_trailer_parks() {
         pedal: p,
         push: 1.0e5,
         forward_speed: 10.0,
+        push_per_level: 0.0,
     };
     assert!((settle(&air, pedal(0.7), 5.0) - 0.7).abs() < 1e-4);
     assert_eq!(settle(&air, pedal(0.0), 5.0), 0.0);
@@ -91,6 +94,7 @@ fn air_brakes_follow_the_pedal_and_an_uncoupled_trailer_parks() {
             pedal: f32::NAN,
             push: f32::INFINITY,
             forward_speed: f32::NAN,
+            push_per_level: 0.0,
         },
         f32::NAN,
     );
@@ -302,4 +306,33 @@ fn the_sway_models_critical_speeds() {
     let semi = SwayModel::new(&tractor, &preset("semitrailer")).unwrap();
     assert_eq!(semi.critical_speed(200.0 / 3.6), None);
     assert!(SwayModel::new(&road, &road).is_none());
+}
+
+/// The shipped semi-trailer's air brakes meet UN R13 Annex 6: 75 % of the level within
+/// 0.4 s of the pedal, at 30, 60 and 240 Hz (its lag of 0.25 s reaches 75 % at 0.347 s;
+/// the 0.4 s lag it shipped with before #67 reached it at 0.555 s and fails).
+#[test]
+fn a_semi_trailers_air_brakes_reach_75_percent_within_0_4_s() {
+    let semi = preset("semitrailer");
+    let trailer = semi.trailer.as_ref().expect("a trailer");
+    for hz in [30.0f32, 60.0, 240.0] {
+        let dt = 1.0 / hz;
+        let mut level = 0.0;
+        let tow = TowInput {
+            coupled: true,
+            pedal: 1.0,
+            push: 0.0,
+            forward_speed: 20.0,
+            push_per_level: 0.0,
+        };
+        let mut at = None;
+        for n in 1..=(1.0 / dt) as usize {
+            trailer_controls(trailer, semi.chassis.mass, &mut level, tow, dt);
+            if at.is_none() && level >= 0.75 {
+                at = Some(n as f32 * dt);
+            }
+        }
+        println!("measured: the semi-trailer's air brakes at {hz} Hz reach 75 % after {at:?} s");
+        assert!(at.is_some_and(|t| t <= 0.4 + 1e-6), "{hz} Hz: {at:?}");
+    }
 }

@@ -2,7 +2,9 @@
 
 use avian3d::prelude::*;
 use bevy::prelude::*;
-use wheelcollider_core::vehicle::{DriverInput, HitchSettings, TowInput, TrailerSettings, trailer_controls};
+use wheelcollider_core::vehicle::{
+    DriverInput, HitchSettings, TowInput, TrailerSettings, push_per_level, trailer_controls,
+};
 
 use super::couple::Uncouple;
 use super::{Coupled, HitchTelemetry, JACKKNIFE_MARGIN, Jackknifed, TrailerStand};
@@ -41,6 +43,8 @@ struct Link {
     tow: Entity,
     hitch: Option<(f32, f32)>,
     pedal: f32,
+    /// The tow vehicle's mass (kg; 0 without settings).
+    tow_mass: f32,
     tow_rotation: Quat,
     force: Vec3,
 }
@@ -55,6 +59,7 @@ fn link(trailer: Entity, c: &Coupled, tows: &Tows, joints: &Query<&JointForces>)
         tow: c.tow,
         hitch: hitch.map(|h: &HitchSettings| (h.yaw_limit, h.break_force)),
         pedal: input.brake,
+        tow_mass: runtime.settings.as_ref().map_or(0.0, |s| s.chassis.mass),
         tow_rotation: rotation.0,
         force: joints.get(c.joint).map_or(Vec3::ZERO, |f| ON_TOW * f.force()),
     })
@@ -97,6 +102,7 @@ pub(crate) fn tow_trailers(
             pedal: link.map_or(0.0, |l| l.pedal),
             push: link.map_or(0.0, |l| l.force.dot(forward)),
             forward_speed: velocity.0.dot(forward),
+            push_per_level: link.map_or(0.0, |l| push_per_level(settings, l.tow_mass)),
         };
         let controls = trailer_controls(trailer, settings.chassis.mass, &mut state.trailer_brake, tow, dt);
         input.0 = DriverInput {
