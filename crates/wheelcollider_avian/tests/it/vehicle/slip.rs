@@ -292,3 +292,60 @@ fn a_standstill_burnout_spins_at_full_slip_and_does_not_creep() {
     }
     assert!(failed.is_empty(), "{failed:#?}");
 }
+
+/// The times (s) the car from `settings` takes from rest to each of `targets` (m/s,
+/// rising) at 60 Hz with the accelerator at `throttle` until second gear and full after;
+/// `f64::INFINITY` for a target not reached in 15 s.
+fn launch_times(settings: &VehicleSettings, throttle: f32, targets: [f32; 2]) -> [f64; 2] {
+    let hz = 60.0;
+    let (mut app, car) = on_flat(settings, hz);
+    run(&mut app, steps(1.0, hz));
+    let mut times = [f64::INFINITY; 2];
+    for n in 1..=steps(15.0, hz) {
+        let gear = telemetry(&app, car).powertrain.gear;
+        input(&mut app, car, |i| i.throttle = if gear >= 2 { 1.0 } else { throttle });
+        app.update();
+        let v = velocity(&app, car).length();
+        for (t, target) in times.iter_mut().zip(targets) {
+            if t.is_infinite() && v >= target {
+                *t = n as f64 / hz;
+            }
+        }
+        if times[1].is_finite() {
+            break;
+        }
+    }
+    times
+}
+
+/// Traction control costs no more than a good driver's foot: the GT86's 0–50 and
+/// 0–100 km/h with it on (full throttle) are within 3 % of the best of its launches
+/// with it off and the accelerator held at 50–100 % until second gear (a driver
+/// feathering the throttle against wheelspin). Checked: with traction control letting
+/// the tyres use 85 % of their budget instead of 98.5 %, the 0–50 km/h is 12.8 % slower
+/// than the best scripted one and the test fails (the 0–100 alone, +2.8 %, would not).
+/// Measured: 3.13 s and 8.25 s, the best scripted launch's to 0.01 s (95 % throttle).
+#[test]
+fn traction_control_launches_as_well_as_a_scripted_throttle() {
+    let targets = [50.0 / 3.6, 100.0 / 3.6];
+    let gt86 = preset("gt86");
+    let with = launch_times(&gt86, 1.0, targets);
+    let mut off = gt86.clone();
+    off.brakes.traction_control = false;
+    off.assists.yaw_stability.enabled = false;
+    let scripted: Vec<(f32, [f64; 2])> = [0.5f32, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 1.0]
+        .iter()
+        .map(|&t| (t, launch_times(&off, t, targets)))
+        .collect();
+    for (k, name) in ["0–50", "0–100"].iter().enumerate() {
+        let best = scripted.iter().map(|(_, s)| s[k]).fold(f64::INFINITY, f64::min);
+        let runs: Vec<String> = scripted.iter().map(|(t, s)| format!("{t}: {:.2}", s[k])).collect();
+        println!(
+            "measured: GT86 {name} km/h with traction control {:.2} s; off, by throttle until second gear: {}; best {best:.2} s ({:+.1} %)",
+            with[k],
+            runs.join(", "),
+            100.0 * (with[k] / best - 1.0)
+        );
+        assert!(with[k] <= best * 1.03, "{name}: {} against {best}", with[k]);
+    }
+}
