@@ -47,15 +47,15 @@ pub struct StepOutput {
     /// Spin angle (rad), in `[0, 2π)`.
     pub angle: f32,
     /// Longitudinal slip κ = (ω·r − vx) / V (0 in the air): with a longitudinal
-    /// relaxation length `V = max(|vx|, |ω·r|, 2 m/s)`
-    /// ([`RELAXED_MIN_DENOMINATOR`](crate::tyre::RELAXED_MIN_DENOMINATOR)), so a wheel
-    /// spinning reads at most 1 and a locked one −1 above 2 m/s; without one the
-    /// original's `V = max(|vx|, 10 m/s)` ([`MIN_DENOMINATOR`](crate::tyre::MIN_DENOMINATOR)).
+    /// relaxation length `V = max(|vx|, |ω·r|, floor)`, the floor
+    /// [`RELAXED_MIN_DENOMINATOR`](crate::tyre::RELAXED_MIN_DENOMINATOR), so a wheel
+    /// spinning reads at most 1 and a locked one −1 above the floor; without one the
+    /// original's `V = max(|vx|, MIN_DENOMINATOR)` ([`MIN_DENOMINATOR`](crate::tyre::MIN_DENOMINATOR)).
     pub forward_slip: f32,
     /// Lateral slip σ = vy / V (0 in the air): with a lateral relaxation length
-    /// `V = max(|vx|, |ω·r|, 0.5 m/s)`
-    /// ([`RELAXED_LATERAL_MIN_DENOMINATOR`](crate::tyre::RELAXED_LATERAL_MIN_DENOMINATOR)),
-    /// without one `max(|vx|, 10 m/s)`.
+    /// `V = max(|vx|, |ω·r|, floor)`, the floor
+    /// [`RELAXED_LATERAL_MIN_DENOMINATOR`](crate::tyre::RELAXED_LATERAL_MIN_DENOMINATOR);
+    /// without one `max(|vx|, MIN_DENOMINATOR)`.
     pub sideways_slip: f32,
     /// The longitudinal slip the tyre's force follows: `forward_slip` after the
     /// relaxation lag (equal to it without a relaxation length).

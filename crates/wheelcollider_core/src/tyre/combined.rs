@@ -61,6 +61,9 @@ pub(crate) struct TyreAtLoad<'a> {
     /// The longitudinal slip's denominator over the lateral one's (1 when they are the
     /// same): `(κ·den_ratio, σ)` lies along the patch's sliding velocity.
     pub den_ratio: f64,
+    /// The slips where each scaled curve's fitted range ends
+    /// ([`FITTED_SLIP`](super::FITTED_SLIP) of the curve as set over its B factor).
+    fitted: [f64; 2],
 }
 
 impl<'a> TyreAtLoad<'a> {
@@ -94,6 +97,10 @@ impl<'a> TyreAtLoad<'a> {
             inv_peak_y: 1.0 / py,
             same: (std::ptr::eq(longitudinal, lateral) || longitudinal == lateral) && lateral_peak == 1.0,
             den_ratio: 1.0,
+            fitted: [
+                super::FITTED_SLIP / b_scale as f64,
+                super::FITTED_SLIP / b_scale_y as f64,
+            ],
         }
     }
 
@@ -171,11 +178,11 @@ pub(crate) fn combined(tyre: &TyreAtLoad, load: f64, grip: f64, kappa: f64, sigm
     let inv = (1.0 / rho as f32) as f64;
     let (ux, uy) = (kn * inv, sn * inv);
     // Each curve is read where it is fitted: up to full sliding, then its value there.
-    let (mx, dmx) = read_fitted(lon, rho * tyre.peak_x, tyre.b_scale);
+    let (mx, dmx) = read_fitted(lon, rho * tyre.peak_x, tyre.b_scale, tyre.fitted[0]);
     let my = if tyre.same {
         mx
     } else {
-        tyre.lateral_peak * read_fitted(lat, rho * tyre.peak_y, tyre.b_scale_y).0
+        tyre.lateral_peak * read_fitted(lat, rho * tyre.peak_y, tyre.b_scale_y, tyre.fitted[1]).0
     };
     let (fx, fy) = (scale * mx * ux, -scale * my * uy);
     // With s_x = ρ·κ*: d/dκ (MFx(s_x)·κn/ρ) = MFx'·ux² + MFx·uy²/(ρ·κ*).
@@ -220,12 +227,11 @@ pub(crate) fn combined(tyre: &TyreAtLoad, load: f64, grip: f64, kappa: f64, sigm
 /// A curve's value and slope at slip `s` ≥ 0 with its B scaled by `b`, read where it
 /// is fitted: the curve as set spans slips up to [`FITTED_SLIP`](super::FITTED_SLIP);
 /// scaled (by the load's stiffness law and a surface's grip and stiffness) it spans
-/// `FITTED_SLIP / b`, past which it keeps its value there (slope 0). On ice, whose
+/// `end = FITTED_SLIP / b`, past which it keeps its value there (slope 0). On ice, whose
 /// curve is the tyre's with its slope kept and its peak lowered, a wheel spinning at
 /// full slip keeps the same fraction of its peak as on asphalt.
 #[inline]
-fn read_fitted(curve: &MagicFormula, s: f64, b: f32) -> (f64, f64) {
-    let end = super::FITTED_SLIP / b as f64;
+fn read_fitted(curve: &MagicFormula, s: f64, b: f32, end: f64) -> (f64, f64) {
     if s <= end {
         curve.eval_scaled(s, b)
     } else {

@@ -8,7 +8,6 @@ use avian3d::prelude::*;
 use bevy::prelude::*;
 use common::*;
 use wheelcollider_avian::prelude::*;
-use wheelcollider_avian::vehicle::VehicleRuntime;
 
 fn input(app: &mut App, car: Entity, f: impl FnOnce(&mut VehicleInput)) {
     f(&mut app.world_mut().get_mut::<VehicleInput>(car).unwrap());
@@ -210,11 +209,7 @@ fn coasting_in_gear_down_a_hill_reaches_a_terminal_speed() {
         let start = Transform::from_rotation(slope) * Transform::from_xyz(0.0, s.touch_height(), 0.0);
         let car = spawn_preset_car(&mut app, &s, start);
         app.update();
-        {
-            let mut runtime = app.world_mut().get_mut::<VehicleRuntime>(car).unwrap();
-            let state = runtime.state.as_mut().unwrap();
-            (state.gear, state.next_gear) = (2, 2);
-        }
+        set_gear(&mut app, car, 2);
         input(&mut app, car, |i| i.brake = 1.0);
         run(&mut app, steps(1.0, hz));
         input(&mut app, car, |i| i.brake = 0.0);
