@@ -342,6 +342,10 @@ pub struct WheelDriveline {
     pub drive: [f32; 2 * MAX_DRIVEN_AXLES],
     /// Rounds of wheel solves the last solve took (0: not solved).
     pub rounds: u32,
+    /// Whether the last solve found the driveline's balance (with a tyre past its peak,
+    /// the torque across which it jumps); false where it fell back to every wheel
+    /// carrying its axle's share ([`DrivelineSolution::converged`](wheelcollider_core::vehicle::DrivelineSolution::converged)).
+    pub converged: bool,
 }
 
 impl Default for WheelDriveline {
@@ -351,6 +355,7 @@ impl Default for WheelDriveline {
             wheels: [Entity::PLACEHOLDER; 2 * MAX_DRIVEN_AXLES],
             drive: [0.0; 2 * MAX_DRIVEN_AXLES],
             rounds: 0,
+            converged: false,
         }
     }
 }

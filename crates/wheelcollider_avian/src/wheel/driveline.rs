@@ -68,6 +68,7 @@ pub(super) fn solve(
         wheels[i].expect("every driven wheel is staged")
     });
     driveline.rounds = sol.rounds as u32;
+    driveline.converged = sol.converged;
     for (d, s) in driveline.drive.iter_mut().zip(sol.drive) {
         *d = s as f32;
     }
