@@ -260,16 +260,13 @@ pub fn assert_sane(app: &App, car: Entity) {
 }
 
 /// Spawns `settings` at rest height at the origin facing −Z, lets it settle for 1 s at `hz`,
-/// launches it at `v` (m/s) in neutral and steps once. Returns the car, its height at
-/// rest (m) and its energy after the launch (J, [`energy`]). Neutral: these scenes
-/// coast (kerbs, loops, crashes, platforms), and since #66 a car coasting in gear
-/// brakes on its engine.
+/// launches it at `v` (m/s) (in neutral: [`launch`]) and steps once. Returns the car, its
+/// height at rest (m) and its energy after the launch (J, [`energy`]).
 pub fn settled_and_launched(app: &mut App, settings: &VehicleSettings, hz: f64, v: f32) -> (Entity, f32, f32) {
     let car = spawn_preset_car(app, settings, Transform::from_xyz(0.0, settings.touch_height(), 0.0));
     run(app, steps(1.0, hz));
     let rest_height = position(app, car).y;
     launch(app, car, v);
-    set_gear(app, car, 0);
     app.update();
     (car, rest_height, energy(app, car))
 }
