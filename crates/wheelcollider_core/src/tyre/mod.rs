@@ -41,7 +41,7 @@ pub const MIN_DENOMINATOR: f32 = 10.0;
 /// The longitudinal slip denominator's floor (m/s) with a relaxation length. The slips
 /// are read against the reference speed `V = max(|vx|, |ω·r|, floor)`: the larger of
 /// the road speed and the wheel's surface speed, so a wheel spinning on the spot reads
-/// at most 1 and a locked one −1 above the floor. The longitudinal floor stays at 2 m/s:
+/// at most 1 and a locked one −1 above the floor. The longitudinal floor stays this high:
 /// below it the lag, applied to a chassis updated explicitly, cannot follow a real
 /// slip's stiffness at a coarse step (a launch at 30 Hz spins its wheels past the peak
 /// in one step, the kart parked on 20° creeps; `docs/wheel-model.md` 3c), and a locked
