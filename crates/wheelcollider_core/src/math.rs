@@ -36,6 +36,8 @@ pub trait Real: Copy + private::Sealed {
     fn r_tanh(self) -> Self;
     #[doc(hidden)]
     fn r_hypot(self, y: Self) -> Self;
+    #[doc(hidden)]
+    fn r_powf(self, y: Self) -> Self;
 }
 
 mod private {
@@ -78,6 +80,7 @@ real!(f32,
     r_exp_m1() => exp_m1 | expm1f;
     r_tanh() => tanh | tanhf;
     r_hypot(y) => hypot | hypotf;
+    r_powf(y) => powf | powf;
 );
 
 real!(f64,
@@ -92,6 +95,7 @@ real!(f64,
     r_exp_m1() => exp_m1 | expm1;
     r_tanh() => tanh | tanh;
     r_hypot(y) => hypot | hypot;
+    r_powf(y) => powf | pow;
 );
 
 /// Sine of `x` (rad).
@@ -164,4 +168,10 @@ pub fn tanh<T: Real>(x: T) -> T {
 #[inline]
 pub fn hypot<T: Real>(x: T, y: T) -> T {
     x.r_hypot(y)
+}
+
+/// `x` to the power `y`.
+#[inline]
+pub fn powf<T: Real>(x: T, y: T) -> T {
+    x.r_powf(y)
 }

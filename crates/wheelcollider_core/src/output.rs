@@ -97,6 +97,10 @@ pub struct StepOutput {
     /// The contact patch's sliding power (W): `|Fx·(ω·r − vx)| + |Fy·vy|`, what heats
     /// the tread and the road (see [`crate::thermal`]). 0 in the air.
     pub sliding_power: f32,
+    /// The carcass' hysteresis heat under the tyre's forces (W,
+    /// [`thermal::deformation_power`](crate::thermal::deformation_power)); 0 without a
+    /// [`TyreCompound`](crate::TyreCompound) (its loss factor is the compound's).
+    pub deformation_power: f32,
     /// True when a non-finite input (or `dt`) was replaced this step.
     pub rejected_input: bool,
 }
@@ -136,6 +140,7 @@ impl StepOutput {
             self.max_friction_force,
             self.static_friction,
             self.sliding_power,
+            self.deformation_power,
         ]
         .iter()
         .all(|v| v.is_finite())

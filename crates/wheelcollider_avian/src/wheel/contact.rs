@@ -411,6 +411,7 @@ fn tyre_contact(
         hit_z: hit.point.z,
         grip: surface.map_or(1.0, |s| s.grip),
         stiffness: surface.map_or(1.0, |s| s.stiffness),
+        speed_fade: surface.map_or(0.0, |s| s.speed_fade),
         surface_rolling_resistance: surface.map_or(0.0, |s| s.rolling_resistance),
         surface_bump: surface.map_or(0.0, |s| s.bump(hit.point.x, hit.point.z)),
         forward_mass: stick_mass(geometry.forward),

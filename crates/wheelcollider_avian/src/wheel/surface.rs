@@ -27,6 +27,10 @@ pub struct WheelSurface {
     /// Multiplier on the tyre's slip and cornering stiffness (1 = asphalt),
     /// 0.01 ..= 10: the peak slip moves by `grip / stiffness`.
     pub stiffness: f32,
+    /// How fast the grip fades with the tyre's sliding speed (s/m), 0 ..= 1: the grip
+    /// times `e^(−speed_fade · v_slide)` (Burckhardt's speed term; a locked wheel's
+    /// sliding speed is the car's). 0: the tyre's own curve at every speed.
+    pub speed_fade: f32,
     /// Rolling-resistance coefficient added to the tyre's own, ≥ 0.
     pub rolling_resistance: f32,
     /// Height of the surface's Perlin roughness, peak to peak (m), ≥ 0.
@@ -107,6 +111,7 @@ impl WheelSurface {
     pub const ASPHALT: Self = Self {
         grip: 1.0,
         stiffness: 1.0,
+        speed_fade: 0.0,
         rolling_resistance: 0.0,
         bump_amplitude: 0.0,
         bump_period: 1.0,
@@ -121,6 +126,7 @@ impl WheelSurface {
     pub const GRAVEL: Self = Self {
         grip: 0.7,
         stiffness: 0.5,
+        speed_fade: 0.0,
         rolling_resistance: 0.02,
         bump_amplitude: 0.03,
         bump_period: 0.8,
@@ -133,6 +139,7 @@ impl WheelSurface {
     pub const GRASS: Self = Self {
         grip: 0.55,
         stiffness: 0.5,
+        speed_fade: 0.0,
         rolling_resistance: 0.05,
         bump_amplitude: 0.04,
         bump_period: 0.3,
@@ -146,6 +153,7 @@ impl WheelSurface {
     pub const ICE: Self = Self {
         grip: 0.1,
         stiffness: 0.5,
+        speed_fade: 0.0,
         rolling_resistance: 0.0,
         bump_amplitude: 0.0,
         bump_period: 1.0,
@@ -153,11 +161,13 @@ impl WheelSurface {
         temperature_offset: -25.0,
         road_cooling: 1.0,
     };
-    /// Wet asphalt: the peak and the slope of Burckhardt's wet asphalt against his dry
-    /// (`docs/vehicle.md`).
+    /// Wet asphalt: the peak and the slope of Burckhardt's wet asphalt against his dry,
+    /// and the low end of his speed term's 0.02–0.04 s/m (`docs/vehicle.md`): a locked
+    /// wheel at 100 km/h grips 0.57 of its grip at a crawl.
     pub const WET_ASPHALT: Self = Self {
         grip: 0.685,
         stiffness: 0.94,
+        speed_fade: 0.02,
         rolling_resistance: 0.0,
         bump_amplitude: 0.0,
         bump_period: 1.0,
@@ -170,6 +180,7 @@ impl WheelSurface {
     pub const SNOW: Self = Self {
         grip: 0.16,
         stiffness: 0.6,
+        speed_fade: 0.0,
         rolling_resistance: 0.01,
         bump_amplitude: 0.0,
         bump_period: 1.0,
@@ -185,6 +196,7 @@ impl WheelSurface {
         Self {
             grip: f(self.grip, a.grip, 0.0, 100.0),
             stiffness: f(self.stiffness, a.stiffness, 0.01, 10.0),
+            speed_fade: f(self.speed_fade, 0.0, 0.0, 1.0),
             rolling_resistance: f(self.rolling_resistance, 0.0, 0.0, 10.0),
             bump_amplitude: f(self.bump_amplitude, 0.0, 0.0, 1.0),
             bump_period: f(self.bump_period, 1.0, 1e-3, 100.0),

@@ -279,6 +279,13 @@ impl WheelSettings {
         (v.abs() / crate::tyre::slip_denominator(self.longitudinal_relaxation_length, false, v, 0.0)) as f32
     }
 
+    /// The rolling resistance coefficient at road speed `v` (m/s):
+    /// `rolling_resistance + rolling_resistance_speed · v²`.
+    #[inline]
+    pub fn rolling_coefficient(&self, v: f64) -> f64 {
+        self.rolling_resistance as f64 + self.rolling_resistance_speed as f64 * v * v
+    }
+
     /// The slope at zero slip of the lateral curve at `load` (N per unit slip):
     /// the tyre's cornering stiffness (per radian, for small angles), grip 1.
     pub fn cornering_stiffness(&self, load: f64) -> f64 {

@@ -164,6 +164,13 @@ declare_wheel_settings! {
     /// Rolling resistance coefficient (force / load).
     rolling_resistance, set_rolling_resistance: "" = 0.015, limit 0.0, MAX_VALUE;
         Tyre "rolling resistance" 0.0, 1.0, speed 0.001;
+    /// The rolling resistance coefficient's rise with the square of the road speed:
+    /// `f = rolling_resistance + c·v²` ([`WheelSettings::rolling_coefficient`]). Wong,
+    /// *Theory of Ground Vehicles*, 4th ed., eq. 1.8, for radial-ply car tyres:
+    /// `0.0136 + 0.40·10⁻⁷·V²` with `V` in km/h, `c` = 5.2·10⁻⁷ s²/m². 0 (the
+    /// original's) keeps it constant.
+    rolling_resistance_speed, set_rolling_resistance_speed: "s²/m²" = 0.0, limit 0.0, 1.0e-3;
+        Tyre "rolling resistance at speed" 0.0, 5.0e-6, speed 1.0e-8;
 
     /// Height of the Perlin road roughness: the bump spans [−amplitude/2, +amplitude/2].
     bump_amplitude, set_bump_amplitude: "m" = 0.0, limit 0.0, MAX_VALUE;

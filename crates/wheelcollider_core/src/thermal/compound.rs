@@ -154,15 +154,21 @@ declare_compound! {
     /// Conductance from the carcass to the gas (the inner liner's area × its film
     /// coefficient).
     carcass_gas_conductance: "W/K" = 15.0, limit 0.0, 1.0e5; range 0.0, 200.0;
-    /// The tread's area open to the air (`2π·r·w`); convection at `5.7 + 3.8·v`
-    /// W/(m²·K) (McAdams).
+    /// The tread's area open to the air (`2π·r·w`); convection at McAdams' film
+    /// coefficient ([`film`](crate::thermal::film)).
     surface_area: "m²" = 0.40, limit 0.0, 100.0; range 0.0, 2.0;
     /// The sidewalls' area, through which the carcass loses heat to the air at the same
     /// film coefficient.
     sidewall_area: "m²" = 0.30, limit 0.0, 100.0; range 0.0, 2.0;
-    /// The film coefficient from the tread to the road across the contact patch; the
-    /// patch's area is the load over the inflation pressure.
+    /// The film coefficient from the tread to the road across the contact patch at
+    /// 20 m/s; it grows as `√v` ([`road_conductance`](crate::thermal::road_conductance)).
+    /// The patch's area is the load over the inflation pressure.
     road_conductance: "W/(m²·K)" = 1000.0, limit 0.0, 1.0e6; range 0.0, 10_000.0;
+    /// The carcass' loss factor `tan δ`: the share of the strain energy the tyre's
+    /// forces store in it that each revolution turns into heat
+    /// ([`deformation_power`](crate::thermal::deformation_power)). Rubber compounds of
+    /// carcasses measure 0.05–0.15 at their running temperature; an estimate.
+    carcass_loss: "" = 0.1, limit 0.0, 2.0; range 0.0, 0.5;
     /// The share of the contact patch's sliding power (`|Fx·v_slip,x| + |Fy·v_y|`) that
     /// heats the tread; the rest heats the road. A soft, lossy racing compound takes
     /// more of it than a road tyre.
@@ -179,9 +185,16 @@ declare_compound! {
     /// p_nom`: `1 − g·dp²` (the Magic Formula 6.1's `p_px3`, `p_px4` written about the
     /// optimum).
     pressure_grip: "" = 0.3, limit 0.0, 5.0; range 0.0, 2.0;
-    /// The slip and cornering stiffness' gain per unit `dp`: `1 + s·dp` (MF 6.1's
-    /// `p_px1`, `p_py1`, in sign).
-    pressure_stiffness: "" = 0.4, limit -2.0, 2.0; range -1.0, 1.0;
+    /// The longitudinal slip stiffness' linear gain per unit `dp`: `1 + a·dp + b·dp²`
+    /// (the Magic Formula 6.1's `p_px1`; negative: a harder tyre has a shorter patch,
+    /// Besselink et al. 2010). An estimate of the class.
+    pressure_slip_stiffness: "" = -1.0, limit -5.0, 5.0; range -2.0, 2.0;
+    /// The longitudinal slip stiffness' quadratic gain, `b` above (MF 6.1's `p_px2`).
+    /// An estimate of the class.
+    pressure_slip_stiffness_square: "" = 0.5, limit -5.0, 5.0; range -2.0, 2.0;
+    /// The cornering stiffness' gain per unit `dp`: `1 + c·dp` (MF 6.1's `p_py1`;
+    /// positive: a stiffer carcass). An estimate of the class.
+    pressure_cornering_stiffness: "" = 0.15, limit -5.0, 5.0; range -2.0, 2.0;
     /// The rolling resistance's gain per unit `dp` (SAE J2452's `p^−0.4`, linearised).
     pressure_rolling: "" = -0.4, limit -2.0, 2.0; range -1.0, 1.0;
     /// The relaxation lengths' gain per unit `dp` (a stiffer carcass relaxes sooner).
@@ -199,14 +212,22 @@ declare_compound! {
     /// New tread depth.
     tread_depth: "mm" = 8.0, limit 0.1, 100.0; range 0.5, 20.0;
     /// Tread lost per energy the tread takes from sliding (its share of the sliding
-    /// power, integrated).
+    /// power, integrated), inside the window.
     abrasion: "mm/MJ" = 0.03, limit 0.0, 1.0e3; range 0.0, 5.0;
+    /// The abrasion's rise per 10 K of the surface above the window's top
+    /// ([`hot_wear`](crate::thermal::hot_wear)): 0.5 makes it twice as fast 20 K over.
+    /// An estimate.
+    hot_wear: "" = 0.5, limit 0.0, 100.0; range 0.0, 5.0;
     /// Peak grip lost with the tread worn to nothing (linear in the depth lost).
     wear_grip: "" = 0.05, limit 0.0, 1.0; range 0.0, 0.5;
     /// The grip factor of a punctured tyre running on its rim.
     rim_grip: "" = 0.4, limit 0.0, 1.0; range 0.0, 1.0;
     /// How much lower a punctured tyre's wheel rides: the sidewall's height lost.
     rim_drop: "m" = 0.08, limit 0.0, 1.0; range 0.0, 0.3;
+    /// The factor on the rolling resistance of a punctured tyre: a flat's folded
+    /// sidewalls and rim drag it, so a car pulls towards its flat. An estimate: a
+    /// deflated tyre's coefficient 0.1–0.15 against a road tyre's 0.012.
+    rim_rolling: "" = 10.0, limit 1.0, 100.0; range 1.0, 30.0;
 }
 
 impl TyreCompound {
@@ -244,7 +265,7 @@ impl TyreCompound {
                 window_loss: 0.04,
                 window_floor: 0.75,
                 tread_depth: 3.0,
-                abrasion: 0.5,
+                abrasion: 0.06,
                 wear_grip: 0.15,
                 rim_grip: 0.3,
                 rim_drop: 0.1,

@@ -9,15 +9,17 @@
 //!
 //! ```text
 //! C_s·dT_s/dt = β·P_slide − G_sc·(T_s − T_c) − h(v)·A_s·(T_s − T_air) − G_road·(T_s − T_track)
-//! C_c·dT_c/dt = P_roll    + G_sc·(T_s − T_c) − G_cg·(T_c − T_g) − h(v)·A_w·(T_c − T_air)
+//! C_c·dT_c/dt = P_roll + P_def + G_sc·(T_s − T_c) − G_cg·(T_c − T_g) − h(v)·A_w·(T_c − T_air)
 //! C_g·dT_g/dt =             G_cg·(T_c − T_g)
 //! ```
 //!
 //! `P_slide = |Fx·(ω·r − vx)| + |Fy·vy|` is the contact patch's sliding power and `β`
 //! the tread's share of it; `P_roll` the rolling resistance's power (its hysteresis);
-//! `h(v) = 5.7 + 3.8·|v|` W/(m²·K) the film coefficient of air moving at `v`
-//! (McAdams); `G_road = road_conductance · load / p` over the patch while grounded,
-//! times the surface's cooling factor. [`advance`] integrates it with backward Euler (one
+//! `P_def` the carcass' hysteresis under the tyre's forces ([`deformation_power`]);
+//! `h(v)` the film coefficient of air moving at `v` ([`film`], McAdams);
+//! `G_road = road_conductance · (load / p) · √(v / 20 m/s)` over the patch while
+//! grounded ([`road_conductance`]), times the surface's cooling factor. [`advance`]
+//! integrates it with backward Euler (one
 //! tridiagonal solve a step): stable at any step, and the conduction between the nodes
 //! conserves their heat exactly (`tests/it/thermal.rs`).
 //!
@@ -35,9 +37,18 @@ pub const ATMOSPHERE: f64 = 101.325;
 /// 0 °C in kelvin.
 pub const ZERO_CELSIUS: f64 = 273.15;
 /// McAdams' film coefficient of air on a surface at rest (W/(m²·K)), and its rise per
-/// m/s of air speed: `h = 5.7 + 3.8·v` (W. H. McAdams, *Heat Transmission*, 3rd ed.,
-/// 1954).
+/// m/s of air speed: `h = 5.7 + 3.8·v` up to [`CONVECTION_FAST`]'s speed (W. H.
+/// McAdams, *Heat Transmission*, 3rd ed., 1954).
 pub const CONVECTION: [f64; 2] = [5.7, 3.8];
+/// Where McAdams' low-speed form ends (m/s) and the exponent of his high-speed form
+/// `h ∝ v^0.78` beyond it (5–30 m/s; [`film`] carries it further, as turbulent flow).
+pub const CONVECTION_FAST: [f64; 2] = [5.0, 0.78];
+/// The speed (m/s) at which [`TyreCompound::road_conductance`] is the film across the
+/// patch; it scales with `√(v / this)` ([`road_conductance`]).
+pub const ROAD_REFERENCE_SPEED: f64 = 20.0;
+/// The least speed (m/s) the road's conduction reads: a tyre at rest keeps a small
+/// conduction into the road it stands on (an estimate).
+const MIN_ROAD_SPEED: f64 = 1.0;
 /// The least patch pressure (kPa) the road's conduction reads: a flat tyre's patch does
 /// not grow without bound.
 const MIN_PATCH_PRESSURE: f64 = 50.0;
@@ -131,8 +142,8 @@ impl TyreState {
 pub struct Condition {
     /// On the peak friction (the curves' D).
     pub grip: f64,
-    /// On the slip and cornering stiffness.
-    pub stiffness: f64,
+    /// On the longitudinal slip stiffness and the cornering stiffness.
+    pub stiffness: [f64; 2],
     /// On the rolling-resistance coefficient.
     pub rolling: f64,
     /// On both relaxation lengths.
@@ -143,7 +154,7 @@ impl Condition {
     /// No change: the tyre as its settings say.
     pub const NEUTRAL: Condition = Condition {
         grip: 1.0,
-        stiffness: 1.0,
+        stiffness: [1.0; 2],
         rolling: 1.0,
         relaxation: 1.0,
     };
@@ -158,6 +169,15 @@ pub fn window_grip(compound: &TyreCompound, t: f64) -> f64 {
     );
     let d = ((lo - t).max(t - hi)).max(0.0) / 10.0;
     (1.0 - compound.window_loss as f64 * d * d).max(compound.window_floor as f64)
+}
+
+/// The factor on the abrasion at a surface temperature `t` (°C): 1 up to the window's
+/// top, rising by [`TyreCompound::hot_wear`] per 10 K above it (rubber's abrasion grows
+/// as it softens past its working range: Grosch, "The abrasion of rubber", *Proc. R.
+/// Soc. A* 1967, measured it by temperature and speed).
+pub fn hot_wear(compound: &TyreCompound, t: f64) -> f64 {
+    let over = (t - compound.window_high.max(compound.window_low) as f64).max(0.0) / 10.0;
+    1.0 + compound.hot_wear as f64 * over
 }
 
 /// How much lower a tyre of `radius` (m) rides (m): its compound's
@@ -175,8 +195,8 @@ pub fn condition(compound: &TyreCompound, state: &TyreState) -> Condition {
     if state.punctured {
         return Condition {
             grip: compound.rim_grip as f64,
-            stiffness: compound.rim_grip as f64,
-            rolling: 1.0,
+            stiffness: [compound.rim_grip as f64; 2],
+            rolling: compound.rim_rolling as f64,
             relaxation: 1.0,
         };
     }
@@ -185,9 +205,10 @@ pub fn condition(compound: &TyreCompound, state: &TyreState) -> Condition {
         * (1.0 - compound.pressure_grip as f64 * dp * dp).max(0.1)
         * (1.0 - compound.wear_grip as f64 * state.worn(compound));
     let factor = |gain: f32| (1.0 + gain as f64 * dp).clamp(0.1, 10.0);
+    let slip = 1.0 + compound.pressure_slip_stiffness as f64 * dp + compound.pressure_slip_stiffness_square as f64 * dp * dp;
     Condition {
         grip,
-        stiffness: factor(compound.pressure_stiffness),
+        stiffness: [slip.clamp(0.1, 10.0), factor(compound.pressure_cornering_stiffness)],
         rolling: factor(compound.pressure_rolling),
         relaxation: factor(compound.pressure_relaxation),
     }
@@ -199,12 +220,62 @@ pub struct Heating {
     /// The contact patch's sliding power, all of it (W); the tread takes
     /// [`TyreCompound::friction_heat_share`] of it.
     pub sliding: f64,
-    /// The rolling resistance's power (W): into the carcass.
+    /// The rolling resistance's power and the carcass' hysteresis under the tyre's
+    /// forces ([`deformation_power`]) (W): into the carcass.
     pub rolling: f64,
     /// The air's speed past the tyre (m/s): the car's.
     pub speed: f64,
     /// The tyre's load (N); 0 in the air (no conduction to the road).
     pub load: f64,
+}
+
+/// The film coefficient of air moving at `speed` past a tyre (W/(m²·K)): McAdams'
+/// `5.7 + 3.8·|v|` up to 5 m/s, his turbulent form `∝ |v|^0.78` above, its coefficient
+/// set so that the two meet at 5 m/s (`24.7·(v/5)^0.78`: 7.03·v^0.78, 2 % under
+/// McAdams' 7.2, which leaves a step at 5 m/s). At 50 m/s 149 W/(m²·K) where the
+/// low-speed form gives 196.
+pub fn film(speed: f64) -> f64 {
+    let v = speed.abs();
+    let [fast, exponent] = CONVECTION_FAST;
+    let low = |v: f64| CONVECTION[0] + CONVECTION[1] * v;
+    if v <= fast {
+        low(v)
+    } else {
+        low(fast) * crate::math::powf(v / fast, exponent)
+    }
+}
+
+/// The conductance from the tread into the road across the contact patch (W/K):
+/// `road_conductance · A · √(v / v_ref)`, `A` the patch's area (the load over the
+/// inflation pressure, the pressure at least 50 kPa), `v_ref` =
+/// [`ROAD_REFERENCE_SPEED`], the speed at least 1 m/s. The √v: the patch's rubber
+/// touches the road for `L/v`, and the heat a surface conducts into a cooler half-space
+/// over a contact time `t` falls as `1/√t` (Carslaw & Jaeger, *Conduction of Heat in
+/// Solids*, 2nd ed., 1959, §2.9). 0 in the air (no load).
+pub fn road_conductance(compound: &TyreCompound, load: f64, pressure: f64, speed: f64) -> f64 {
+    let patch = load.max(0.0) / pressure.max(MIN_PATCH_PRESSURE) / 1000.0;
+    let contact = (speed.abs().max(MIN_ROAD_SPEED) / ROAD_REFERENCE_SPEED).sqrt();
+    compound.road_conductance as f64 * patch * contact
+}
+
+/// The heat the carcass' hysteresis makes under the tyre's forces (W): each force
+/// strains the carcass by `F/k` (`k` its stiffness, the slip stiffness over the
+/// relaxation length: Pacejka ch. 7), storing `F²/(2k)`; every revolution cycles that
+/// strain once, and a cycle of a material of loss factor `tan δ` dissipates `2π·tan δ`
+/// times its peak energy: `P = tan δ · (Fx²/k_x + Fy²/k_y) · |ω| / 2`, `tan δ` =
+/// [`TyreCompound::carcass_loss`]. `stiffness` is `[k_x, k_y]` (N/m); a direction with
+/// a rigid carcass (no relaxation length: `k` infinite or 0) makes none.
+pub fn deformation_power(compound: &TyreCompound, force: [f64; 2], stiffness: [f64; 2], omega: f64) -> f64 {
+    let energy: f64 = (0..2)
+        .map(|i| {
+            if stiffness[i] > 0.0 && stiffness[i].is_finite() {
+                force[i] * force[i] / stiffness[i]
+            } else {
+                0.0
+            }
+        })
+        .sum();
+    compound.carcass_loss as f64 * energy * omega.abs() * 0.5
 }
 
 /// The network's conductances (W/K) at a state and a heating: surface–carcass,
@@ -213,9 +284,8 @@ pub fn conductances(compound: &TyreCompound, state: &TyreState, heating: &Heatin
     let c = compound;
     let depth = state.tread.max(c.tread_depth as f64 / MAX_WEAR_CONDUCTION);
     let sc = c.surface_carcass_conductance as f64 * (c.tread_depth as f64 / depth).min(MAX_WEAR_CONDUCTION);
-    let film = CONVECTION[0] + CONVECTION[1] * heating.speed.abs();
-    let patch = heating.load.max(0.0) / state.pressure(c).max(MIN_PATCH_PRESSURE) / 1000.0;
-    let road = c.road_conductance as f64 * patch * (ambient.road_cooling as f64).max(0.0);
+    let film = film(heating.speed);
+    let road = road_conductance(c, heating.load, state.pressure(c), heating.speed) * (ambient.road_cooling as f64).max(0.0);
     [
         sc,
         c.carcass_gas_conductance as f64,
@@ -263,7 +333,7 @@ pub fn advance(compound: &TyreCompound, state: &mut TyreState, heating: &Heating
         let keep = |t: f64| t.clamp(TEMPERATURE_RANGE[0], TEMPERATURE_RANGE[1]);
         (state.surface, state.carcass, state.gas) = (keep(ts_new), keep(tc_new), keep(tg_new));
     }
-    let worn = compound.abrasion as f64 * q_s * dt * 1e-6;
+    let worn = compound.abrasion as f64 * hot_wear(compound, state.surface) * q_s * dt * 1e-6;
     state.tread = (state.tread - worn).max(0.0);
     q_s
 }

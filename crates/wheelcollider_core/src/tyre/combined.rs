@@ -42,9 +42,11 @@ pub(crate) struct TyreAtLoad<'a> {
     /// The lateral curve.
     pub lateral: &'a MagicFormula,
     /// Factor on the longitudinal curve's B (1 = the curve as set): the load's
-    /// stiffness law over the surface's grip (see `docs/wheel-model.md` 3e).
+    /// stiffness law and the surface's and the tyre's condition's stiffness factors over
+    /// the surface's grip (see `docs/wheel-model.md` 3e).
     pub b_scale: f32,
-    /// The same for the lateral curve, also over [`lateral_peak`](Self::lateral_peak).
+    /// The same for the lateral curve (with the condition's lateral factor), also over
+    /// [`lateral_peak`](Self::lateral_peak).
     pub b_scale_y: f32,
     /// Factor on the lateral curve's D from camber (1 = none; see
     /// `WheelSettings::camber_peak_gain`).
@@ -67,14 +69,15 @@ pub(crate) struct TyreAtLoad<'a> {
 }
 
 impl<'a> TyreAtLoad<'a> {
-    /// The two curves with their B scaled by `b_scale`, and the lateral one's D by
-    /// `lateral_peak` with its B divided by it (so its slope at zero slip is kept). A
+    /// The two curves with their B scaled by `b_scale` (longitudinal, lateral), and the
+    /// lateral one's D by `lateral_peak` with its B divided by it (so its slope at zero
+    /// slip is kept). A
     /// curve without a peak (B, C or D zero) borrows the other's peak slip for the
     /// normalisation (1 if neither has one): any common value gives the friction
     /// circle.
-    pub fn new(longitudinal: &'a MagicFormula, lateral: &'a MagicFormula, b_scale: f32, lateral_peak: f64) -> Self {
-        let b_scale = b_scale.max(1e-6);
-        let b_scale_y = (b_scale as f64 / lateral_peak.max(1e-6)) as f32;
+    pub fn new(longitudinal: &'a MagicFormula, lateral: &'a MagicFormula, b_scale: [f32; 2], lateral_peak: f64) -> Self {
+        let [b_scale, b_lateral] = b_scale.map(|b| b.max(1e-6));
+        let b_scale_y = (b_lateral as f64 / lateral_peak.max(1e-6)) as f32;
         let (px, py) = (
             longitudinal.peak_slip() as f64 / b_scale as f64,
             lateral.peak_slip() as f64 / b_scale_y as f64,
@@ -95,7 +98,9 @@ impl<'a> TyreAtLoad<'a> {
             peak_y: py,
             inv_peak_x: 1.0 / px,
             inv_peak_y: 1.0 / py,
-            same: (std::ptr::eq(longitudinal, lateral) || longitudinal == lateral) && lateral_peak == 1.0,
+            same: (std::ptr::eq(longitudinal, lateral) || longitudinal == lateral)
+                && lateral_peak == 1.0
+                && b_scale == b_lateral,
             den_ratio: 1.0,
             fitted: [
                 super::FITTED_SLIP / b_scale as f64,

@@ -23,13 +23,14 @@ pub(super) fn tyre_condition(settings: &WheelSettings, state: &mut StepState, am
     }
     let c = thermal::condition(compound, &state.tyre);
     loaded.grip *= c.grip;
-    loaded.stiffness = (loaded.stiffness * c.stiffness).clamp(0.01, 10.0);
+    loaded.stiffness = [0, 1].map(|i| (loaded.stiffness[i] * c.stiffness[i]).clamp(0.01, 10.0));
     loaded.rolling = c.rolling;
     loaded.relaxation = c.relaxation;
 }
 
 /// Stage 7: the sliding power into the outputs and, with a compound, the thermal
-/// network advanced by `dt` with it and the tyre's own rolling resistance's power.
+/// network advanced by `dt` with it, the tyre's own rolling resistance's power and its
+/// carcass' hysteresis under the forces.
 #[cfg_attr(feature = "stage-table", inline(never))] // a stage of its own in `--stages`
 pub(super) fn heat(
     settings: &WheelSettings,
@@ -51,10 +52,26 @@ pub(super) fn heat(
     };
     // The tyre's own hysteresis heats it; a soft ground's rolling resistance is work
     // done in the ground.
-    let own = settings.rolling_resistance() as f64 * loaded.rolling * loaded.load * radius;
+    let own = settings.rolling_coefficient(loaded.vx) * loaded.rolling * loaded.load * radius;
+    // The carcass' stiffness each way: the slip stiffness over the relaxation length.
+    let carcass = |stiffness: f64, length: f32| stiffness / (length as f64 * loaded.relaxation);
+    let deformation = if loaded.grounded {
+        thermal::deformation_power(
+            compound,
+            [patch.fx, patch.fy],
+            [
+                carcass(settings.slip_stiffness(loaded.load), settings.longitudinal_relaxation_length()),
+                carcass(settings.cornering_stiffness(loaded.load), settings.lateral_relaxation_length()),
+            ],
+            rolled.omega,
+        )
+    } else {
+        0.0
+    };
+    out.deformation_power = out32(deformation);
     let heating = Heating {
         sliding,
-        rolling: (own * rolled.omega).abs(),
+        rolling: (own * rolled.omega).abs() + deformation,
         speed: loaded.vx,
         load: if loaded.grounded { loaded.load } else { 0.0 },
     };

@@ -102,6 +102,12 @@ pub struct Contact {
     /// the peak slip moves by `grip / stiffness` (gravel's late peak: below 1; ice keeps
     /// the tyre's stiffness). See `docs/wheel-model.md` 3e.
     pub stiffness: f32,
+    /// How fast the surface's grip fades with the patch's sliding speed (s/m), clamped
+    /// to 0 ..= 1: the grip is multiplied by `e^(−speed_fade · v_slide)`, `v_slide =
+    /// |(vx − ω·r, vy)|` at the step's start spin (Burckhardt's `e^(−c4·s·v)`, `s·v`
+    /// the sliding speed). 0 (the default): the tyre's own curve at every speed; wet
+    /// asphalt 0.02. See `docs/wheel-model.md` 3e.
+    pub speed_fade: f32,
     /// This wheel's share of the chassis mass seen at the contact along forward (kg):
     /// the effective mass `1 / (1/m + (r×u)·I⁻¹·(r×u))` divided by the number of grounded
     /// wheels. With `sideways_mass`, it turns on static friction at low speed (see
@@ -135,6 +141,7 @@ impl Default for Contact {
             hit_z: 0.0,
             grip: 1.0,
             stiffness: 1.0,
+            speed_fade: 0.0,
             forward_mass: 0.0,
             sideways_mass: 0.0,
             surface_rolling_resistance: 0.0,
@@ -155,6 +162,7 @@ impl Contact {
             self.hit_z,
             self.grip,
             self.stiffness,
+            self.speed_fade,
             self.forward_mass,
             self.sideways_mass,
             self.surface_rolling_resistance,

@@ -51,7 +51,7 @@ impl Spinner {
         let radius = settings.radius() as f64;
         let lag_x = &slips.lag[0];
         let dkappa_dw = lag_x.weight * radius * lag_x.inv_den;
-        let rolling_torque = (settings.rolling_resistance() as f64 * loaded.rolling
+        let rolling_torque = (settings.rolling_coefficient(loaded.vx) * loaded.rolling
             + loaded.surface_rolling_resistance)
             * loaded.load
             * radius;

@@ -43,8 +43,9 @@ pub(super) struct Loaded {
     pub vy: f64,
     /// The surface's grip, ≥ 0.
     pub grip: f64,
-    /// The surface's factor on the tyre's slip stiffness, in 0.01..=10.
-    pub stiffness: f64,
+    /// The factors on the tyre's longitudinal slip stiffness and its cornering
+    /// stiffness: the surface's (in 0.01..=10) times the tyre's condition's.
+    pub stiffness: [f64; 2],
     /// The static camber plus the ground's (deg).
     pub camber: f64,
     /// The chassis' effective masses at the contact (kg), ≥ 0.
@@ -181,7 +182,7 @@ pub(super) fn suspension(
         vx: 0.0,
         vy: 0.0,
         grip: 0.0,
-        stiffness: 1.0,
+        stiffness: [1.0; 2],
         camber: settings.camber_angle() as f64,
         forward_mass: 0.0,
         sideways_mass: 0.0,
@@ -238,7 +239,11 @@ pub(super) fn suspension(
         loaded.vx = c.forward_velocity as f64;
         loaded.vy = c.sideways_velocity as f64;
         loaded.grip = (c.grip as f64).clamp(0.0, MAX_VALUE as f64);
-        loaded.stiffness = (c.stiffness as f64).clamp(MIN_SURFACE_STIFFNESS, 10.0);
+        if c.speed_fade > 0.0 {
+            let slide = math::hypot(loaded.vx - state.angular_velocity as f64 * settings.radius() as f64, loaded.vy);
+            loaded.grip *= math::exp(-(c.speed_fade as f64).min(1.0) * slide);
+        }
+        loaded.stiffness = [(c.stiffness as f64).clamp(MIN_SURFACE_STIFFNESS, 10.0); 2];
         let (camber, toe) = settings.alignment(compression);
         loaded.camber = camber + c.ground_camber as f64;
         if settings.has_links() {
@@ -325,9 +330,9 @@ pub(super) fn slips<'a>(
     let surface = loaded.grip.max(MIN_STIFF_GRIP);
     let (load_grip, load_stiffness) = settings.load_factors(load);
     let grip = loaded.grip * camber_cos.max(0.0) * load_grip;
-    let b_scale = load_stiffness * loaded.stiffness / surface;
+    let b_scale = loaded.stiffness.map(|k| load_stiffness * k / surface);
     let (lon, lat) = (settings.longitudinal_tyre(), settings.lateral_tyre());
-    let (lon_stiffness, lat_stiffness) = (lon.stiffness() as f64 * b_scale, lat.stiffness() as f64 * b_scale);
+    let (lon_stiffness, lat_stiffness) = (lon.stiffness() as f64 * b_scale[0], lat.stiffness() as f64 * b_scale[1]);
     // Camber thrust enters as an equivalent lateral slip so that it shares the friction
     // ellipse: `camber_thrust · sin γ · load` in the linear range.
     let camber_slip = if lat_stiffness > 0.0 {
@@ -363,7 +368,7 @@ pub(super) fn slips<'a>(
     } else {
         loaded.camber * side.signum()
     };
-    let mut tyre = TyreAtLoad::new(lon, lat, b_scale as f32, settings.camber_peak_factor(into));
+    let mut tyre = TyreAtLoad::new(lon, lat, b_scale.map(|b| b as f32), settings.camber_peak_factor(into));
     tyre.den_ratio = den_x / den_y;
     // The curve's slope only shortens a relaxation length: without one, not needed.
     let relaxed = settings.longitudinal_relaxation_length() > 0.0 || settings.lateral_relaxation_length() > 0.0;

@@ -11,7 +11,7 @@ fn finite() -> impl Strategy<Value = f32> {
 }
 
 fn settings() -> impl Strategy<Value = WheelSettings> {
-    (prop::collection::vec(finite(), 38), any::<u8>()).prop_map(|(v, sweep)| {
+    (prop::collection::vec(finite(), 39), any::<u8>()).prop_map(|(v, sweep)| {
         let mut s = WheelSettings::default();
         s.set_sweep_type([SweepType::Ray, SweepType::Sphere, SweepType::Cylinder][sweep as usize % 3]);
         s.set_radius(v[0]).unwrap();
@@ -48,12 +48,13 @@ fn settings() -> impl Strategy<Value = WheelSettings> {
         s.set_camber_gain(v[35]).unwrap();
         s.set_bump_steer(v[36]).unwrap();
         s.set_alignment_compression(v[37]).unwrap();
+        s.set_rolling_resistance_speed(v[38]).unwrap();
         s
     })
 }
 
 fn input() -> impl Strategy<Value = StepInput> {
-    (prop::collection::vec(finite(), 25), any::<bool>()).prop_map(|(v, grounded)| StepInput {
+    (prop::collection::vec(finite(), 26), any::<bool>()).prop_map(|(v, grounded)| StepInput {
         input: WheelInput {
             drive_torque: v[0],
             brake_torque: v[1],
@@ -71,6 +72,7 @@ fn input() -> impl Strategy<Value = StepInput> {
             hit_z: v[10],
             grip: v[11],
             stiffness: v[18],
+            speed_fade: v[25],
             forward_mass: v[13],
             sideways_mass: v[14],
             surface_rolling_resistance: v[16],

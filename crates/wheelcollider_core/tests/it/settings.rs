@@ -33,6 +33,7 @@ const LIMITS: &[(&str, f32, f32)] = &[
     ("camber_peak_gain", 0.0, 0.5),
     ("camber_peak_angle", 0.5, 30.0),
     ("rolling_resistance", 0.0, MAX_VALUE),
+    ("rolling_resistance_speed", 0.0, 1.0e-3),
     ("load_sensitivity", 0.0, 1.0),
     ("nominal_load", 1.0, MAX_VALUE),
     ("bump_amplitude", 0.0, MAX_VALUE),

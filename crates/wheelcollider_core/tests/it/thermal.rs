@@ -1,10 +1,11 @@
 //! A tyre's temperature, pressure and wear against closed forms: the steady state of a
 //! tyre held at a slip on a rolling road, the cooling's time constant (the network's
 //! slowest eigenvalue), the conduction's conservation of heat, the ideal gas, the
-//! window, the abrasion, a puncture. The car's own (real masses, 30–240 Hz) are in the
+//! window, the air's and the road's laws, the carcass' hysteresis, the pressure's
+//! effect on each stiffness, the abrasion, a puncture. The car's own (real masses, 30–240 Hz) are in the
 //! plugin's `tests/it/vehicle/thermal.rs`.
 
-use wheelcollider_core::thermal::{self, CONVECTION, Heating, ZERO_CELSIUS};
+use wheelcollider_core::thermal::{self, Heating, ZERO_CELSIUS};
 use wheelcollider_core::*;
 
 /// A wheel with `compound` on a rolling road at `vx`, sideways `vy` (m/s), 4 000 N on
@@ -48,7 +49,7 @@ fn summer(mut edit: impl FnMut(&mut TyreCompound)) -> WheelSettings {
 /// The steady state of the surface and the carcass (°C above the air) with the gas in
 /// balance with the carcass: the two-node solve of `G·T = Q` written out by hand.
 fn steady_rise(c: &TyreCompound, q: [f64; 2], speed: f64, road: f64, track_rise: f64) -> [f64; 2] {
-    let film = CONVECTION[0] + CONVECTION[1] * speed;
+    let film = thermal::film(speed);
     let (sc, sa, ca) = (
         c.surface_carcass_conductance as f64,
         film * c.surface_area as f64,
@@ -74,11 +75,13 @@ fn a_tyre_held_at_a_slip_heats_to_where_heat_in_equals_heat_out() {
         let mut state = StepState::default();
         let out = rolling_road(&s, (20.0, vy), ambient, 3000.0, dt, &mut state);
         let t = state.tyre;
-        // Heat in: the tread's share of the sliding power; the rolling resistance's power.
+        // Heat in: the tread's share of the sliding power; the rolling resistance's power
+        // and the carcass' hysteresis.
         let q_s = c.friction_heat_share as f64 * out.sliding_power as f64;
-        let q_c = (out.rolling_resistance_force as f64 * out.angular_velocity as f64 * 0.3).abs();
+        let q_c = (out.rolling_resistance_force as f64 * out.angular_velocity as f64 * 0.3).abs()
+            + out.deformation_power as f64;
         let p = t.pressure(&c);
-        let road = c.road_conductance as f64 * out.load as f64 / (p * 1000.0);
+        let road = thermal::road_conductance(&c, out.load as f64, p, 20.0);
         let [xs, xc] = steady_rise(&c, [q_s, q_c], 20.0, road, 10.0);
         let (ms, mc) = (t.surface - 20.0, t.carcass - 20.0);
         println!(
@@ -96,7 +99,7 @@ fn a_tyre_held_at_a_slip_heats_to_where_heat_in_equals_heat_out() {
 /// air (`speed` m/s, no road): the characteristic cubic's smallest root by Newton's
 /// method from 0, written out here apart from the model.
 fn slowest_rate(c: &TyreCompound, speed: f64) -> f64 {
-    let film = CONVECTION[0] + CONVECTION[1] * speed;
+    let film = thermal::film(speed);
     let (sc, cg) = (c.surface_carcass_conductance as f64, c.carcass_gas_conductance as f64);
     let (sa, ca) = (film * c.surface_area as f64, film * c.sidewall_area as f64);
     let (cs, cc, cgas) = (
@@ -276,30 +279,183 @@ fn a_cold_slick_grips_by_its_window() {
 
 #[test]
 fn the_tread_wears_by_its_share_of_the_sliding_energy() {
-    let s = summer(|c| c.abrasion = 2.0);
-    let c = *s.compound().unwrap();
-    let mut state = StepState::default();
-    let dt = 1.0 / 60.0;
-    let mut energy = 0.0;
-    let input = StepInput {
-        contact: Some(crate::common::contact(0.3, 20.0, 2.0)),
-        ..Default::default()
-    };
-    for _ in 0..(120.0 / dt) as usize {
-        state.compression = 0.1;
-        let out = step(&s, &mut state, input, dt);
-        energy += out.sliding_power as f64 * dt as f64;
+    // Inside the window (its top raised out of reach), then with the same slide past
+    // it: 0.5 more abrasion per 10 K over the top, read at each step's new surface.
+    for (top, hot) in [(300.0f32, 0.0f64), (70.0, 0.5)] {
+        let s = summer(|c| {
+            c.abrasion = 2.0;
+            c.window_high = top;
+            c.hot_wear = hot as f32;
+        });
+        let c = *s.compound().unwrap();
+        let mut state = StepState::default();
+        let dt = 1.0 / 60.0;
+        let (mut energy, mut expected, mut hottest) = (0.0, 0.0, 0.0f64);
+        let input = StepInput {
+            contact: Some(crate::common::contact(0.3, 20.0, 2.0)),
+            ..Default::default()
+        };
+        for _ in 0..(120.0 / dt) as usize {
+            state.compression = 0.1;
+            let out = step(&s, &mut state, input, dt);
+            let slid = out.sliding_power as f64 * dt as f64;
+            let over = (state.tyre.surface - top as f64).max(0.0) / 10.0;
+            energy += slid;
+            expected += 2.0 * (1.0 + hot * over) * 0.5 * slid * 1e-6;
+            hottest = hottest.max(state.tyre.surface);
+        }
+        let lost = c.tread_depth as f64 - state.tyre.tread;
+        let plain = 2.0 * 0.5 * energy * 1e-6;
+        println!(
+            "measured (window top {top} °C, hot wear {hot}): {:.2} MJ slid, surface up to {hottest:.1} °C, {lost:.4} mm worn (closed form {expected:.4}; {plain:.4} without the heat's term)",
+            energy * 1e-6
+        );
+        assert!(
+            lost > 0.05 && (lost / expected - 1.0).abs() < 0.01,
+            "{lost} vs {expected}"
+        );
+        if hot > 0.0 {
+            assert!(hottest > top as f64 + 20.0 && lost > 1.2 * plain, "{hottest} {lost} {plain}");
+        }
     }
-    let expected = 2.0 * 0.5 * energy * 1e-6;
-    let lost = c.tread_depth as f64 - state.tyre.tread;
-    println!(
-        "measured: {:.2} MJ slid, {lost:.4} mm worn (closed form {expected:.4})",
-        energy * 1e-6
-    );
-    assert!(
-        lost > 0.05 && (lost / expected - 1.0).abs() < 0.01,
-        "{lost} vs {expected}"
-    );
+}
+
+/// McAdams' film coefficient written out: `5.7 + 3.8·v` to 5 m/s, `24.7·(v/5)^0.78`
+/// above (7.03·v^0.78, his turbulent form met at 5 m/s); the road's conduction
+/// `road_conductance · (load / p) · √(v / 20 m/s)`, at least 1 m/s. Checked to fail:
+/// with the low-speed form kept above 5 m/s the film at 50 m/s reads 195.7.
+#[test]
+fn the_air_and_the_road_cool_by_their_laws() {
+    for (v, expected) in [
+        (0.0, 5.7),
+        (3.0, 17.1),
+        (5.0, 24.7),
+        (-5.0, 24.7),
+        (20.0, 24.7 * 4f64.powf(0.78)),
+        (50.0, 24.7 * 10f64.powf(0.78)),
+    ] {
+        let h = thermal::film(v);
+        println!("measured: film at {v} m/s {h:.2} W/(m²·K) (closed form {expected:.2})");
+        assert!((h - expected).abs() < 1e-9 * expected.max(1.0), "{v}: {h} vs {expected}");
+    }
+    // Within 2.5 % of McAdams' own 7.2·v^0.78 over his 5–30 m/s.
+    for v in [5.0, 10.0, 30.0] {
+        let h = thermal::film(v);
+        assert!((h / (7.2 * f64::powf(v, 0.78)) - 1.0).abs() < 0.025, "{v}: {h}");
+    }
+    let c = TyreCompound::default();
+    // 4 000 N at 200 kPa: a 0.02 m² patch.
+    let g = |v: f64| thermal::road_conductance(&c, 4000.0, 200.0, v);
+    assert!((g(20.0) - 1000.0 * 0.02).abs() < 1e-9);
+    assert!((g(80.0) / g(20.0) - 2.0).abs() < 1e-9);
+    assert!((g(0.0) / g(20.0) - (1.0f64 / 20.0).sqrt()).abs() < 1e-9);
+    assert_eq!(g(-80.0), g(80.0));
+    // A flat patch reads 50 kPa: it does not grow without bound.
+    assert_eq!(thermal::road_conductance(&c, 4000.0, 0.0, 20.0), g(20.0) * 200.0 / 50.0);
+}
+
+/// The carcass' hysteresis: `tan δ · (Fx²/k_x + Fy²/k_y) · |ω| / 2` with the carcass'
+/// stiffness the slip stiffness over the relaxation length, read from a tyre held at a
+/// slip on a rolling road (the forces and the spin from the step's outputs), at 30 and
+/// 240 Hz, within 0.2 %; none without a relaxation length (a rigid carcass). Checked
+/// to fail: with the cycle's loss taken as `tan δ · F²/k` a radian (the half left out)
+/// it reads 197.5 W against 98.8.
+#[test]
+fn the_carcass_heats_by_its_hysteresis_under_the_forces() {
+    for dt in [1.0 / 30.0f32, 1.0 / 240.0] {
+        let mut s = summer(|_| {});
+        s.set_lateral_relaxation_length(0.4).unwrap();
+        s.set_longitudinal_relaxation_length(0.15).unwrap();
+        s.set_load_sensitivity(0.2).unwrap();
+        let c = *s.compound().unwrap();
+        let mut state = StepState::default();
+        let out = rolling_road(&s, (20.0, 0.6), Ambient::default(), 5.0, dt, &mut state);
+        let load = out.load as f64;
+        let (kx, ky) = (s.slip_stiffness(load) / 0.15, s.cornering_stiffness(load) / 0.4);
+        let (fx, fy) = (out.forward_force as f64, out.sideways_force as f64);
+        let expected = c.carcass_loss as f64 * (fx * fx / kx + fy * fy / ky) * (out.angular_velocity as f64).abs() / 2.0;
+        let measured = out.deformation_power as f64;
+        println!(
+            "measured dt {dt:.4}: {fy:.0} N sideways, {fx:.0} N forward at {load:.0} N: carcass hysteresis {measured:.1} W (closed form {expected:.1})"
+        );
+        assert!(measured > 20.0 && (measured / expected - 1.0).abs() < 2e-3, "{measured} vs {expected}");
+    }
+    // A rigid carcass (no relaxation lengths) stores nothing.
+    let s = summer(|_| {});
+    let mut state = StepState::default();
+    let out = rolling_road(&s, (20.0, 0.6), Ambient::default(), 1.0, 1.0 / 60.0, &mut state);
+    assert_eq!(out.deformation_power, 0.0);
+}
+
+/// The pressure's effect on each stiffness (the Magic Formula 6.1's forms): the
+/// longitudinal slip stiffness `1 + a·dp + b·dp²` (a −1.0, b 0.5: falling with
+/// pressure), the cornering stiffness `1 + c·dp` (c 0.15), `dp = (p − p_nom)/p_nom`,
+/// measured on a rolling road at 20 m/s from the force at a small slip, for a tyre 20 %
+/// under-inflated and one 45 kPa over (a hot tyre), against the same tyre at its
+/// nominal pressure: within 1 % of the law (5 % asked). Checked to fail: with one gain
+/// for both directions (the old +0.4) the under-inflated tyre's slip stiffness reads
+/// 0.92 where 1.22 is due.
+#[test]
+fn pressure_moves_each_stiffness_by_its_own_law() {
+    let measure = |cold: f32| {
+        let s = summer(|c| {
+            c.cold_pressure = cold;
+            c.window_loss = 0.0;
+        });
+        let mut s = s;
+        s.set_inertia(1.0e6).unwrap();
+        let c = *s.compound().unwrap();
+        let fitted = TyreState::fitted(&c, c.cold_temperature);
+        // Longitudinal: κ = 0.002 held by a wheel too heavy to change its spin.
+        let v = 20.0f32;
+        let kappa = 0.002f32;
+        let mut state = StepState {
+            tyre: fitted,
+            compression: 0.1,
+            angular_velocity: v * (1.0 + kappa) / s.radius(),
+            ..Default::default()
+        };
+        let input = StepInput {
+            contact: Some(crate::common::contact(0.3, v, 0.0)),
+            ambient: Ambient {
+                air: c.cold_temperature,
+                track: c.cold_temperature,
+                road_cooling: 0.0,
+            },
+            ..Default::default()
+        };
+        let out = step(&s, &mut state, input, 1.0 / 60.0);
+        let kx = out.forward_force as f64 / out.forward_slip as f64;
+        // Lateral: σ = 0.001.
+        let mut state = StepState {
+            tyre: fitted,
+            compression: 0.1,
+            angular_velocity: v / s.radius(),
+            ..Default::default()
+        };
+        let input = StepInput {
+            contact: Some(crate::common::contact(0.3, v, 0.02)),
+            ..input
+        };
+        let out = step(&s, &mut state, input, 1.0 / 60.0);
+        let ky = -out.sideways_force as f64 / out.sideways_slip as f64;
+        (kx, ky, fitted.pressure(&c))
+    };
+    let nominal = TyreCompound::default().nominal_pressure;
+    let (kx0, ky0, p0) = measure(nominal);
+    assert!((p0 - nominal as f64).abs() < 1e-6);
+    for cold in [0.8 * nominal, nominal + 45.0] {
+        let (kx, ky, p) = measure(cold);
+        let dp = p / p0 - 1.0;
+        let (lon, lat) = (1.0 - 1.0 * dp + 0.5 * dp * dp, 1.0 + 0.15 * dp);
+        println!(
+            "measured {p:.0} kPa (dp {dp:+.3}): slip stiffness × {:.4} (law {lon:.4}), cornering stiffness × {:.4} (law {lat:.4})",
+            kx / kx0,
+            ky / ky0
+        );
+        assert!((kx / kx0 / lon - 1.0).abs() < 0.01, "{cold}: {} vs {lon}", kx / kx0);
+        assert!((ky / ky0 / lat - 1.0).abs() < 0.01, "{cold}: {} vs {lat}", ky / ky0);
+    }
 }
 
 #[test]

@@ -181,6 +181,7 @@ pub(super) fn surface_ui(ui: &mut egui::Ui, name: &str, s: &mut WheelSurface) ->
             egui::Grid::new(("surface", name)).num_columns(2).show(ui, |ui| {
                 changed |= num(ui, "grip", &mut s.grip, 0.0..=3.0, " ×", 0.01);
                 changed |= num(ui, "stiffness", &mut s.stiffness, 0.01..=3.0, " ×", 0.01);
+                changed |= num(ui, "speed fade", &mut s.speed_fade, 0.0..=0.1, " s/m", 0.001);
                 changed |= num(
                     ui,
                     "rolling resistance",
