@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use common::*;
 use wheelcollider_avian::prelude::*;
 use wheelcollider_core::RELAXED_LATERAL_MIN_DENOMINATOR;
-use wheelcollider_core::thermal::CONVECTION;
+use wheelcollider_core::thermal::{self, TyreState};
 
 fn wheel_list(app: &App, car: Entity) -> Vec<Entity> {
     app.world().get::<ChassisWheels>(car).unwrap().wheels().to_vec()
@@ -27,7 +27,7 @@ fn reading(app: &App, w: Entity) -> TyreReading {
 /// The steady rise (K over the air) of the surface and the carcass, with the gas in
 /// balance with the carcass: the two-node solve of `G·T = Q` written out by hand.
 fn steady_rise(c: &TyreCompound, (q_s, q_c): (f64, f64), speed: f64, road: f64, track_rise: f64) -> [f64; 2] {
-    let film = CONVECTION[0] + CONVECTION[1] * speed;
+    let film = thermal::film(speed);
     let sc = c.surface_carcass_conductance as f64;
     let (sa, ca) = (film * c.surface_area as f64, film * c.sidewall_area as f64);
     let (a, b, d) = (sc + sa + road, -sc, sc + ca);
@@ -41,7 +41,8 @@ fn steady_rise(c: &TyreCompound, (q_s, q_c): (f64, f64), speed: f64, road: f64, 
 /// seconds) and their window open (the force stays the same as they warm): every
 /// tyre's surface and carcass rise over the air within 2 % of the steady state of its
 /// own mean heat in (the tread's share of its sliding power, its rolling resistance's
-/// power) against the conductances at its mean speed, load and pressure. At 30, 60 and
+/// power and its carcass' hysteresis) against the conductances at its mean speed, load
+/// and pressure. At 30, 60 and
 /// 240 Hz. Checked to fail: with the road's conduction dropped from the closed form the
 /// first tyre misses by a third.
 #[test]
@@ -85,19 +86,20 @@ fn a_steady_circles_tyres_heat_to_where_heat_in_equals_heat_out() {
                     s[1] += rolling as f64;
                     s[2] += o.ground_speed.abs() as f64;
                     s[3] += o.load as f64;
+                    s[4] += o.deformation_power as f64;
                 }
             }
         }
         for (k, w) in ws.iter().enumerate() {
-            let [slide, rolling, speed, load, _] = sums[k].map(|x| x / n as f64);
+            let [slide, rolling, speed, load, deformation] = sums[k].map(|x| x / n as f64);
             let c = *app.world().get::<WheelCollider>(*w).unwrap().0.compound().unwrap();
             let t = reading(&app, *w);
-            let road = c.road_conductance as f64 * load / (t.pressure as f64 * 1000.0);
-            let q = (c.friction_heat_share as f64 * slide, rolling);
+            let road = thermal::road_conductance(&c, load, t.pressure as f64, speed);
+            let q = (c.friction_heat_share as f64 * slide, rolling + deformation);
             let [xs, xc] = steady_rise(&c, q, speed, road, (weather.track - weather.air) as f64);
             let (ms, mc) = ((t.surface - weather.air) as f64, (t.carcass - weather.air) as f64);
             println!(
-                "measured {hz} Hz wheel {k}: {slide:.0} W sliding, {rolling:.0} W rolling, {load:.0} N; surface +{ms:.2} K (closed form +{xs:.2}), carcass +{mc:.2} K (+{xc:.2}), {:.1} kPa",
+                "measured {hz} Hz wheel {k}: {slide:.0} W sliding, {rolling:.0} W rolling, {deformation:.0} W hysteresis, {load:.0} N; surface +{ms:.2} K (closed form +{xs:.2}), carcass +{mc:.2} K (+{xc:.2}), {:.1} kPa",
                 t.pressure
             );
             assert!((ms / xs - 1.0).abs() < 0.02, "{hz} Hz wheel {k}: surface {ms} vs {xs}");
@@ -226,5 +228,148 @@ fn a_punctured_tyre_runs_on_its_rim_until_new_tyres_are_fitted() {
         let o = output(&app, ws[2]);
         let height = o.center.y - o.hit.unwrap().point.y;
         assert!((height - r).abs() < 1e-3 && !reading(&app, ws[2]).punctured, "{height}");
+    }
+}
+
+/// The road car cruising at 120 km/h on its summer tyres until they settle (heat
+/// capacities a fiftieth, window open, as the circle above): each tyre's gauge
+/// pressure within 2 % of the network's steady state of its own mean heat in (the
+/// rolling resistance's power at speed, the carcass' hysteresis, the tread's share of
+/// the sliding power) against the conductances at its speed, load and pressure, the gas
+/// at the carcass' temperature; and the rise over the cold 230 kPa inside the 10–45 kPa
+/// that tyre makers' pressure guides give for a warm road tyre (an estimate of theirs:
+/// 0.1–0.45 bar); the carcass' rise within 1 % of the closed form's. At 30, 60 and
+/// 240 Hz. Checked to fail: with the rolling resistance's speed term left out of the
+/// heat it puts in (the force keeping it) the carcass reads +29.24 K against +30.62.
+#[test]
+fn the_road_cars_tyres_settle_at_120_kmh_at_the_networks_hot_pressure() {
+    let mut settings = preset("road");
+    for a in &mut settings.axles {
+        let mut c = *a.wheel.compound().unwrap();
+        c.surface_capacity /= 50.0;
+        c.carcass_capacity /= 50.0;
+        c.gas_capacity /= 50.0;
+        c.window_loss = 0.0;
+        a.wheel.set_compound(Some(c)).unwrap();
+    }
+    let weather = Weather::default();
+    let v = 120.0 / 3.6;
+    for hz in [30.0, 60.0, 240.0] {
+        let (mut app, car) = on_flat(&settings, hz);
+        run(&mut app, steps(1.0, hz));
+        launch_in_gear(&mut app, car, v);
+        let ws = wheel_list(&app, car);
+        let (seconds, avg) = (40.0, 8.0);
+        let mut sums = vec![[0.0f64; 5]; ws.len()];
+        let (mut n, total) = (0, steps(seconds, hz));
+        let mut integral = 0.0f32;
+        for i in 0..total {
+            let speed = velocity(&app, car).dot(rotation(&app, car) * Vec3::NEG_Z);
+            integral = (integral + (v - speed) / hz as f32).clamp(-1.0, 1.0);
+            set_controls(&mut app, car, |c| {
+                c.steer = 0.0;
+                c.throttle = (0.3 + 0.5 * (v - speed) + 0.5 * integral).clamp(0.0, 1.0);
+                c.brake = 0.0;
+            });
+            app.update();
+            if i >= total - steps(avg, hz) {
+                n += 1;
+                for (k, w) in ws.iter().enumerate() {
+                    let o = output(&app, *w).output;
+                    let radius = settings.axles[k / 2].wheel.radius();
+                    let s = &mut sums[k];
+                    s[0] += o.sliding_power as f64;
+                    s[1] += (o.rolling_resistance_force * o.angular_velocity * radius).abs() as f64;
+                    s[2] += o.ground_speed.abs() as f64;
+                    s[3] += o.load as f64;
+                    s[4] += o.deformation_power as f64;
+                }
+            }
+        }
+        let speed = velocity(&app, car).length();
+        for (k, w) in ws.iter().enumerate() {
+            let [slide, rolling, speed_k, load, deformation] = sums[k].map(|x| x / n as f64);
+            let c = *app.world().get::<WheelCollider>(*w).unwrap().0.compound().unwrap();
+            let t = reading(&app, *w);
+            let road = thermal::road_conductance(&c, load, t.pressure as f64, speed_k);
+            let q = (c.friction_heat_share as f64 * slide, rolling + deformation);
+            let [_, xc] = steady_rise(&c, q, speed_k, road, (weather.track - weather.air) as f64);
+            // The gas settles at the carcass' temperature: the ideal gas at it.
+            let gas = TyreState {
+                gas: weather.air as f64 + xc,
+                fitted: true,
+                ..TyreState::fitted(&c, weather.air)
+            };
+            let expected = gas.pressure(&c);
+            let rise = t.pressure - c.cold_pressure;
+            println!(
+                "measured {hz} Hz wheel {k} at {speed:.2} m/s: {rolling:.0} W rolling, {deformation:.1} W hysteresis, {slide:.1} W sliding; carcass +{:.2} K (closed form +{xc:.2}), {:.1} kPa (closed form {expected:.1}), +{rise:.1} kPa over cold",
+                t.carcass - weather.air,
+                t.pressure
+            );
+            let carcass = (t.carcass - weather.air) as f64;
+            assert!((carcass / xc - 1.0).abs() < 0.01, "{hz} Hz wheel {k}: carcass +{carcass} vs +{xc}");
+            assert!(
+                (t.pressure as f64 / expected - 1.0).abs() < 0.02,
+                "{hz} Hz wheel {k}: {} vs {expected}",
+                t.pressure
+            );
+            assert!((10.0..=45.0).contains(&rise), "{hz} Hz wheel {k}: +{rise} kPa");
+        }
+    }
+}
+
+/// A punctured front-left tyre drags: its rolling resistance is the rim's
+/// (`rim_rolling` × the tyre's coefficient at speed × its load, within 1 %), and the
+/// road car coasting at 15 m/s with the wheel held straight yaws towards the flat
+/// (left) where the same car on four good tyres runs straight (under 0.2° in 3 s). At
+/// 30, 60 and 240 Hz. Checked to fail: with the flat's rolling resistance the tyre's own
+/// it reads 35.2 N against 352.3.
+#[test]
+fn a_flat_tyre_drags_and_the_car_pulls_towards_it() {
+    let settings = preset_with("road", SweepType::Ray);
+    for hz in [30.0, 60.0, 240.0] {
+        let mut heading = [0.0f32; 2];
+        for (i, flat) in [false, true].into_iter().enumerate() {
+            let (mut app, car) = on_flat(&settings, hz);
+            run(&mut app, steps(1.0, hz));
+            let ws = wheel_list(&app, car);
+            if flat {
+                app.world_mut().trigger(PunctureTyre { wheel: ws[0] });
+                run(&mut app, steps(1.0, hz));
+            }
+            launch(&mut app, car, 15.0);
+            let start = rotation(&app, car) * Vec3::NEG_Z;
+            for _ in 0..steps(3.0, hz) {
+                set_controls(&mut app, car, |c| {
+                    c.steer = 0.0;
+                    c.throttle = 0.0;
+                    c.brake = 0.0;
+                });
+                app.update();
+            }
+            let end = rotation(&app, car) * Vec3::NEG_Z;
+            // Positive: turned left (counter-clockwise seen from above).
+            heading[i] = start.cross(end).y.asin().to_degrees();
+            if flat {
+                let w = &app.world().get::<WheelCollider>(ws[0]).unwrap().0;
+                let c = *w.compound().unwrap();
+                let o = output(&app, ws[0]).output;
+                let v = o.ground_speed as f64;
+                let expected = c.rim_rolling as f64 * w.rolling_coefficient(v) * o.load as f64;
+                let measured = o.rolling_resistance_force.abs() as f64;
+                println!(
+                    "measured {hz} Hz: flat's rolling resistance {measured:.1} N at {:.0} N (closed form {expected:.1})",
+                    o.load
+                );
+                assert!((measured / expected - 1.0).abs() < 0.01, "{measured} vs {expected}");
+            }
+        }
+        println!(
+            "measured {hz} Hz: heading after 3 s coasting from 15 m/s: {:.2}° on good tyres, {:.2}° with the front left flat",
+            heading[0], heading[1]
+        );
+        assert!(heading[0].abs() < 0.2, "{hz} Hz: good tyres turned {}", heading[0]);
+        assert!(heading[1] > 0.5, "{hz} Hz: the flat car turned {}", heading[1]);
     }
 }
