@@ -373,3 +373,66 @@ fn a_flat_tyre_drags_and_the_car_pulls_towards_it() {
         assert!(heading[1] > 0.5, "{hz} Hz: the flat car turned {}", heading[1]);
     }
 }
+
+/// The pressure's effect on the longitudinal slip stiffness in the car: the road car
+/// braking steadily from 20 m/s at a quarter pedal (0.3 g, ABS off), once on tyres at
+/// their nominal 230 kPa and once 20 % under-inflated (peak grip kept: the pressure's
+/// grip term off). The same braking force at slips in the ratio of the stiffness law,
+/// `κ_under / κ_nominal = 1 / (1 + a·dp + b·dp²)` (a −1.0, b 0.5: the curve's B scaled,
+/// so the ratio holds at any force), for the front and the rear axle within 3 % (5 %
+/// asked). At 30, 60 and 240 Hz. Checked to fail: with one gain for both directions
+/// (the old +0.4) the under-inflated fronts read 1.09× the nominal's slip where 0.82×
+/// is due.
+#[test]
+fn under_inflated_tyres_brake_at_more_slip_by_the_stiffness_law() {
+    let run_at = |hz: f64, under: bool| {
+        let mut s = preset("road");
+        s.brakes.abs = false;
+        for a in &mut s.axles {
+            let mut c = *a.wheel.compound().unwrap();
+            c.pressure_grip = 0.0;
+            c.window_loss = 0.0;
+            if under {
+                c.cold_pressure = 0.8 * c.nominal_pressure;
+            }
+            a.wheel.set_compound(Some(c)).unwrap();
+        }
+        let (mut app, car) = on_flat(&s, hz);
+        run(&mut app, steps(1.0, hz));
+        launch(&mut app, car, 20.0);
+        let ws = wheel_list(&app, car);
+        let mut sums = [[0.0f64; 3]; 2];
+        for i in 0..steps(1.5, hz) {
+            set_controls(&mut app, car, |c| {
+                c.brake = 0.25;
+                c.throttle = 0.0;
+                c.steer = 0.0;
+            });
+            app.update();
+            if i >= steps(0.5, hz) {
+                for (k, w) in ws.iter().enumerate() {
+                    let o = output(&app, *w).output;
+                    let s = &mut sums[k / 2];
+                    s[0] += o.forward_slip as f64;
+                    s[1] += o.forward_force as f64;
+                    s[2] += reading(&app, *w).pressure as f64;
+                }
+            }
+        }
+        sums
+    };
+    for hz in [30.0, 60.0, 240.0] {
+        let (nominal, under) = (run_at(hz, false), run_at(hz, true));
+        for axle in 0..2 {
+            let dp = under[axle][2] / nominal[axle][2] - 1.0;
+            let law = 1.0 / (1.0 - dp + 0.5 * dp * dp);
+            let slip = under[axle][0] / nominal[axle][0];
+            let force = under[axle][1] / nominal[axle][1];
+            println!(
+                "measured {hz} Hz axle {axle}: dp {dp:+.3}; slip × {slip:.4} (law {law:.4}) at force × {force:.4}"
+            );
+            assert!((force - 1.0).abs() < 0.01, "{hz} Hz axle {axle}: force × {force}");
+            assert!((slip / law - 1.0).abs() < 0.03, "{hz} Hz axle {axle}: slip × {slip} vs {law}");
+        }
+    }
+}
