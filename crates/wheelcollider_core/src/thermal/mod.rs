@@ -205,7 +205,8 @@ pub fn condition(compound: &TyreCompound, state: &TyreState) -> Condition {
         * (1.0 - compound.pressure_grip as f64 * dp * dp).max(0.1)
         * (1.0 - compound.wear_grip as f64 * state.worn(compound));
     let factor = |gain: f32| (1.0 + gain as f64 * dp).clamp(0.1, 10.0);
-    let slip = 1.0 + compound.pressure_slip_stiffness as f64 * dp + compound.pressure_slip_stiffness_square as f64 * dp * dp;
+    let slip =
+        1.0 + compound.pressure_slip_stiffness as f64 * dp + compound.pressure_slip_stiffness_square as f64 * dp * dp;
     Condition {
         grip,
         stiffness: [slip.clamp(0.1, 10.0), factor(compound.pressure_cornering_stiffness)],
@@ -285,7 +286,8 @@ pub fn conductances(compound: &TyreCompound, state: &TyreState, heating: &Heatin
     let depth = state.tread.max(c.tread_depth as f64 / MAX_WEAR_CONDUCTION);
     let sc = c.surface_carcass_conductance as f64 * (c.tread_depth as f64 / depth).min(MAX_WEAR_CONDUCTION);
     let film = film(heating.speed);
-    let road = road_conductance(c, heating.load, state.pressure(c), heating.speed) * (ambient.road_cooling as f64).max(0.0);
+    let road =
+        road_conductance(c, heating.load, state.pressure(c), heating.speed) * (ambient.road_cooling as f64).max(0.0);
     [
         sc,
         c.carcass_gas_conductance as f64,

@@ -75,7 +75,12 @@ impl<'a> TyreAtLoad<'a> {
     /// curve without a peak (B, C or D zero) borrows the other's peak slip for the
     /// normalisation (1 if neither has one): any common value gives the friction
     /// circle.
-    pub fn new(longitudinal: &'a MagicFormula, lateral: &'a MagicFormula, b_scale: [f32; 2], lateral_peak: f64) -> Self {
+    pub fn new(
+        longitudinal: &'a MagicFormula,
+        lateral: &'a MagicFormula,
+        b_scale: [f32; 2],
+        lateral_peak: f64,
+    ) -> Self {
         let [b_scale, b_lateral] = b_scale.map(|b| b.max(1e-6));
         let b_scale_y = (b_lateral as f64 / lateral_peak.max(1e-6)) as f32;
         let (px, py) = (

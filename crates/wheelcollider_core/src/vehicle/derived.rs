@@ -59,7 +59,12 @@ impl VehicleSettings {
     /// times its static load, plus the same coefficient on the downforce.
     pub fn rolling_resistance_force(&self, v: f32) -> f32 {
         let n = self.axles.len().max(1) as f32;
-        let c: f32 = self.axles.iter().map(|a| a.wheel.rolling_coefficient(v as f64) as f32).sum::<f32>() / n;
+        let c: f32 = self
+            .axles
+            .iter()
+            .map(|a| a.wheel.rolling_coefficient(v as f64) as f32)
+            .sum::<f32>()
+            / n;
         let down = 0.5 * self.aero.air_density * (self.aero.downforce_front + self.aero.downforce_rear) * v * v;
         c * (self.chassis.mass * STANDARD_GRAVITY + down).max(0.0)
     }

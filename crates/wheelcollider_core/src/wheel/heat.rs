@@ -60,8 +60,14 @@ pub(super) fn heat(
             compound,
             [patch.fx, patch.fy],
             [
-                carcass(settings.slip_stiffness(loaded.load), settings.longitudinal_relaxation_length()),
-                carcass(settings.cornering_stiffness(loaded.load), settings.lateral_relaxation_length()),
+                carcass(
+                    settings.slip_stiffness(loaded.load),
+                    settings.longitudinal_relaxation_length(),
+                ),
+                carcass(
+                    settings.cornering_stiffness(loaded.load),
+                    settings.lateral_relaxation_length(),
+                ),
             ],
             rolled.omega,
         )

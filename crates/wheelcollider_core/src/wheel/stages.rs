@@ -240,7 +240,10 @@ pub(super) fn suspension(
         loaded.vy = c.sideways_velocity as f64;
         loaded.grip = (c.grip as f64).clamp(0.0, MAX_VALUE as f64);
         if c.speed_fade > 0.0 {
-            let slide = math::hypot(loaded.vx - state.angular_velocity as f64 * settings.radius() as f64, loaded.vy);
+            let slide = math::hypot(
+                loaded.vx - state.angular_velocity as f64 * settings.radius() as f64,
+                loaded.vy,
+            );
             loaded.grip *= math::exp(-(c.speed_fade as f64).min(1.0) * slide);
         }
         loaded.stiffness = [(c.stiffness as f64).clamp(MIN_SURFACE_STIFFNESS, 10.0); 2];

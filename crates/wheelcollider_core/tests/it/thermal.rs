@@ -315,7 +315,10 @@ fn the_tread_wears_by_its_share_of_the_sliding_energy() {
             "{lost} vs {expected}"
         );
         if hot > 0.0 {
-            assert!(hottest > top as f64 + 20.0 && lost > 1.2 * plain, "{hottest} {lost} {plain}");
+            assert!(
+                hottest > top as f64 + 20.0 && lost > 1.2 * plain,
+                "{hottest} {lost} {plain}"
+            );
         }
     }
 }
@@ -336,7 +339,10 @@ fn the_air_and_the_road_cool_by_their_laws() {
     ] {
         let h = thermal::film(v);
         println!("measured: film at {v} m/s {h:.2} W/(m²·K) (closed form {expected:.2})");
-        assert!((h - expected).abs() < 1e-9 * expected.max(1.0), "{v}: {h} vs {expected}");
+        assert!(
+            (h - expected).abs() < 1e-9 * expected.max(1.0),
+            "{v}: {h} vs {expected}"
+        );
     }
     // Within 2.5 % of McAdams' own 7.2·v^0.78 over his 5–30 m/s.
     for v in [5.0, 10.0, 30.0] {
@@ -373,12 +379,16 @@ fn the_carcass_heats_by_its_hysteresis_under_the_forces() {
         let load = out.load as f64;
         let (kx, ky) = (s.slip_stiffness(load) / 0.15, s.cornering_stiffness(load) / 0.4);
         let (fx, fy) = (out.forward_force as f64, out.sideways_force as f64);
-        let expected = c.carcass_loss as f64 * (fx * fx / kx + fy * fy / ky) * (out.angular_velocity as f64).abs() / 2.0;
+        let expected =
+            c.carcass_loss as f64 * (fx * fx / kx + fy * fy / ky) * (out.angular_velocity as f64).abs() / 2.0;
         let measured = out.deformation_power as f64;
         println!(
             "measured dt {dt:.4}: {fy:.0} N sideways, {fx:.0} N forward at {load:.0} N: carcass hysteresis {measured:.1} W (closed form {expected:.1})"
         );
-        assert!(measured > 20.0 && (measured / expected - 1.0).abs() < 2e-3, "{measured} vs {expected}");
+        assert!(
+            measured > 20.0 && (measured / expected - 1.0).abs() < 2e-3,
+            "{measured} vs {expected}"
+        );
     }
     // A rigid carcass (no relaxation lengths) stores nothing.
     let s = summer(|_| {});

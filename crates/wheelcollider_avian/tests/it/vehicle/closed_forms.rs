@@ -95,7 +95,11 @@ fn top_speed_where_drive_force_meets_drag_and_rolling_resistance() {
     // 5th and 6th top out within 1 %: its gearbox shifts up at its shift point).
     let last = *gears.last().unwrap();
     assert!(last >= top_gear, "{gears:?} stops short of gear {top_gear}");
-    assert_eq!(gears, (1..=last).collect::<Vec<_>>(), "shifts up through every gear in order");
+    assert_eq!(
+        gears,
+        (1..=last).collect::<Vec<_>>(),
+        "shifts up through every gear in order"
+    );
 }
 
 #[test]

