@@ -107,11 +107,12 @@ pub mod prelude {
         uncouple_trailer,
     };
     pub use crate::vehicle::{
-        AeroSettings, AirControlSettings, AntiFlipSettings, AssistSettings, AxleSettings, BrakeSettings,
-        ChassisSettings, ClutchSettings, DifferentialKind, DriverInput, EngineLayout, EngineSettings, GearChanged,
-        GearboxSettings, HitchKind, HitchSettings, ResetVehicle, SteeringSettings, TrailerBrakes, TrailerSettings,
-        Vehicle, VehicleInput, VehicleSettings, VehicleSettingsError, VehicleSystems, VehicleTelemetry, VehicleWheel,
-        WheelPlacement, YawStabilitySettings, insert_vehicle, spawn_vehicle, spawn_vehicle_with,
+        AeroSettings, AirControlSettings, AntiFlipSettings, AssistSettings, AxleSettings, AxleSuspension,
+        BrakeSettings, ChassisSettings, ClutchSettings, DifferentialKind, DriverInput, EngineLayout, EngineSettings,
+        GearChanged, GearboxSettings, HitchKind, HitchSettings, ResetVehicle, SteeringSettings, TrailerBrakes,
+        TrailerSettings, Vehicle, VehicleInput, VehicleSettings, VehicleSettingsError, VehicleSystems,
+        VehicleTelemetry, VehicleWheel, WheelPlacement, YawStabilitySettings, insert_vehicle, spawn_vehicle,
+        spawn_vehicle_with,
     };
     #[cfg(feature = "serialize")]
     pub use crate::vehicle::{EMBEDDED_PRESETS, VehicleFromPreset, VehiclePreset};

@@ -14,8 +14,8 @@
 
 use super::fields::VEHICLE_FLOATS;
 use super::{
-    AeroSettings, AssistSettings, BrakeSettings, ClutchSettings, DifferentialKind, EngineLayout, EngineSettings,
-    GearboxSettings, HitchSettings, SteeringSettings, TrailerSettings,
+    AeroSettings, AssistSettings, AxleSuspension, BrakeSettings, ClutchSettings, DifferentialKind, EngineLayout,
+    EngineSettings, GearboxSettings, HitchSettings, SteeringSettings, TrailerSettings,
 };
 use crate::limits::MAX_VALUE;
 use crate::settings::WheelSettings;
@@ -103,6 +103,10 @@ pub struct AxleSettings {
     pub anti_roll_stiffness: f32,
     /// The axle's differential (used when `driven`).
     pub differential: DifferentialKind,
+    /// The kind of suspension: what the geometry's unset fields below default to
+    /// ([`AxleGeometry::typical_of`](super::AxleGeometry::typical_of)). `Independent`
+    /// (the default): a road car's.
+    pub suspension: AxleSuspension,
     /// Roll steer (deg of toe per deg of body roll), −1..=1: positive toes the wheel
     /// in as the body rolls onto it (the outside wheel in a turn) and out as it rolls
     /// off, so the whole axle steers into the turn. On the rear axle that is roll
@@ -175,6 +179,7 @@ impl Default for AxleSettings {
             handbrake: false,
             anti_roll_stiffness: 0.0,
             differential: DifferentialKind::Open,
+            suspension: AxleSuspension::Independent,
             roll_steer: None,
             compliance_steer: None,
             roll_centre_height: None,

@@ -32,7 +32,7 @@ use wheelcollider_avian::debug::WheelGizmos;
 use wheelcollider_avian::prelude::*;
 use wheelcollider_avian::replay::{DriveRecorder, DriveReplay};
 use wheelcollider_avian::vehicle::VehicleRuntime;
-use wheelcollider_core::vehicle::AxleGeometry;
+use wheelcollider_core::vehicle::{AxleGeometry, AxleSuspension};
 
 use crate::{Request, Tab, gizmo_toggles};
 
@@ -253,7 +253,8 @@ fn tune_tab(
 /// position ranges scale with the chassis (`scale`, [`chassis_scale`]): along it within
 /// one chassis length of the middle, the half track up to one, the mount within half
 /// of one up or down, the roll centre within the half track. The geometry's unset
-/// fields show their `resolved` value (typical of the axle's role); an edit sets them.
+/// fields show their `resolved` value (typical of the axle's suspension and role); an
+/// edit sets them.
 fn axle_ui(ui: &mut egui::Ui, (i, scale): (usize, f32), axle: &mut AxleSettings, resolved: &AxleGeometry) -> bool {
     let mut changed = false;
     egui::Grid::new(("axle", i)).num_columns(2).show(ui, |ui| {
@@ -269,6 +270,20 @@ fn axle_ui(ui: &mut egui::Ui, (i, scale): (usize, f32), axle: &mut AxleSettings,
             " N/m",
             100.0,
         );
+        ui.label("suspension");
+        ui.horizontal(|ui| {
+            for (name, kind) in [
+                ("independent", AxleSuspension::Independent),
+                ("beam", AxleSuspension::Beam),
+                ("torsion", AxleSuspension::Torsion),
+            ] {
+                if ui.selectable_label(axle.suspension == kind, name).clicked() && axle.suspension != kind {
+                    axle.suspension = kind;
+                    changed = true;
+                }
+            }
+        });
+        ui.end_row();
         // The roll centre within the half track (the validation's clamp), the anti
         // percentages over their validated range.
         let h = axle.half_track;
