@@ -37,7 +37,12 @@ fn floor_mesh(anti: bool, wall: Option<f32>) -> Collider {
 /// 0.5 m/s at full lock (the wheels cross the mesh's internal edge at every angle), and
 /// a quarter-throttle pull-away; the floor cut both ways, with and without a wall in
 /// the same mesh. Height within 0.1 mm and roll within 0.01° of the plane's, step for
-/// step, every preset as shipped (relaxation on) at 60 Hz; measured within 2 µm.
+/// step, every preset as shipped (relaxation on) at 60 Hz; measured within 2 µm on the
+/// cars. The tractor's within 0.2 mm: on its beam axles' 0.65 m roll centres the
+/// links' jacking carries about 0.65 of the full-lock scrub's lateral force into heave,
+/// and the last bits by which the mesh's contacts differ from the plane's grow to
+/// 0.107 mm over the 12 s (within 2 µm on its old 0.08–0.10 m roll centres; its roll
+/// within 0.002°).
 ///
 /// Issue #38's first finding, kept as this test: the wall test failed with relaxation
 /// on (cylinder wheels 5.3 mm higher, rolled 0.4–0.9°, where they crossed the internal
@@ -102,8 +107,9 @@ fn a_mesh_floor_rides_like_a_plane_at_a_crawl() {
                     worst_h * 1000.0,
                     worst_roll
                 );
+                let height = if name == "tractor" { 2e-4 } else { 1e-4 };
                 assert!(
-                    worst_h < 1e-4 && worst_roll < 0.01,
+                    worst_h < height && worst_roll < 0.01,
                     "{name} {sweep:?}: {worst_h} m, {worst_roll}°"
                 );
             }
