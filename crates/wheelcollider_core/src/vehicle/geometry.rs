@@ -42,6 +42,10 @@ pub enum AxleSuspension {
 /// 1 deg/g, a quarter of its 4 deg/g reference.
 pub const BEAM_COMPLIANCE: f32 = 1.0;
 
+/// The largest lateral-force compliance steer an axle may have (deg/kN), either way
+/// ([`AxleSettings::compliance_steer`]'s range).
+const MAX_COMPLIANCE_STEER: f32 = 2.0;
+
 /// An axle's geometry and compliance with every field resolved (see the fields of
 /// [`AxleSettings`] of the same names for their meaning, units and ranges).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -84,7 +88,9 @@ impl AxleGeometry {
         match kind {
             AxleSuspension::Independent => {}
             AxleSuspension::Beam => {
-                let rated_kn = (rated_load / 1000.0).max(1e-3);
+                // Held to the field's own range (2 deg/kN): a wheel rated for under
+                // 0.5 kN would otherwise read a compliance no setting may have.
+                let rated_kn = (rated_load / 1000.0).max(BEAM_COMPLIANCE / MAX_COMPLIANCE_STEER);
                 return Self {
                     roll_steer: if role == AxleRole::Front { 0.0 } else { 0.05 },
                     compliance_steer: if role == AxleRole::Front {
