@@ -173,8 +173,8 @@ pub(crate) fn axle_brake_torques(
 /// axle's drive force rises to what the budgets give: the drive's pitch moment takes
 /// `k` (N per N, per wheel) off an axle ahead of the centre of mass, and it arrives
 /// within a pitch period, faster than the feedback's last-step load at a coarse step
-/// (the road car launched at 30 Hz spun its fronts to κ 0.88 at the clutch's bite
-/// without it). With `μ_i = b_i / N_i` and the axle's force `A` from `A_prev` (its
+/// (`the_launch_does_not_depend_on_the_step`). With `μ_i = b_i / N_i` and the axle's
+/// force `A` from `A_prev` (its
 /// tyres' force last step): `A = Σ μ_i·(N_i − k·(A − A_prev))`, solved for `A`; a
 /// falling force gives no load back (the cap does not rise ahead of the load).
 fn anticipated(pair: &[WheelFeedback; 2], budgets: [f32; 2], dir: f32, k: f32) -> [f32; 2] {

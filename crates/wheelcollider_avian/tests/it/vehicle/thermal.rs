@@ -36,6 +36,64 @@ fn steady_rise(c: &TyreCompound, (q_s, q_c): (f64, f64), speed: f64, road: f64, 
     [(r1 * d - b * r2) / det, (a * r2 - b * r1) / det]
 }
 
+/// The preset `name` with its tyres' heat capacities a fiftieth of theirs (the steady
+/// state does not read them; it comes in seconds) and their window open (the force
+/// stays the same as they warm).
+fn quick_tyres(name: &str) -> VehicleSettings {
+    let mut settings = preset(name);
+    for a in &mut settings.axles {
+        let mut c = *a.wheel.compound().unwrap();
+        c.surface_capacity /= 50.0;
+        c.carcass_capacity /= 50.0;
+        c.gas_capacity /= 50.0;
+        c.window_loss = 0.0;
+        a.wheel.set_compound(Some(c)).unwrap();
+    }
+    settings
+}
+
+/// One tyre's heat in and what cools it, summed over steps: sliding power, rolling
+/// resistance's power, ground speed, load, the carcass' hysteresis (W, W, m/s, N, W).
+#[derive(Clone, Copy, Default)]
+struct HeatSums {
+    sums: [f64; 5],
+    n: usize,
+}
+
+impl HeatSums {
+    /// Adds wheel `w`'s last step (its radius `radius`, m).
+    fn add(&mut self, app: &App, w: Entity, radius: f32) {
+        let o = output(app, w).output;
+        let rolling = (o.rolling_resistance_force * o.angular_velocity * radius).abs();
+        for (s, v) in self.sums.iter_mut().zip([
+            o.sliding_power,
+            rolling,
+            o.ground_speed.abs(),
+            o.load,
+            o.deformation_power,
+        ]) {
+            *s += v as f64;
+        }
+        self.n += 1;
+    }
+
+    /// The means: sliding, rolling, speed, load, hysteresis.
+    fn mean(&self) -> [f64; 5] {
+        self.sums.map(|x| x / self.n.max(1) as f64)
+    }
+
+    /// The steady rise of wheel `w`'s surface and carcass over the air (K) for these
+    /// mean heats, against the conductances at the mean speed and load and the tyre's
+    /// pressure now.
+    fn steady_rise(&self, app: &App, w: Entity, weather: &Weather) -> [f64; 2] {
+        let [slide, rolling, speed, load, deformation] = self.mean();
+        let c = *app.world().get::<WheelCollider>(w).unwrap().0.compound().unwrap();
+        let road = thermal::road_conductance(&c, load, reading(app, w).pressure as f64, speed);
+        let q = (c.friction_heat_share as f64 * slide, rolling + deformation);
+        steady_rise(&c, q, speed, road, (weather.track - weather.air) as f64)
+    }
+}
+
 /// The GT86 on a steady 0.6 g left circle at 15 m/s, its touring tyres' heat
 /// capacities a fiftieth of theirs (the steady state does not read them; it comes in
 /// seconds) and their window open (the force stays the same as they warm): every
@@ -47,15 +105,7 @@ fn steady_rise(c: &TyreCompound, (q_s, q_c): (f64, f64), speed: f64, road: f64, 
 /// first tyre misses by a third.
 #[test]
 fn a_steady_circles_tyres_heat_to_where_heat_in_equals_heat_out() {
-    let mut settings = preset("gt86");
-    for a in &mut settings.axles {
-        let mut c = *a.wheel.compound().unwrap();
-        c.surface_capacity /= 50.0;
-        c.carcass_capacity /= 50.0;
-        c.gas_capacity /= 50.0;
-        c.window_loss = 0.0;
-        a.wheel.set_compound(Some(c)).unwrap();
-    }
+    let settings = quick_tyres("gt86");
     let weather = Weather::default();
     for hz in [30.0, 60.0, 240.0] {
         let (mut app, car) = on_flat(&settings, hz);
@@ -63,8 +113,8 @@ fn a_steady_circles_tyres_heat_to_where_heat_in_equals_heat_out() {
         launch(&mut app, car, 15.0);
         let ws = wheel_list(&app, car);
         let (v, ay, seconds, avg) = (15.0f32, 6.0f32, 40.0, 8.0);
-        let mut sums = vec![[0.0f64; 5]; ws.len()];
-        let (mut n, mut steer, total) = (0, 0.0f32, steps(seconds, hz));
+        let mut sums = vec![HeatSums::default(); ws.len()];
+        let (mut steer, total) = (0.0f32, steps(seconds, hz));
         for i in 0..total {
             let r = app.world().get::<AngularVelocity>(car).unwrap().0.y;
             let speed = velocity(&app, car).dot(rotation(&app, car) * Vec3::NEG_Z);
@@ -77,26 +127,15 @@ fn a_steady_circles_tyres_heat_to_where_heat_in_equals_heat_out() {
             });
             app.update();
             if i >= total - steps(avg, hz) {
-                n += 1;
                 for (k, w) in ws.iter().enumerate() {
-                    let o = output(&app, *w).output;
-                    let rolling = (o.rolling_resistance_force * o.angular_velocity * 0.31).abs();
-                    let s = &mut sums[k];
-                    s[0] += o.sliding_power as f64;
-                    s[1] += rolling as f64;
-                    s[2] += o.ground_speed.abs() as f64;
-                    s[3] += o.load as f64;
-                    s[4] += o.deformation_power as f64;
+                    sums[k].add(&app, *w, settings.axles[k / 2].wheel.radius());
                 }
             }
         }
         for (k, w) in ws.iter().enumerate() {
-            let [slide, rolling, speed, load, deformation] = sums[k].map(|x| x / n as f64);
-            let c = *app.world().get::<WheelCollider>(*w).unwrap().0.compound().unwrap();
+            let [slide, rolling, _, load, deformation] = sums[k].mean();
             let t = reading(&app, *w);
-            let road = thermal::road_conductance(&c, load, t.pressure as f64, speed);
-            let q = (c.friction_heat_share as f64 * slide, rolling + deformation);
-            let [xs, xc] = steady_rise(&c, q, speed, road, (weather.track - weather.air) as f64);
+            let [xs, xc] = sums[k].steady_rise(&app, *w, &weather);
             let (ms, mc) = ((t.surface - weather.air) as f64, (t.carcass - weather.air) as f64);
             println!(
                 "measured {hz} Hz wheel {k}: {slide:.0} W sliding, {rolling:.0} W rolling, {deformation:.0} W hysteresis, {load:.0} N; surface +{ms:.2} K (closed form +{xs:.2}), carcass +{mc:.2} K (+{xc:.2}), {:.1} kPa",
@@ -245,15 +284,7 @@ fn a_punctured_tyre_runs_on_its_rim_until_new_tyres_are_fitted() {
 /// heat it puts in (the force keeping it) the carcass reads +29.24 K against +30.62.
 #[test]
 fn the_road_cars_tyres_settle_at_120_kmh_at_the_networks_hot_pressure() {
-    let mut settings = preset("road");
-    for a in &mut settings.axles {
-        let mut c = *a.wheel.compound().unwrap();
-        c.surface_capacity /= 50.0;
-        c.carcass_capacity /= 50.0;
-        c.gas_capacity /= 50.0;
-        c.window_loss = 0.0;
-        a.wheel.set_compound(Some(c)).unwrap();
-    }
+    let settings = quick_tyres("road");
     let weather = Weather::default();
     let v = 120.0 / 3.6;
     for hz in [30.0, 60.0, 240.0] {
@@ -262,8 +293,8 @@ fn the_road_cars_tyres_settle_at_120_kmh_at_the_networks_hot_pressure() {
         launch_in_gear(&mut app, car, v);
         let ws = wheel_list(&app, car);
         let (seconds, avg) = (40.0, 8.0);
-        let mut sums = vec![[0.0f64; 5]; ws.len()];
-        let (mut n, total) = (0, steps(seconds, hz));
+        let mut sums = vec![HeatSums::default(); ws.len()];
+        let total = steps(seconds, hz);
         let mut integral = 0.0f32;
         for i in 0..total {
             let speed = velocity(&app, car).dot(rotation(&app, car) * Vec3::NEG_Z);
@@ -275,27 +306,17 @@ fn the_road_cars_tyres_settle_at_120_kmh_at_the_networks_hot_pressure() {
             });
             app.update();
             if i >= total - steps(avg, hz) {
-                n += 1;
                 for (k, w) in ws.iter().enumerate() {
-                    let o = output(&app, *w).output;
-                    let radius = settings.axles[k / 2].wheel.radius();
-                    let s = &mut sums[k];
-                    s[0] += o.sliding_power as f64;
-                    s[1] += (o.rolling_resistance_force * o.angular_velocity * radius).abs() as f64;
-                    s[2] += o.ground_speed.abs() as f64;
-                    s[3] += o.load as f64;
-                    s[4] += o.deformation_power as f64;
+                    sums[k].add(&app, *w, settings.axles[k / 2].wheel.radius());
                 }
             }
         }
         let speed = velocity(&app, car).length();
         for (k, w) in ws.iter().enumerate() {
-            let [slide, rolling, speed_k, load, deformation] = sums[k].map(|x| x / n as f64);
+            let [slide, rolling, _, _, deformation] = sums[k].mean();
             let c = *app.world().get::<WheelCollider>(*w).unwrap().0.compound().unwrap();
             let t = reading(&app, *w);
-            let road = thermal::road_conductance(&c, load, t.pressure as f64, speed_k);
-            let q = (c.friction_heat_share as f64 * slide, rolling + deformation);
-            let [_, xc] = steady_rise(&c, q, speed_k, road, (weather.track - weather.air) as f64);
+            let [_, xc] = sums[k].steady_rise(&app, *w, &weather);
             // The gas settles at the carcass' temperature: the ideal gas at it.
             let gas = TyreState {
                 gas: weather.air as f64 + xc,
@@ -346,11 +367,7 @@ fn a_flat_tyre_drags_and_the_car_pulls_towards_it() {
             launch(&mut app, car, 15.0);
             let start = rotation(&app, car) * Vec3::NEG_Z;
             for _ in 0..steps(3.0, hz) {
-                set_controls(&mut app, car, |c| {
-                    c.steer = 0.0;
-                    c.throttle = 0.0;
-                    c.brake = 0.0;
-                });
+                set_controls(&mut app, car, |c| (c.steer, c.throttle, c.brake) = (0.0, 0.0, 0.0));
                 app.update();
             }
             let end = rotation(&app, car) * Vec3::NEG_Z;
@@ -408,11 +425,7 @@ fn under_inflated_tyres_brake_at_more_slip_by_the_stiffness_law() {
         let ws = wheel_list(&app, car);
         let mut sums = [[0.0f64; 3]; 2];
         for i in 0..steps(1.5, hz) {
-            set_controls(&mut app, car, |c| {
-                c.brake = 0.25;
-                c.throttle = 0.0;
-                c.steer = 0.0;
-            });
+            set_controls(&mut app, car, |c| (c.steer, c.throttle, c.brake) = (0.0, 0.0, 0.25));
             app.update();
             if i >= steps(0.5, hz) {
                 for (k, w) in ws.iter().enumerate() {
