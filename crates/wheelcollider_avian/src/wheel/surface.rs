@@ -162,8 +162,8 @@ impl WheelSurface {
         road_cooling: 1.0,
     };
     /// Wet asphalt: the peak and the slope of Burckhardt's wet asphalt against his dry,
-    /// and the low end of his speed term's 0.02–0.04 s/m (`docs/vehicle.md`): a locked
-    /// wheel at 100 km/h grips 0.57 of its grip at a crawl.
+    /// and the low end of his speed term's 0.02–0.04 s/m (`docs/vehicle.md`;
+    /// `a_locked_stop_on_wet_fades_with_the_sliding_speed`).
     pub const WET_ASPHALT: Self = Self {
         grip: 0.685,
         stiffness: 0.94,
