@@ -161,7 +161,8 @@ declare_compound! {
     /// film coefficient.
     sidewall_area: "m²" = 0.30, limit 0.0, 100.0; range 0.0, 2.0;
     /// The film coefficient from the tread to the road across the contact patch at
-    /// 20 m/s; it grows as `√v` ([`road_conductance`](crate::thermal::road_conductance)).
+    /// [`ROAD_REFERENCE_SPEED`](crate::thermal::ROAD_REFERENCE_SPEED); it grows as `√v`
+    /// ([`road_conductance`](crate::thermal::road_conductance)).
     /// The patch's area is the load over the inflation pressure.
     road_conductance: "W/(m²·K)" = 1000.0, limit 0.0, 1.0e6; range 0.0, 10_000.0;
     /// The carcass' loss factor `tan δ`: the share of the strain energy the tyre's

@@ -17,7 +17,7 @@
 //! the tread's share of it; `P_roll` the rolling resistance's power (its hysteresis);
 //! `P_def` the carcass' hysteresis under the tyre's forces ([`deformation_power`]);
 //! `h(v)` the film coefficient of air moving at `v` ([`film`], McAdams);
-//! `G_road = road_conductance · (load / p) · √(v / 20 m/s)` over the patch while
+//! `G_road = road_conductance · (load / p) · √(v / v_ref)` (`v_ref` = [`ROAD_REFERENCE_SPEED`]) over the patch while
 //! grounded ([`road_conductance`]), times the surface's cooling factor. [`advance`]
 //! integrates it with backward Euler (one
 //! tridiagonal solve a step): stable at any step, and the conduction between the nodes
@@ -40,8 +40,8 @@ pub const ZERO_CELSIUS: f64 = 273.15;
 /// m/s of air speed: `h = 5.7 + 3.8·v` up to [`CONVECTION_FAST`]'s speed (W. H.
 /// McAdams, *Heat Transmission*, 3rd ed., 1954).
 pub const CONVECTION: [f64; 2] = [5.7, 3.8];
-/// Where McAdams' low-speed form ends (m/s) and the exponent of his high-speed form
-/// `h ∝ v^0.78` beyond it (5–30 m/s; [`film`] carries it further, as turbulent flow).
+/// Where McAdams' low-speed form ends (m/s) and the exponent of his turbulent form
+/// beyond it, `h ∝ v^n` ([`film`] carries it past the range of his data).
 pub const CONVECTION_FAST: [f64; 2] = [5.0, 0.78];
 /// The speed (m/s) at which [`TyreCompound::road_conductance`] is the film across the
 /// patch; it scales with `√(v / this)` ([`road_conductance`]).
@@ -174,7 +174,7 @@ pub fn window_grip(compound: &TyreCompound, t: f64) -> f64 {
 /// The factor on the abrasion at a surface temperature `t` (°C): 1 up to the window's
 /// top, rising by [`TyreCompound::hot_wear`] per 10 K above it (rubber's abrasion grows
 /// as it softens past its working range: Grosch, "The abrasion of rubber", *Proc. R.
-/// Soc. A* 1967, measured it by temperature and speed).
+/// Soc. A* 1967, relates it to temperature and speed).
 pub fn hot_wear(compound: &TyreCompound, t: f64) -> f64 {
     let over = (t - compound.window_high.max(compound.window_low) as f64).max(0.0) / 10.0;
     1.0 + compound.hot_wear as f64 * over
@@ -231,10 +231,10 @@ pub struct Heating {
 }
 
 /// The film coefficient of air moving at `speed` past a tyre (W/(m²·K)): McAdams'
-/// `5.7 + 3.8·|v|` up to 5 m/s, his turbulent form `∝ |v|^0.78` above, its coefficient
-/// set so that the two meet at 5 m/s (`24.7·(v/5)^0.78`: 7.03·v^0.78, 2 % under
-/// McAdams' 7.2, which leaves a step at 5 m/s). At 50 m/s 149 W/(m²·K) where the
-/// low-speed form gives 196.
+/// low-speed form ([`CONVECTION`]) up to [`CONVECTION_FAST`]'s speed, his turbulent
+/// form `∝ |v|^n` above, its coefficient set so that the two meet there (McAdams' own
+/// coefficient would leave a step). The values and the comparison with McAdams':
+/// `docs/tyre-thermal.md`; `tests/it/thermal.rs`, `the_air_and_the_road_cool_by_their_laws`.
 pub fn film(speed: f64) -> f64 {
     let v = speed.abs();
     let [fast, exponent] = CONVECTION_FAST;

@@ -53,21 +53,21 @@ pub(super) fn heat(
     // The tyre's own hysteresis heats it; a soft ground's rolling resistance is work
     // done in the ground.
     let own = settings.rolling_coefficient(loaded.vx) * loaded.rolling * loaded.load * radius;
-    // The carcass' stiffness each way: the slip stiffness over the relaxation length.
-    let carcass = |stiffness: f64, length: f32| stiffness / (length as f64 * loaded.relaxation);
+    // The carcass' stiffness each way: the tyre's own slip stiffness at this load
+    // (as `WheelSettings::slip_stiffness` and `cornering_stiffness`, the load's laws
+    // read once for both) over the relaxation length.
     let deformation = if loaded.grounded {
+        let (grip, stiffness) = settings.load_factors(loaded.load);
+        let per_slip = loaded.load.max(0.0) * grip * stiffness;
+        let carcass = |curve: &crate::tyre::MagicFormula, length: f32| {
+            curve.stiffness() as f64 * per_slip / (length as f64 * loaded.relaxation)
+        };
         thermal::deformation_power(
             compound,
             [patch.fx, patch.fy],
             [
-                carcass(
-                    settings.slip_stiffness(loaded.load),
-                    settings.longitudinal_relaxation_length(),
-                ),
-                carcass(
-                    settings.cornering_stiffness(loaded.load),
-                    settings.lateral_relaxation_length(),
-                ),
+                carcass(settings.longitudinal_tyre(), settings.longitudinal_relaxation_length()),
+                carcass(settings.lateral_tyre(), settings.lateral_relaxation_length()),
             ],
             rolled.omega,
         )
