@@ -342,3 +342,154 @@ fn the_semi_trailers_air_brakes_reach_75_percent_within_0_4_s() {
         assert!(at.is_some_and(|t| t <= 0.4 + 1e-9), "{hz} Hz: {at:?}");
     }
 }
+
+/// One axle on the tilt table: its load at rest (N), its roll stiffness (N·m/rad, springs
+/// and bar), its roll centre's height (m), its half track (m), and its two wheels.
+struct TiltAxle {
+    load: f32,
+    stiffness: f32,
+    roll_centre: f32,
+    half_track: f32,
+    wheels: [Entity; 2],
+}
+
+/// The roll-coupled combination's static rollover threshold (g) with every axle linear
+/// until the last lifts: `Σ Fᵢ·(Tᵢ/2) / (W·(h + (h − h_rc)·φ'))`, the roll gain
+/// `φ' = W·(h − h_rc) / (ΣKᵢ − W·(h − h_rc))` (rad/g) from the springs and bars, and the
+/// threshold (g) with the axles lifting one by one (a lifted axle holds its `Fᵢ·Tᵢ/2` and
+/// stiffens no more: the larger `a_y` over the roll angle of
+/// `W·a_y·(h − h_rc) + W·(h − h_rc)·φ = Σ min(Kᵢ·φ, Fᵢ·(Tᵢ/2 − h_rc·a_y))`).
+fn rollover_closed_forms(axles: &[TiltAxle], h: f32) -> (f32, f32) {
+    let w: f32 = axles.iter().map(|a| a.load).sum();
+    let hrc = axles.iter().map(|a| a.roll_centre * a.load).sum::<f32>() / w;
+    let k: f32 = axles.iter().map(|a| a.stiffness).sum();
+    let gain = w * (h - hrc) / (k - w * (h - hrc));
+    let moment: f32 = axles.iter().map(|a| a.load * a.half_track).sum();
+    let linear = moment / (w * (h + (h - hrc) * gain));
+    let mut progressive: f32 = 0.0;
+    for n in 0..3000 {
+        let phi = n as f32 * 1e-4;
+        let mut a_y = 0.0;
+        for _ in 0..50 {
+            let (mut num, mut den) = (-w * (h - hrc) * phi, w * (h - hrc));
+            for a in axles {
+                if a.stiffness * phi + a.load * a.roll_centre * a_y >= a.load * a.half_track {
+                    (num, den) = (num + a.load * a.half_track, den + a.load * a.roll_centre);
+                } else {
+                    num += a.stiffness * phi;
+                }
+            }
+            a_y = num / den;
+        }
+        progressive = progressive.max(a_y);
+    }
+    (linear, progressive)
+}
+
+/// The 40 t combination on a tilt table: parked with its brakes on, gravity turned
+/// sideways by `a_y` rising 0.0175 g a second (d'Alembert: the steady turn seen from the
+/// truck; SAE J2180's quasi-static tilt of 1° a second). Returns the combination's static rollover
+/// threshold (g, the `a_y` at which every wheel on the high side has lost its load), the
+/// first axle's lift (g) and the two closed forms of [`rollover_closed_forms`].
+fn tilt(hz: f64, sweep: SweepType) -> (f32, f32, f32, f32) {
+    let (tow, semi) = (preset("tractor"), preset("semitrailer"));
+    let mut app = app(hz);
+    flat(&mut app, None);
+    let (tractor, trailer) = truck(&mut app, sweep, 0.0);
+    let mut axles = vec![];
+    for (car, s) in [(tractor, &tow), (trailer, &semi)] {
+        let ws = app.world().get::<ChassisWheels>(car).unwrap().wheels().to_vec();
+        for i in 0..s.axles.len() {
+            axles.push(TiltAxle {
+                load: 0.0,
+                stiffness: s.roll_stiffness(i),
+                roll_centre: s.axle_geometry(i).roll_centre_height,
+                half_track: s.axles[i].half_track,
+                wheels: [ws[2 * i], ws[2 * i + 1]],
+            });
+        }
+    }
+    for _ in 0..steps(3.0, hz) {
+        set_controls(&mut app, tractor, |i| (i.brake, i.handbrake) = (1.0, 1.0));
+        app.update();
+    }
+    for a in &mut axles {
+        a.load = output(&app, a.wheels[0]).load() + output(&app, a.wheels[1]).load();
+    }
+    let mass = tow.chassis.mass + semi.chassis.mass;
+    let h = (tow.chassis.mass * tow.center_of_mass_height() + semi.chassis.mass * semi.center_of_mass_height()) / mass;
+    let (linear, progressive) = rollover_closed_forms(&axles, h);
+    let (mut first, mut all, mut since) = (None, None, None);
+    let mut t = 0.0;
+    while all.is_none() && t < 50.0 {
+        let a_y = 0.0175 * t as f32;
+        app.world_mut().resource_mut::<avian3d::prelude::Gravity>().0 = Vec3::new(a_y * G, -G, 0.0);
+        set_controls(&mut app, tractor, |i| (i.brake, i.handbrake) = (1.0, 1.0));
+        app.update();
+        t += 1.0 / hz;
+        // The high side is the one gravity's sideways part points away from (−x).
+        let high = |a: &TiltAxle| {
+            let [l, r] = a.wheels;
+            if output(&app, l).center.x < output(&app, r).center.x {
+                l
+            } else {
+                r
+            }
+        };
+        let lifted = axles.iter().filter(|a| output(&app, high(a)).load() <= 0.0).count();
+        if lifted > 0 && first.is_none() {
+            first = Some(a_y);
+        }
+        // Rolled over: every high wheel off the ground for a quarter of a second (a wheel
+        // that touches again in the meantime was a bounce, not the threshold).
+        since = if lifted == axles.len() {
+            since.or(Some((a_y, t)))
+        } else {
+            None
+        };
+        if let Some((a, t0)) = since
+            && t - t0 >= 0.25
+        {
+            all = Some(a);
+        }
+    }
+    (
+        all.expect("the combination rolls over within 0.8 g"),
+        first.unwrap(),
+        linear,
+        progressive,
+    )
+}
+
+/// The 40 t combination (the fifth wheel locks the roll: one roll-coupled unit) on a tilt
+/// table, ray and cylinder wheels: at 60 and 240 Hz its static rollover threshold within
+/// 5 % of the closed form from its own springs and bars, the loads and the roll centres
+/// ([`rollover_closed_forms`]' linear one), and within 3 % of the same statics with the
+/// axles lifting one by one (the linear form holds every axle's stiffness to the end, so
+/// it reads a little high). At 30 Hz the axles lift early (printed; `docs/vehicle.md`,
+/// Towing, has the numbers), so 30 Hz is held only to the band every rate must meet:
+/// between the 0.35 g national regulators ask of a laden combination and the rigid
+/// body's `T/(2h)` (0.6 g here).
+#[test]
+fn the_combinations_rollover_threshold_is_its_springs_and_bars() {
+    for sweep in [SweepType::Ray, SweepType::Cylinder] {
+        for hz in [30.0, 60.0, 240.0] {
+            let (all, first, linear, progressive) = tilt(hz, sweep);
+            println!(
+                "measured: {sweep:?} {hz} Hz: rollover threshold {all:.3} g (first axle lifts at {first:.3} g); \
+                 closed form {linear:.3} g linear, {progressive:.3} g lifting axle by axle"
+            );
+            assert!((0.35..0.6).contains(&all), "{sweep:?} {hz} Hz: {all} g");
+            if hz >= 60.0 {
+                assert!(
+                    (all / linear - 1.0).abs() < 0.05,
+                    "{sweep:?} {hz} Hz: {all} g against {linear} g"
+                );
+                assert!(
+                    (all / progressive - 1.0).abs() < 0.03,
+                    "{sweep:?} {hz} Hz: {all} g against {progressive} g"
+                );
+            }
+        }
+    }
+}
