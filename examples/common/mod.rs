@@ -60,11 +60,15 @@ pub enum Prop {
     Plank,
 }
 
-/// Flat asphalt along −Z with two speed bumps (6 cm), a kerb (8 cm) under each lane's
-/// left wheels and a ramp of 7° whose lip is 0.55 m high, then flat again; then the
-/// yard ([`yard`]).
+/// The [`road`], then the yard ([`yard`]).
 pub fn course(commands: &mut Commands, cars: usize) {
     yard(commands);
+    road(commands, cars);
+}
+
+/// Flat asphalt along −Z with two speed bumps (6 cm), a kerb (8 cm) under each lane's
+/// left wheels and a ramp of 7° whose lip is 0.55 m high, then flat again.
+pub fn road(commands: &mut Commands, cars: usize) {
     let width = LANE * cars as f32 + 10.0;
     commands.spawn((RigidBody::Static, Collider::half_space(Vec3::Y), WheelSurface::ASPHALT));
     for z in [12.0, 20.0] {
@@ -292,7 +296,7 @@ struct Registration<'a> {
 impl RollbackRegistry for Registration<'_> {
     fn component<C>(&mut self, role: StateRole)
     where
-        C: Component<Mutability = Mutable> + Clone + std::fmt::Debug,
+        C: Component<Mutability = Mutable> + Clone + PartialEq + std::fmt::Debug,
     {
         let name = short_name::<C>();
         self.names.push(name);

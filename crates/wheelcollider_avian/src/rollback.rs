@@ -15,7 +15,7 @@
 //! impl RollbackRegistry for Count {
 //!     fn component<C>(&mut self, _role: StateRole)
 //!     where
-//!         C: Component<Mutability = Mutable> + Clone + std::fmt::Debug,
+//!         C: Component<Mutability = Mutable> + Clone + PartialEq + std::fmt::Debug,
 //!     {
 //!         self.components += 1;
 //!     }
@@ -71,9 +71,11 @@ pub enum StateRole {
 pub trait RollbackRegistry {
     /// A component to save and restore on the entities the library rolls back (the
     /// chassis, its wheels, and any other dynamic body for the avian entries).
+    /// `PartialEq` lets a library compare a restored value with its history (lightyear
+    /// rolls back when the server's differs from the predicted).
     fn component<C>(&mut self, role: StateRole)
     where
-        C: Component<Mutability = Mutable> + Clone + std::fmt::Debug;
+        C: Component<Mutability = Mutable> + Clone + PartialEq + std::fmt::Debug;
     /// A resource to save and restore (avian's contact state, [`StateRole::Contacts`]).
     fn resource<R: Resource<Mutability = Mutable> + Clone>(&mut self);
 }

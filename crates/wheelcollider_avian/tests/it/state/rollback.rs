@@ -35,7 +35,7 @@ struct Saver<'w> {
 impl RollbackRegistry for Saver<'_> {
     fn component<C>(&mut self, _role: StateRole)
     where
-        C: Component<Mutability = Mutable> + Clone + std::fmt::Debug,
+        C: Component<Mutability = Mutable> + Clone + PartialEq + std::fmt::Debug,
     {
         if self.skip.contains(&TypeId::of::<C>()) {
             return;
