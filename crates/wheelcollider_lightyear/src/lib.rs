@@ -65,8 +65,8 @@
 //! `VehicleInput` from anything but lightyear's input (`ActionState`) in the fixed step:
 //! a rollback replays the fixed step with the inputs of each tick it replays.
 //!
-//! `docs/plugin.md` ("Multiplayer") has the measured corrections and costs, and the
-//! `lightyear` example runs a server and two clients.
+//! `docs/plugin.md` ("Client-server on lightyear") has the corrections and costs the
+//! `lightyear` example reports, running a server and two clients.
 #![warn(missing_docs)]
 
 /// The lightyear this crate is built on (0.30.1), for a game to use the same one.
