@@ -24,8 +24,9 @@
 //! (server) history to compare with; a wheel has none, so lightyear documents
 //! [`DeterministicPredicted`] for "predicted non-networked entities": it keeps the wheel's
 //! history and restores it in every rollback the chassis triggers, without checking it
-//! against a server value. `skip_despawn` is on: the wheels are spawned once, when the
-//! chassis arrives, not by an input a rollback would replay.
+//! against a server value. `skip_despawn` is on: a rollback despawns the
+//! `DeterministicPredicted` entities spawned after its tick, and the wheels are spawned
+//! once, when the chassis arrives, not by an input a rollback would replay.
 //!
 //! # Spawning a replicated car
 //!
