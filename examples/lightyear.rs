@@ -70,44 +70,59 @@ struct Options {
     bound_deg: f32,
 }
 
-const USAGE: &str =
-    "usage: lightyear [--seconds S] [--cars N] [--latency MS] [--loss PERCENT] [--perturb [--perturb-kg KG]] [--udp]
-                 [--settle S] [--bound-cm CM] [--bound-deg DEG]";
-
-fn parse_options() -> Result<Options, String> {
-    let mut o = Options {
-        seconds: 60.0,
-        cars: 2,
-        latency_ms: 50,
-        loss_percent: 2.0,
-        perturb: false,
-        perturb_kg: 20.0,
-        without_wheel_rollback: false,
-        udp: false,
-        settle: 5.0,
-        bound_cm: 5.0,
-        bound_deg: 1.0,
+/// The command line, with clap (the project's parser, as the `maneuvers` runner's).
+fn parse_options() -> Options {
+    use clap::{Arg, ArgAction, Command, value_parser};
+    let number = |name: &'static str, unit: &'static str, default: &'static str, help: &'static str| {
+        Arg::new(name)
+            .long(name)
+            .value_name(unit)
+            .value_parser(value_parser!(f32))
+            .default_value(default)
+            .help(help)
     };
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        let mut value = || args.next().ok_or(format!("{a} needs a value"));
-        let number = |v: String| v.parse::<f32>().map_err(|e| format!("{a}: {e}"));
-        match a.as_str() {
-            "--seconds" => o.seconds = number(value()?)?.clamp(1.0, 3600.0),
-            "--cars" => o.cars = (number(value()?)? as usize).clamp(2, 64),
-            "--latency" => o.latency_ms = number(value()?)?.clamp(0.0, 1000.0) as u32,
-            "--loss" => o.loss_percent = number(value()?)?.clamp(0.0, 50.0),
-            "--perturb" => o.perturb = true,
-            "--perturb-kg" => o.perturb_kg = number(value()?)?.clamp(-500.0, 5000.0),
-            "--udp" => o.udp = true,
-            "--without-wheel-rollback" => o.without_wheel_rollback = true,
-            "--settle" => o.settle = number(value()?)?.max(0.0),
-            "--bound-cm" => o.bound_cm = number(value()?)?.max(0.0),
-            "--bound-deg" => o.bound_deg = number(value()?)?.max(0.0),
-            _ => return Err(format!("unknown argument {a}")),
-        }
+    let flag = |name: &'static str, help: &'static str| Arg::new(name).long(name).action(ArgAction::SetTrue).help(help);
+    let m = Command::new("lightyear")
+        .about("A server and two predicting clients on lightyear, corrections measured")
+        .arg(number("seconds", "S", "60", "How long to run (real time)"))
+        .arg(number("cars", "N", "2", "Cars: the two clients' and the server's own"))
+        .arg(number("latency", "MS", "50", "Delay of every receiving end"))
+        .arg(number("loss", "PERCENT", "2", "Packets every receiving end drops"))
+        .arg(flag("perturb", "Client 0 predicts its car --perturb-kg heavier"))
+        .arg(number("perturb-kg", "KG", "20", "The perturbation's mass"))
+        .arg(flag(
+            "without-wheel-rollback",
+            "Client 0 without WheelColliderLightyearPlugin: must exceed the bound",
+        ))
+        .arg(flag("udp", "Real UDP sockets on 127.0.0.1 instead of in-memory links"))
+        .arg(number("settle", "S", "5", "Corrections counted after this long"))
+        .arg(number(
+            "bound-cm",
+            "CM",
+            "5",
+            "The largest correction allowed (position)",
+        ))
+        .arg(number(
+            "bound-deg",
+            "DEG",
+            "1",
+            "The largest correction allowed (angle)",
+        ))
+        .get_matches();
+    let get = |name: &str| *m.get_one::<f32>(name).expect("has a default");
+    Options {
+        seconds: get("seconds").clamp(1.0, 3600.0),
+        cars: (get("cars") as usize).clamp(2, 64),
+        latency_ms: get("latency").clamp(0.0, 1000.0) as u32,
+        loss_percent: get("loss").clamp(0.0, 50.0),
+        perturb: m.get_flag("perturb"),
+        perturb_kg: get("perturb-kg").clamp(-500.0, 5000.0),
+        without_wheel_rollback: m.get_flag("without-wheel-rollback"),
+        udp: m.get_flag("udp"),
+        settle: get("settle").max(0.0),
+        bound_cm: get("bound-cm").max(0.0),
+        bound_deg: get("bound-deg").max(0.0),
     }
-    Ok(o)
 }
 
 /// The physics rate, and lightyear's tick.
@@ -223,13 +238,7 @@ struct Shared(Arc<Mutex<Record>>);
 struct ClientIndex(usize);
 
 fn main() -> ExitCode {
-    let options = match parse_options() {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("{e}\n{USAGE}");
-            return ExitCode::from(2);
-        }
-    };
+    let options = parse_options();
     let shared = Shared::default();
     let tick = Duration::from_secs_f64(1.0 / HZ);
     let server_addr = SocketAddr::new(Ipv4Addr::LOCALHOST.into(), UDP_PORT);

@@ -8,7 +8,7 @@ use bevy_ggrs::prelude::*;
 use bevy_ggrs::{LocalInputs, LocalPlayers, RollbackFrameCount, SaveWorld};
 use serde::{Deserialize, Serialize};
 use std::hash::{DefaultHasher, Hash, Hasher};
-use wheelcollider::avian::rollback::{RollbackRegistry, StateRole, visit_rollback_state};
+use wheelcollider::avian::rollback::{RollbackRegistry, StateRole, short_type_name, visit_rollback_state};
 use wheelcollider::avian::vehicle::towing::{HitchJoint, couple_trailer, hitched_transform};
 use wheelcollider::prelude::*;
 
@@ -248,15 +248,6 @@ pub fn debug_hash<T: std::fmt::Debug>(c: &T) -> u64 {
     h.finish()
 }
 
-/// A type's name without its paths (`Time<Physics>`), made once per type.
-pub fn short_name<T>() -> &'static str {
-    let mut out = String::new();
-    for part in std::any::type_name::<T>().split_inclusive(['<', '>', ',', ' ']) {
-        out.push_str(part.rsplit("::").next().unwrap_or(part));
-    }
-    Box::leak(out.into_boxed_str())
-}
-
 /// Each saved frame's hash of each component on each car, and the first that a
 /// resimulation saved differently: which component of which entity diverged first.
 #[derive(Resource, Default)]
@@ -272,7 +263,7 @@ fn diagnose<T: Component + std::fmt::Debug>(
     mut diagnosis: ResMut<Diagnosis>,
     mut name: Local<Option<&'static str>>,
 ) {
-    let name = *name.get_or_insert_with(short_name::<T>);
+    let name = *name.get_or_insert_with(short_type_name::<T>);
     for (e, c) in &components {
         let h = debug_hash(c);
         let old = *diagnosis.saved.entry((frame.0, name, e)).or_insert(h);
@@ -298,7 +289,7 @@ impl RollbackRegistry for Registration<'_> {
     where
         C: Component<Mutability = Mutable> + Clone + PartialEq + std::fmt::Debug,
     {
-        let name = short_name::<C>();
+        let name = short_type_name::<C>();
         self.names.push(name);
         if self.leave_out != Some(name) {
             self.app.rollback_component_with_clone::<C>();
@@ -314,7 +305,7 @@ impl RollbackRegistry for Registration<'_> {
     }
     fn resource<R: Resource<Mutability = Mutable> + Clone>(&mut self) {
         // Rolled back, not checksummed: they are made of what the components decide.
-        let name = short_name::<R>();
+        let name = short_type_name::<R>();
         self.names.push(name);
         if self.leave_out != Some(name) {
             self.app.rollback_resource_with_clone::<R>();

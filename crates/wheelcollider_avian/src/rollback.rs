@@ -80,6 +80,18 @@ pub trait RollbackRegistry {
     fn resource<R: Resource<Mutability = Mutable> + Clone>(&mut self);
 }
 
+/// The name an entry of [`visit_rollback_state`] goes by: its type's name without its
+/// paths (`WheelState`, `Time<Physics>`), as the tables in `docs/plugin.md`, the
+/// `rollback` example's `--leave-out` and `wheelcollider_lightyear` write it. Made once
+/// per call (the string is leaked): call it at registration, not every frame.
+pub fn short_type_name<T>() -> &'static str {
+    let mut out = String::new();
+    for part in core::any::type_name::<T>().split_inclusive(['<', '>', ',', ' ']) {
+        out.push_str(part.rsplit("::").next().unwrap_or(part));
+    }
+    Box::leak(out.into_boxed_str())
+}
+
 /// Visits everything the plugin and avian carry from one physics step to the next, for a
 /// game with vehicles and wheels; the order is fixed. Guarded by
 /// `tests/it/state/rollback.rs` (restored, 100 steps replay bit for bit) and by the

@@ -77,7 +77,7 @@ use bevy::ecs::component::Mutable;
 use bevy::prelude::*;
 use lightyear::prelude::*;
 use wheelcollider_avian::prelude::{ChassisWheels, WheelOf};
-use wheelcollider_avian::rollback::{RollbackRegistry, StateRole, visit_rollback_state};
+use wheelcollider_avian::rollback::{RollbackRegistry, StateRole, short_type_name, visit_rollback_state};
 
 /// The entries of the plugin's rollback list that lightyear's avian plugin
 /// (`LightyearAvianPlugin` in position mode with `rollback_resources: true`, with avian's
@@ -126,7 +126,7 @@ impl Plugin for WheelColliderLightyearPlugin {
     }
 }
 
-/// The names (as [`COVERED_BY_LIGHTYEAR_AVIAN`] writes them) of the entries this plugin
+/// The names ([`short_type_name`], as [`COVERED_BY_LIGHTYEAR_AVIAN`] writes them) of the entries this plugin
 /// registered for local rollback, in the list's order.
 #[derive(Resource, Clone, Debug, Default)]
 pub struct RolledBack(pub Vec<&'static str>);
@@ -141,7 +141,7 @@ impl LocalRollback<'_> {
     /// Whether lightyear's prediction is in the app (the client) and the entry is not
     /// lightyear's avian plugin's.
     fn takes<T: 'static>(&self) -> Option<&'static str> {
-        let name = short_name::<T>();
+        let name = short_type_name::<T>();
         let prediction = self.app.world().contains_resource::<PredictionRegistry>();
         (prediction && !COVERED_BY_LIGHTYEAR_AVIAN.contains(&name)).then_some(name)
     }
@@ -164,19 +164,6 @@ impl RollbackRegistry for LocalRollback<'_> {
             self.registered.push(name);
         }
     }
-}
-
-/// A type's name without its paths (`Time<Physics>`).
-fn short_name<T>() -> &'static str {
-    let full = core::any::type_name::<T>();
-    let (head, generic) = full.split_once('<').unwrap_or((full, ""));
-    let base = head.rsplit("::").next().unwrap_or(head);
-    if generic.is_empty() {
-        return base;
-    }
-    let inner = generic.trim_end_matches('>');
-    let inner = inner.rsplit("::").next().unwrap_or(inner);
-    Box::leak(format!("{base}<{inner}>").into_boxed_str())
 }
 
 /// The marker the wheels of a predicted chassis get (see the crate's docs).
