@@ -10,7 +10,7 @@
 //! | [`limits`] | limits, errors and constants every part shares (a leaf: no cycle) |
 //! | [`settings`] | [`WheelSettings`]: defaults and limits of the original, validated setters |
 //! | [`tyre`] | [`MagicFormula`], slips, combined slip (friction circle) |
-//! | [`spin`] | the implicit wheel-spin integrator (why it is stable) |
+//! | [`spin`] | the implicit wheel-spin integrator (why it is stable), its terms and what a driveline asks of a wheel |
 //! | [`suspension`] | the implicit suspension of one chassis' wheels, solved together |
 //! | [`thermal`] | a tyre's temperatures, pressure, grip window, wear and puncture ([`TyreCompound`]) |
 //! | [`bumps`] | Perlin road bumps |

@@ -34,32 +34,63 @@
 //! Why `solve_spin` is long: the bracketed Newton iteration and its
 //! bisection safeguard share their bracket and residuals; one function keeps the
 //! invariant (the root stays inside the bracket) visible in one place.
+//!
+//! The solve's terms ([`SpinTerms`]) and what a driveline asks of a wheel
+//! ([`DrivenWheel`]) live here, with the spin: the wheel implements them and the
+//! vehicle's driveline reads them, and neither imports the other.
 
-/// Solves `J/dt·(w − omega) − drive + r·F(w) + coulomb·sgn(w) = 0` for `w`.
+/// The terms of one implicit spin solve,
+/// `J/dt·(ω' − ω) = T_drive − r·Fx(ω') − T_c·sgn(ω')`: one wheel's, or a locked axle's
+/// two wheels' as one shaft (the driveline's `axle`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SpinTerms {
+    /// `J/dt`: the wheel's inertia and any the driveline does not solve, over the step
+    /// (kg·m²/s).
+    pub j_over_dt: f64,
+    /// The spin at the start of the step (rad/s).
+    pub omega: f64,
+    /// The torques that only resist the spin: brake, friction, rolling resistance (N·m).
+    pub coulomb: f64,
+    /// The most torque the tyre can put on the wheel, `r·max |Fx|` (N·m).
+    pub max_torque: f64,
+}
+
+/// What a driveline solve reads of one driven wheel in a step: a wheel staged up to its
+/// spin ([`Staged`](crate::Staged) implements it; the vehicle's
+/// [`solve_driveline`](crate::vehicle::solve_driveline) reads it). It lives with the
+/// spin, which both the wheel and the vehicle import, so that neither imports the other.
+pub trait DrivenWheel {
+    /// The new spin (rad/s) for a drive torque `drive` (N·m) with `inertia` (kg·m², ≥ 0)
+    /// added to the wheel's, and its slope per N·m (≥ 0; 0 while a brake holds the
+    /// wheel at rest).
+    fn respond(&self, drive: f64, inertia: f64) -> (f64, f64);
+    /// The terms of the wheel's spin solve.
+    fn terms(&self) -> SpinTerms;
+    /// The tyre's torque against the spin, `r·Fx` (N·m), at the spin `w` (rad/s), and
+    /// its slope per rad/s.
+    fn tyre_torque(&self, w: f64) -> (f64, f64);
+}
+
+/// Solves `J/dt·(w − ω) − drive + T(w) + T_c·sgn(w) = 0` for the new spin `w` (rad/s),
+/// with `J/dt`, `ω`, `T_c` and the bound on `|T|` from `terms`.
 ///
-/// `force(w)` returns the tyre force and its derivative with respect to `w`;
-/// `|force(w).0| ≤ max_force` must hold. All torques in N·m, `j_over_dt` in
-/// kg·m²/s, `radius` in m. A Newton step of the fast path of at most `accept` (rad/s)
-/// is returned without evaluating `force` at its end (the caller linearises its last
-/// evaluation to the answer); pass 0 to verify every step. Eight arguments: the terms
-/// of the equation above and the solver's two tolerances, each a plain number a caller
-/// computes differently (the wheel step, the spin tests).
-#[allow(clippy::too_many_arguments)]
-pub fn solve_spin(
-    j_over_dt: f64,
-    omega: f64,
-    drive: f64,
-    coulomb: f64,
-    radius: f64,
-    max_force: f64,
-    accept: f64,
-    force: impl Fn(f64) -> (f64, f64),
-) -> f64 {
+/// `tyre(w)` returns the tyre's torque against the spin, `T = r·Fx` (N·m), and its
+/// derivative per rad/s; `|tyre(w).0| ≤ terms.max_torque` must hold. `drive` in N·m.
+/// A Newton step of the fast path of at most `accept` (rad/s) is returned without
+/// evaluating `tyre` at its end (the caller linearises its last evaluation to the
+/// answer); pass 0 to verify every step.
+pub fn solve_spin(terms: &SpinTerms, drive: f64, accept: f64, tyre: impl Fn(f64) -> (f64, f64)) -> f64 {
+    let SpinTerms {
+        j_over_dt,
+        omega,
+        coulomb,
+        max_torque,
+    } = *terms;
     let residual = |w: f64| {
-        let (f, df) = force(w);
-        (j_over_dt * (w - omega) - drive + radius * f, j_over_dt + radius * df)
+        let (t, dt) = tyre(w);
+        (j_over_dt * (w - omega) - drive + t, j_over_dt + dt)
     };
-    let scale = j_over_dt * (1.0 + omega.abs()) + drive.abs() + coulomb + radius * max_force;
+    let scale = j_over_dt * (1.0 + omega.abs()) + drive.abs() + coulomb + max_torque;
     // 1e-6 of the torques' scale moves the spin by about 1e-6 rad/s at road speed, below
     // f32's resolution of the result; a tighter tolerance only costs iterations.
     let tol = 1e-6 * scale;
@@ -95,10 +126,10 @@ pub fn solve_spin(
     }
     // The friction torque has the sign of the solution, known now.
     let (c, mut lo, mut hi) = if g0 < -coulomb {
-        let reach = omega + (drive + radius * max_force - coulomb) / j_over_dt;
+        let reach = omega + (drive + max_torque - coulomb) / j_over_dt;
         (coulomb, 0.0, reach.max(0.0))
     } else {
-        let reach = omega + (drive - radius * max_force + coulomb) / j_over_dt;
+        let reach = omega + (drive - max_torque + coulomb) / j_over_dt;
         (-coulomb, reach.min(0.0), 0.0)
     };
     // h(w) = g(w) + c satisfies h(lo) ≤ 0 ≤ h(hi) on either side: J/dt·w dominates
@@ -157,11 +188,34 @@ pub fn solve_spin(
 mod tests {
     use super::*;
 
+    /// The terms of a wheel of radius `r` whose tyre gives at most `max_force` (N).
+    fn terms(j_over_dt: f64, omega: f64, coulomb: f64, r: f64, max_force: f64) -> SpinTerms {
+        SpinTerms {
+            j_over_dt,
+            omega,
+            coulomb,
+            max_torque: r * max_force,
+        }
+    }
+
+    /// The tyre's torque `r·F` from its force `F(w)` (N) and slope.
+    fn torque(r: f64, force: impl Fn(f64) -> (f64, f64)) -> impl Fn(f64) -> (f64, f64) {
+        move |w| {
+            let (f, df) = force(w);
+            (r * f, r * df)
+        }
+    }
+
     /// A linear "tyre" F = k·(w·r − v) gives a closed-form implicit solution.
     #[test]
     fn linear_tyre_matches_closed_form() {
         let (j_dt, omega, drive, r, k, v) = (60.0, 10.0, 200.0, 0.3, 5000.0, 2.0);
-        let w = solve_spin(j_dt, omega, drive, 0.0, r, 1e9, 0.0, |w| (k * (w * r - v), k * r));
+        let w = solve_spin(
+            &terms(j_dt, omega, 0.0, r, 1e9),
+            drive,
+            0.0,
+            torque(r, |w| (k * (w * r - v), k * r)),
+        );
         // j_dt(w − ω) − drive + r·k(w r − v) = 0
         let exact = (j_dt * omega + drive + r * k * v) / (j_dt + r * k * r);
         assert!((w - exact).abs() < 1e-9 * exact.abs(), "{w} vs {exact}");
@@ -179,12 +233,12 @@ mod tests {
             let t = (k * (w * r - v) / v).tanh();
             (d * t, d * (1.0 - t * t) * k * r / v)
         };
-        let exact = solve_spin(j_dt, 67.78, drive, 0.0, r, d, 0.0, counted);
+        let exact = solve_spin(&terms(j_dt, 67.78, 0.0, r, d), drive, 0.0, torque(r, counted));
         assert!(count.get() >= 2, "verified solve evaluated {} times", count.get());
         // The first step from 67.78 rad/s moves 0.0176 rad/s, 1.4e-5 short of the root
         // (computed apart): accepted under 0.05.
         count.set(0);
-        let quick = solve_spin(j_dt, 67.78, drive, 0.0, r, d, 0.05, counted);
+        let quick = solve_spin(&terms(j_dt, 67.78, 0.0, r, d), drive, 0.05, torque(r, counted));
         assert_eq!(count.get(), 1);
         // The root itself, by Newton to convergence in f64 (computed apart).
         let root = 67.797_651_616_002_2;
@@ -192,14 +246,14 @@ mod tests {
         assert!((quick - root).abs() > 1e-5, "{quick}: not the unverified step");
         // Under 0.01 the first step is verified, and its residual is within tolerance.
         count.set(0);
-        let checked = solve_spin(j_dt, 67.78, drive, 0.0, r, d, 0.01, counted);
+        let checked = solve_spin(&terms(j_dt, 67.78, 0.0, r, d), drive, 0.01, torque(r, counted));
         assert_eq!((count.get(), checked), (2, exact));
         // From 67.0 rad/s: steps of 0.64 and 0.0094 rad/s, then within tolerance (computed
         // apart). Verified, three evaluations; the second step taken unverified under
         // 0.05, two, with the same answer; under 0.001 it is verified again.
         for (accept, evaluations) in [(0.0, 3), (0.05, 2), (0.001, 3)] {
             count.set(0);
-            let w = solve_spin(j_dt, 67.0, drive, 0.0, r, d, accept, counted);
+            let w = solve_spin(&terms(j_dt, 67.0, 0.0, r, d), drive, accept, torque(r, counted));
             assert_eq!(count.get(), evaluations, "accept {accept}");
             assert!((w - 67.649_208_839_671_2).abs() < 4e-6, "accept {accept}: {w}");
         }
@@ -209,13 +263,23 @@ mod tests {
     #[test]
     fn brake_locks_and_releases() {
         // No tyre: a spinning wheel under a brake that can stop it within the step.
-        let w = solve_spin(60.0, 5.0, 0.0, 400.0, 0.3, 0.0, 0.0, |_| (0.0, 0.0));
+        let w = solve_spin(
+            &terms(60.0, 5.0, 400.0, 0.3, 0.0),
+            0.0,
+            0.0,
+            torque(0.3, |_| (0.0, 0.0)),
+        );
         assert_eq!(w, 0.0);
         // A weaker brake only slows it: ω' = ω − T·dt/J.
-        let w = solve_spin(60.0, 5.0, 0.0, 60.0, 0.3, 0.0, 0.0, |_| (0.0, 0.0));
+        let w = solve_spin(&terms(60.0, 5.0, 60.0, 0.3, 0.0), 0.0, 0.0, torque(0.3, |_| (0.0, 0.0)));
         assert!((w - 4.0).abs() < 1e-9, "{w}");
         // Backwards too, and never past zero.
-        let w = solve_spin(60.0, -5.0, 0.0, 60.0, 0.3, 0.0, 0.0, |_| (0.0, 0.0));
+        let w = solve_spin(
+            &terms(60.0, -5.0, 60.0, 0.3, 0.0),
+            0.0,
+            0.0,
+            torque(0.3, |_| (0.0, 0.0)),
+        );
         assert!((w + 4.0).abs() < 1e-9, "{w}");
     }
 }

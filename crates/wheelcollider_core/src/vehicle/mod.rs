@@ -90,8 +90,8 @@ pub use brakes::{
 pub use derived::{BOGIE_SPREAD, LIGHTEST_HEAVE_HZ};
 pub use differential::DifferentialKind;
 pub use driveline::{
-    Coupling, Driveline, DrivelineSolution, DrivenAxle, DrivenWheel, MAX_BRACKETED, MAX_DRIVEN_AXLES, MAX_EVALUATIONS,
-    SPEED_TOLERANCE, SpinTerms, solve_driveline,
+    Coupling, Driveline, DrivelineSolution, DrivenAxle, MAX_BRACKETED, MAX_DRIVEN_AXLES, MAX_EVALUATIONS,
+    SPEED_TOLERANCE, solve_driveline,
 };
 pub use engine::{EngineLayout, EngineSettings, LIMITER_BAND_RPM, SPEED_LIMIT_BAND};
 pub use fields::{VEHICLE_FLOATS, VehicleFloat, VehiclePart};

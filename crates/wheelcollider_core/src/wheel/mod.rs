@@ -442,12 +442,12 @@ pub fn stage<'a>(
 /// A staged wheel in the driveline solve: its spin for a drive torque in place of its
 /// input's (nothing is kept but the tyre's last evaluation, which [`Staged::finish`]
 /// reuses), its spin solve's terms and its tyre's torque at a spin.
-impl crate::vehicle::DrivenWheel for Staged<'_> {
+impl crate::spin::DrivenWheel for Staged<'_> {
     fn respond(&self, drive: f64, inertia: f64) -> (f64, f64) {
         self.spinner.respond(&self.slips, drive, inertia / self.dt)
     }
 
-    fn terms(&self) -> crate::vehicle::SpinTerms {
+    fn terms(&self) -> crate::spin::SpinTerms {
         self.spinner.terms(&self.slips)
     }
 

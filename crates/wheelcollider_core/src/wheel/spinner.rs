@@ -6,7 +6,7 @@ use super::StepState;
 use super::UNVERIFIED_SLIP_STEP;
 use super::stages::{Loaded, Slips, Torques};
 use crate::settings::WheelSettings;
-use crate::spin::solve_spin;
+use crate::spin::{SpinTerms, solve_spin};
 use crate::tyre::{TyreForces, combined, slip_denominator};
 
 /// Stage 4's spin solve for one step: what [`solve_spin`] and the tyre read, built once
@@ -108,19 +108,15 @@ impl Spinner {
     /// `extra`: inertia over the step added to the wheel's (kg·m²/s).
     pub(super) fn solve(&self, slips: &Slips, drive: f64, extra: f64) -> f64 {
         let max = super::MAX_ANGULAR_VELOCITY as f64;
-        solve_spin(
-            self.j_over_dt + extra,
-            self.omega,
-            drive,
-            self.coulomb,
-            self.radius,
-            slips.max_force[0],
-            self.accept,
-            |w| {
-                let t = self.forces_at(slips, w);
-                (t.fx, t.dfx_dkappa * self.dkappa_dw)
-            },
-        )
+        let terms = SpinTerms {
+            j_over_dt: self.j_over_dt + extra,
+            ..self.terms(slips)
+        };
+        solve_spin(&terms, drive, self.accept, |w| {
+            let t = self.forces_at(slips, w);
+            let slope = t.dfx_dkappa * self.dkappa_dw;
+            (self.radius * t.fx, self.radius * slope)
+        })
         .clamp(-max, max)
     }
 
@@ -145,9 +141,9 @@ impl Spinner {
         (w, 1.0 / den)
     }
 
-    /// The terms of the spin solve (see [`crate::vehicle::SpinTerms`]).
-    pub(super) fn terms(&self, slips: &Slips) -> crate::vehicle::SpinTerms {
-        crate::vehicle::SpinTerms {
+    /// The terms of the spin solve.
+    pub(super) fn terms(&self, slips: &Slips) -> SpinTerms {
+        SpinTerms {
             j_over_dt: self.j_over_dt,
             omega: self.omega,
             coulomb: self.coulomb,

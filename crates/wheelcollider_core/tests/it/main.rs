@@ -18,6 +18,7 @@
 //! | [`towing`] | a trailer's brakes (overrun, air, parking), the caravan's nose load, validation |
 //! | [`determinism`] | the model's transcendentals go through `math` (`libm`); a coupled run's hash |
 //! | [`preset_fuzz`] | malformed presets: never a panic, an error that says where |
+//! | [`module_graph`] | no module of any crate in the workspace imports back (no cycle) |
 //!
 //! [`common`] holds an independent magic formula, quarter-car rigs and the shipped
 //! presets' list.
@@ -26,6 +27,7 @@ mod assists;
 mod common;
 mod determinism;
 mod drivetrain;
+mod module_graph;
 mod preset_fuzz;
 mod properties;
 mod settings;

@@ -2,8 +2,8 @@
 //! differential's two wheels each alone, a locked one's as one shaft, a limited-slip
 //! one as locked within its capacity and with the capacity's difference past it.
 
-use super::{Coupling, DrivenWheel, SpinTerms};
-use crate::spin::solve_spin;
+use super::Coupling;
+use crate::spin::{DrivenWheel, SpinTerms, solve_spin};
 
 /// An axle's answer to an input torque: its wheels' drive torques and spins, its mean
 /// speed and that speed's slope per N·m of input.
@@ -59,19 +59,16 @@ fn shaft<W: DrivenWheel>(l: &W, r: &W, input: f64) -> AxleAnswer {
     } else {
         0.0
     };
-    let w = solve_spin(
-        j,
+    let shaft = SpinTerms {
+        j_over_dt: j,
         omega,
-        input,
-        a.coulomb + b.coulomb,
-        1.0,
-        a.max_torque + b.max_torque,
-        0.0,
-        |w| {
-            let ((tl, dl), (tr, dr)) = (l.tyre_torque(w), r.tyre_torque(w));
-            (tl + tr, dl + dr)
-        },
-    );
+        coulomb: a.coulomb + b.coulomb,
+        max_torque: a.max_torque + b.max_torque,
+    };
+    let w = solve_spin(&shaft, input, 0.0, |w| {
+        let ((tl, dl), (tr, dr)) = (l.tyre_torque(w), r.tyre_torque(w));
+        (tl + tr, dl + dr)
+    });
     let ((tl, dl), (tr, dr)) = (l.tyre_torque(w), r.tyre_torque(w));
     // Each wheel's balance without its friction, then the friction: at rest the held
     // torque is shared in proportion to the frictions that hold it.

@@ -116,36 +116,8 @@ impl Driveline {
 
 mod axle;
 
+use crate::spin::DrivenWheel;
 use axle::{AxleAnswer, axle};
-
-/// What the driveline solve reads of one driven wheel in this step: a wheel staged up
-/// to its spin ([`Staged`](crate::Staged) implements it).
-pub trait DrivenWheel {
-    /// The new spin (rad/s) for a drive torque `drive` (N·m) with `inertia` (kg·m², ≥ 0)
-    /// added to the wheel's, and its slope per N·m (≥ 0; 0 while a brake holds the
-    /// wheel at rest).
-    fn respond(&self, drive: f64, inertia: f64) -> (f64, f64);
-    /// The terms of the wheel's spin solve.
-    fn terms(&self) -> SpinTerms;
-    /// The tyre's torque against the spin, `r·Fx` (N·m), at the spin `w` (rad/s), and
-    /// its slope per rad/s.
-    fn tyre_torque(&self, w: f64) -> (f64, f64);
-}
-
-/// The terms of one wheel's implicit spin solve,
-/// `J/dt·(ω' − ω) = T_drive − r·Fx(ω') − T_c·sgn(ω')` ([`crate::spin`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct SpinTerms {
-    /// `J/dt`: the wheel's inertia and any the driveline does not solve, over the step
-    /// (kg·m²/s).
-    pub j_over_dt: f64,
-    /// The spin at the start of the step (rad/s).
-    pub omega: f64,
-    /// The torques that only resist the spin: brake, friction, rolling resistance (N·m).
-    pub coulomb: f64,
-    /// The most torque the tyre can put on the wheel, `r·max |Fx|` (N·m).
-    pub max_torque: f64,
-}
 
 /// What [`solve_driveline`] found.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

@@ -1,4 +1,5 @@
 use super::*;
+use crate::spin::{DrivenWheel, SpinTerms};
 
 /// A wheel with a linear "tyre" `r·Fx = k·ω` and an optional brake that holds it:
 /// `J/dt·(ω' − ω) = D − k·ω' − T_c·sgn(ω')`.
@@ -25,9 +26,11 @@ impl Linear {
 impl DrivenWheel for Linear {
     fn respond(&self, drive: f64, inertia: f64) -> (f64, f64) {
         let j_dt = self.j_dt + inertia / self.dt;
-        let w = crate::spin::solve_spin(j_dt, self.omega, drive, self.brake, 1.0, 1e5, 0.0, |x| {
-            (self.k * x, self.k)
-        });
+        let terms = SpinTerms {
+            j_over_dt: j_dt,
+            ..self.terms()
+        };
+        let w = crate::spin::solve_spin(&terms, drive, 0.0, |x| (self.k * x, self.k));
         if w == 0.0 && self.brake > 0.0 {
             (0.0, 0.0)
         } else {
@@ -140,7 +143,11 @@ struct Peaked {
 impl DrivenWheel for Peaked {
     fn respond(&self, drive: f64, inertia: f64) -> (f64, f64) {
         let j_dt = self.j_dt + inertia / self.dt;
-        let w = crate::spin::solve_spin(j_dt, self.omega, drive, 0.0, 1.0, self.d, 0.0, |x| self.tyre_torque(x));
+        let terms = SpinTerms {
+            j_over_dt: j_dt,
+            ..self.terms()
+        };
+        let w = crate::spin::solve_spin(&terms, drive, 0.0, |x| self.tyre_torque(x));
         (w, 1.0 / (j_dt + self.tyre_torque(w).1).max(0.1 * j_dt))
     }
     fn terms(&self) -> SpinTerms {
