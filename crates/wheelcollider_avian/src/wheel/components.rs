@@ -253,11 +253,17 @@ pub struct ChassisState {
 
 /// The one force channel of a chassis in a physics step: the wheels write it in
 /// [`WheelSystems::SenseAndSolve`](crate::WheelSystems::SenseAndSolve), every body-level
-/// part (a vehicle's aerodynamics and assists, a game's own: a hitch, a wing, a
-/// parachute) adds to it in [`WheelSystems::Body`](crate::WheelSystems::Body), and
+/// part (a vehicle's aerodynamics and assists, a game's own: a wing, a parachute, a
+/// thruster) adds to it in [`WheelSystems::Body`](crate::WheelSystems::Body), and
 /// [`WheelSystems::Apply`](crate::WheelSystems::Apply) hands the sum to avian once and
 /// keeps its free part for the next step's suspension solve. World frame; torques about
 /// the centre of mass of this step. Not state: written anew every step.
+///
+/// What does not go through it, and so is not in the suspension solve's free part: the
+/// forces avian's solver finds itself (a joint's, such as a trailer's hitch, whose
+/// force avian reports in `JointForces`; the contacts of the chassis' own collider), and
+/// the opposite of a wheel's force on a dynamic body it stands on, which
+/// `WheelSystems::Apply` gives straight to that body's `Forces` (`wheel/apply.rs`).
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
 #[reflect(Component, Default, Clone)]
 pub struct ChassisForces {
@@ -280,6 +286,24 @@ pub struct ChassisForces {
 }
 
 impl ChassisForces {
+    /// Adds a grounded wheel's force at its contact, with its moment, and its tyre's
+    /// aligning torque about the ground normal; all of it free but the suspension's load
+    /// along its direction (the one part the suspension solve finds itself).
+    pub(crate) fn add_wheel(&mut self, output: &WheelOutput) {
+        self.force += output.force;
+        let arm = output.contact_position - self.center_of_mass;
+        self.torque += arm.cross(output.force);
+        let suspension = output.output.load - output.output.jacking_force;
+        let tyre = output.force - output.suspension_direction * suspension;
+        self.free_force += tyre;
+        self.free_torque += arm.cross(tyre);
+        if let Some(hit) = output.hit {
+            let aligning = hit.normal * output.output.aligning_torque;
+            self.torque += aligning;
+            self.free_torque += aligning;
+        }
+    }
+
     /// Adds `force` (N, world) at `point` (world, m), with its moment about the centre
     /// of mass.
     pub fn add_force_at_point(&mut self, force: Vec3, point: Vec3) {

@@ -188,7 +188,7 @@ fn step_chassis(world: &StepWorld, mut c: ChassisDataItem) {
         surfaces: world.surfaces,
         weather: world.weather,
     };
-    let mut sums = ChassisSums::default();
+    let mut sums = ChassisSums::new(ctx.frame.center_of_mass);
     let mut batch = [Entity::PLACEHOLDER; MAX_WHEELS];
     let mut n = 0;
     // The driveline is solved with the first group's wheels (see `WheelDriveline`).
@@ -220,39 +220,26 @@ fn step_chassis(world: &StepWorld, mut c: ChassisDataItem) {
         .all()
         .then_some((sums.box_min, sums.box_max));
     // The step's first writer of the force channel.
-    *c.forces.bypass_change_detection() = ChassisForces {
-        force: sums.force,
-        torque: sums.torque,
-        free_force: sums.free_force,
-        free_torque: sums.free_torque,
-        angular_acceleration: Vec3::ZERO,
-        center_of_mass: ctx.frame.center_of_mass,
-        reactions: sums.reactions,
-    };
+    *c.forces.bypass_change_detection() = sums.forces;
 }
 
-/// What one chassis' wheels add up to in a step.
+/// What one chassis' wheels add up to in a step: the force channel as they write it,
+/// how many stand on the ground and the box that held their sweeps.
 struct ChassisSums {
-    force: Vec3,
-    torque: Vec3,
-    /// The tyres' share of `force` and `torque` (see [`ChassisForces`]).
-    free_force: Vec3,
-    free_torque: Vec3,
+    forces: ChassisForces,
     grounded: u32,
-    reactions: bool,
     box_min: Vec3,
     box_max: Vec3,
 }
 
-impl Default for ChassisSums {
-    fn default() -> Self {
+impl ChassisSums {
+    fn new(center_of_mass: Vec3) -> Self {
         Self {
-            force: Vec3::ZERO,
-            torque: Vec3::ZERO,
-            free_force: Vec3::ZERO,
-            free_torque: Vec3::ZERO,
+            forces: ChassisForces {
+                center_of_mass,
+                ..Default::default()
+            },
             grounded: 0,
-            reactions: false,
             box_min: Vec3::splat(f32::MAX),
             box_max: Vec3::splat(f32::MIN),
         }
@@ -341,21 +328,8 @@ fn step_group(
         super::model::finish_wheel(staged, driven[i], s, state, output);
         if output.output.grounded {
             sums.grounded += 1;
-            sums.force += output.force;
-            let arm = output.contact_position - frame.center_of_mass;
-            sums.torque += arm.cross(output.force);
-            // The tyre's part: all but the suspension's load along its direction.
-            let suspension = output.output.load - output.output.jacking_force;
-            let tyre = output.force - output.suspension_direction * suspension;
-            sums.free_force += tyre;
-            sums.free_torque += arm.cross(tyre);
-            // The tyre's self-aligning torque, about the ground normal.
-            if let Some(hit) = output.hit {
-                let aligning = hit.normal * output.output.aligning_torque;
-                sums.torque += aligning;
-                sums.free_torque += aligning;
-            }
-            sums.reactions |= output
+            sums.forces.add_wheel(output);
+            sums.forces.reactions |= output
                 .hit
                 .is_some_and(|h| h.dynamic && h.body.is_some_and(|b| b != frame.entity));
         }

@@ -1,6 +1,6 @@
 //! A standalone wheel's suspension (`Suspension::Explicit`): its spring, damper and
-//! speculative bump stop from its contact alone (`docs/wheel-model.md` 2a), for stage 2
-//! (`stages::suspension`). The plugin solves a chassis' wheels together instead.
+//! speculative bump stop from its contact alone (`docs/wheel-model.md` 2a), for the
+//! `suspension` stage (`stages::suspension`). The plugin solves a chassis' wheels together instead.
 
 use crate::limits::MAX_VALUE;
 use crate::settings::WheelSettings;

@@ -10,7 +10,7 @@ use super::stages::{Loaded, PatchForce, Rolled};
 use crate::settings::WheelSettings;
 use crate::thermal::{self, Ambient, Heating, TyreState};
 
-/// Stage 2b: the tyre's condition on the suspension's hand-off: its grip and stiffness
+/// `tyre_condition`: the tyre's condition on the suspension's hand-off: its grip and stiffness
 /// factors on the surface's, its rolling resistance's and relaxation's factors. A new
 /// tyre is fitted at the air's temperature first.
 #[cfg_attr(feature = "stage-table", inline(never))] // a stage of its own in `--stages`
@@ -28,7 +28,7 @@ pub(super) fn tyre_condition(settings: &WheelSettings, state: &mut StepState, am
     loaded.relaxation = c.relaxation;
 }
 
-/// Stage 7: the sliding power into the outputs and, with a compound, the thermal
+/// `heat`: the sliding power into the outputs and, with a compound, the thermal
 /// network advanced by `dt` with it, the tyre's own rolling resistance's power and its
 /// carcass' hysteresis under the forces.
 #[cfg_attr(feature = "stage-table", inline(never))] // a stage of its own in `--stages`

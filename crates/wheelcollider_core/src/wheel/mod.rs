@@ -385,8 +385,8 @@ pub fn step(settings: &WheelSettings, state: &mut StepState, input: StepInput, d
     }
 }
 
-/// A wheel's [`step`] run up to its spin (stages 1–3: the inputs, the suspension, the
-/// slips), so that a driveline solve can couple several wheels' spins
+/// A wheel's [`step`] run up to its spin (the stages from `read_input` to `slips`: the
+/// inputs, the suspension, the slips), so that a driveline solve can couple several wheels' spins
 /// ([`crate::vehicle::solve_driveline`]) before each [`Staged::finish`]es.
 pub struct Staged<'a> {
     settings: &'a WheelSettings,
@@ -399,7 +399,7 @@ pub struct Staged<'a> {
     out: StepOutput,
 }
 
-/// Runs stages 1–3 of [`step`] on one wheel (see [`Staged`]). A `dt` that is not finite
+/// Runs the stages from `read_input` to `slips` of [`step`] on one wheel (see [`Staged`]). A `dt` that is not finite
 /// and positive gives `Err` with the output [`step`] returns for it (the state
 /// untouched).
 // The error (the step's whole output, for a `dt` that is not finite and positive) is
@@ -457,8 +457,9 @@ impl crate::spin::DrivenWheel for Staged<'_> {
 }
 
 impl Staged<'_> {
-    /// Stages 4–6: the spin (solved here, or `driven`: the spin and the drive torque a
-    /// driveline solve found), static friction and the outputs.
+    /// The stages from `spin` to `heat`: the spin (solved here, or `driven`: the spin
+    /// and the drive torque a driveline solve found), static friction, the outputs and
+    /// the tyre's heat.
     /// Borrowed, not consumed: a chassis keeps its staged wheels in place through the
     /// driveline solve and finishes each where it lies.
     pub fn finish(&self, state: &mut StepState, driven: Option<(f64, f64)>) -> StepOutput {

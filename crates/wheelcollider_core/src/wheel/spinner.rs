@@ -1,4 +1,4 @@
-//! Stage 4's spin solve for one step ([`Spinner`]): what the implicit spin solve and
+//! The `spin` stage's solve for one step ([`Spinner`]): what the implicit spin solve and
 //! the tyre read, built once per step so that a driveline solve can ask a wheel for its
 //! spin at several drive torques before the step finishes.
 
@@ -9,7 +9,7 @@ use crate::settings::WheelSettings;
 use crate::spin::{SpinTerms, solve_spin};
 use crate::tyre::{TyreForces, combined, slip_denominator};
 
-/// Stage 4's spin solve for one step: what [`solve_spin`] and the tyre read, built once
+/// The `spin` stage's solve for one step: what [`solve_spin`] and the tyre read, built once
 /// so that a driveline solve can ask for the spin at several drive torques.
 pub(crate) struct Spinner {
     /// The longitudinal slip carried from the last step.

@@ -99,7 +99,7 @@ fn finite_or_zero(v: f32, rejected: &mut bool) -> f64 {
     }
 }
 
-/// Stage 1: the carried state and the inputs, a non-finite value replaced by 0 (and
+/// `read_input`: the carried state and the inputs, a non-finite value replaced by 0 (and
 /// flagged); the contact and its suspension, or `None` when either is not finite.
 /// A punctured tyre's wheel rides lower by its compound's `rim_drop`: its contact's
 /// road is that much lower (`tests/it/thermal.rs`).
@@ -164,7 +164,7 @@ pub(super) fn read_input(
     (torques, ground)
 }
 
-/// Stage 2: the compression, the suspension's forces and the tyre's load, and what the
+/// `suspension`: the compression, the suspension's forces and the tyre's load, and what the
 /// contact gives the tyre (speeds, grip, camber, masses). In the air: no load.
 #[cfg_attr(feature = "stage-table", inline(never))] // a stage of its own in `--stages`
 pub(super) fn suspension(
@@ -274,7 +274,7 @@ fn link_frame(c: &Contact, yaw: f64) -> ([f64; 2], (f64, f64)) {
     ([side(c.arm[0]), side(c.arm[1])], (sin as f64, cos as f64))
 }
 
-/// Stage 3's hand-off: the tyre at this load, and the slips' lag.
+/// `slips`' hand-off: the tyre at this load, and the slips' lag.
 pub(super) struct Slips<'a> {
     /// The curves with the load's stiffness factor, the surface's and the camber's
     /// peaks.
@@ -307,7 +307,7 @@ const MIN_SURFACE_STIFFNESS: f64 = 0.01;
 /// `a_slow_slide_does_not_wind_up`).
 pub(crate) const SLIP_BOUND: f64 = 2.0;
 
-/// Stage 3: the tyre at this load, grip and camber, the slips with their relaxation
+/// `slips`: the tyre at this load, grip and camber, the slips with their relaxation
 /// lag (the lateral one final, the longitudinal one a function of the spin the next
 /// stage solves), and the curve's peaks into `out`.
 #[cfg_attr(feature = "stage-table", inline(never))] // a stage of its own in `--stages`
@@ -435,7 +435,7 @@ fn bounded(lagged: f64, kinematic: f64, bound: f64) -> (f64, f64) {
     (state * stretch, state)
 }
 
-/// Stage 4: the spin solved implicitly with the tyre's force (see [`crate::spin`]), or
+/// `spin`: the spin solved implicitly with the tyre's force (see [`crate::spin`]), or
 /// `given` by a driveline solve; the tyre's forces at the new spin, the lateral force's
 /// low-speed damping; the transient slips are kept in `state`.
 #[cfg_attr(feature = "stage-table", inline(never))] // a stage of its own in `--stages`
@@ -480,7 +480,7 @@ pub(super) fn spin(
     }
 }
 
-/// The patch's forces after static friction (stage 5), for the outputs (stage 6).
+/// The patch's forces after static friction (`static_friction`), for the outputs (`write_output`).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct PatchForce {
     /// Forward force (N).
@@ -491,7 +491,7 @@ pub(super) struct PatchForce {
     pub stick: f64,
 }
 
-/// Stage 5: static friction below [`STICK_SPEED`], blended into the slip model's forces.
+/// `static_friction`: static friction below [`STICK_SPEED`], blended into the slip model's forces.
 /// Keeps the patch's anchor in `state`.
 #[cfg_attr(feature = "stage-table", inline(never))] // a stage of its own in `--stages`
 pub(super) fn static_friction(
@@ -553,7 +553,7 @@ pub(super) fn static_friction(
     PatchForce { fx, fy, stick }
 }
 
-/// Stage 6: the outputs (slips, forces, aligning torque, spin) and the state the next
+/// `write_output`: the outputs (slips, forces, aligning torque, spin) and the state the next
 /// step reads (spin, angle, compression).
 #[cfg_attr(feature = "stage-table", inline(never))] // a stage of its own in `--stages`
 pub(super) fn write_output(

@@ -35,7 +35,8 @@ pub(crate) fn apply_aero(mut vehicles: Query<AeroData>) {
         let drag = -settings.aero.drag_factor() * speed * v;
         if drag.is_finite() {
             forces.add_force(drag);
-            // At the centre of pressure: the drag's moment about the centre of mass.
+            // At the centre of pressure: the drag's moment about the centre of mass, from
+            // its lever (exact; a world point far from the origin would round it).
             let height = settings.aero.pressure_height;
             if height != 0.0 {
                 forces.add_torque((rot * Vec3::Y * height).cross(drag));

@@ -5,7 +5,8 @@
 //! wrote this step; [`WheelSystems::Apply`](crate::WheelSystems::Apply) hands it to
 //! avian once and the next step's suspension solve counts its free part.
 //!
-//! The contract a new part (a trailer hitch, a wing, a parachute, damage) follows:
+//! The contract a new part (a wing, a parachute, a thruster, damage; not a joint, whose
+//! force avian solves: a hitch is one) follows:
 //! read the body's pose and velocity of this step, add forces at world points with
 //! [`add_force_at_point`](crate::wheel::ChassisForces::add_force_at_point) (the
 //! channel knows the centre of mass), write nothing to avian's `Forces` and nothing to
