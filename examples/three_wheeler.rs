@@ -1,8 +1,8 @@
 //! A vehicle of your own, without the vehicle layer: a three-wheeler (two steered
 //! front wheels, one driven rear wheel) made of a rigid body and three
 //! `WheelCollider` children, driven by writing each wheel's `WheelInput`. This is what
-//! to copy for a trike, a six-wheeler, a trailer or anything the vehicle layer's
-//! axle-pairs do not describe. Headless; prints the drive once a second.
+//! to copy for a trike, a two-wheeler or anything else the vehicle layer's axles (a
+//! pair of wheels each) do not describe. Headless; prints the drive once a second.
 //!
 //! `cargo run --release --example three_wheeler`
 use avian3d::prelude::*;

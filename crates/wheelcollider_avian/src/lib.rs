@@ -57,14 +57,18 @@
 //!
 //! | order | set | systems |
 //! | --- | --- | --- |
-//! | 1 | `VehicleSystems::Sync` | a changed settings pushed to body and wheels |
+//! | `PreUpdate` | `VehicleInputSystems` (feature `input`) | keyboard and gamepad → [`DriverInput`](vehicle::DriverInput) |
+//! | `PreUpdate` | (feature `serialize`, with an asset server) | a `VehicleFromPreset`'s preset loaded or reloaded → its `Vehicle` |
+//! | 1 | `VehicleSystems::Sync` | a changed settings pushed to body and wheels; a parked trailer's stand placed |
 //! | 2 | [`WheelSystems::Prepare`] | changed wheel settings validated |
 //! | 3 | `ReplaySystems` | replayed input written, then recorded |
-//! | 4 | `VehicleSystems::Drive` | one vehicle step per chassis → each wheel's [`WheelInput`] |
-//! | 5 | [`WheelSystems::SenseAndSolve`] | per chassis in parallel: sweep, contact, suspension solve, wheel model, force sums into the chassis' force channel |
+//! | 4 | `VehicleSystems::Drive` | each trailer's hitch read (brakes, telemetry, a break, a jackknife), then one vehicle step per chassis → each wheel's [`WheelInput`] |
+//! | 5 | [`WheelSystems::SenseAndSolve`] | per chassis in parallel: sweep, contact, suspension solve, wheel model, driveline, force sums into the chassis' force channel |
 //! | 6 | [`WheelSystems::Body`] (`VehicleSystems::Body`) | body-level parts add to each chassis' [`ChassisForces`]: drag and downforce, the assists |
 //! | 7 | [`WheelSystems::Apply`] | each chassis' force channel to its body in one write, opposite forces to dynamic ground (serial) |
+//! | 8 | [`WheelSystems::Events`] | contact, skid, surface, landing and gear events, `WheelEffects` (their commands at the schedule's end) |
 //! | `PostUpdate` | [`WheelVisualSystems::PlaceModels`] | [`WheelModel`]s placed, interpolated between steps |
+//! | `PostUpdate` | `WheelVisualSystems::Gizmos` (feature `debug`) | the wheels' gizmos |
 //!
 //! Avian does not run the schedule while physics is paused, so neither do the wheels.
 //! Give `PhysicsPlugins::new` a rollback library's schedule and the wheels step in it;

@@ -238,7 +238,7 @@ macro_rules! declare_wheel_settings {
                     $(stringify!($name) => self.$name = d.$name,)*
                     f if TyreCompound::FIELDS.iter().any(|c| c.name == f) => self.compound = d.compound,
                     // Every error names one of the fields above (`settings` tests,
-                    // `every_float_setting_resets_alone`).
+                    // `every_float_setting_round_trips_resets_alone_and_has_its_range_in_its_limit`).
                     _ => {}
                 }
             }

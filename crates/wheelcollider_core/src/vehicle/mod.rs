@@ -17,11 +17,12 @@
 //! | `anti_roll.rs` | `AxleSettings::anti_roll_stiffness` | the bar's force, [`apply_bars`] for a loop of its own (the plugin solves it implicitly instead) |
 //! | `engine.rs` | [`EngineSettings`] | idle control, rev limiter, torque, engine speed |
 //! | `differential.rs` | [`DifferentialKind`] | centre and axle differentials: the feed-forward split and the [`Driveline`] |
-//! | `driveline.rs` | [`Driveline`] | the driveline and the driven wheels' spins as one solve ([`solve_driveline`], run by the wheels' step) |
+//! | `driveline/` | [`Driveline`] | the driveline and the driven wheels' spins as one solve ([`solve_driveline`], run by the wheels' step) |
 //! | `aero.rs` | [`AeroSettings`] | drag and downforce (applied by the plugin) |
 //! | `towing.rs` | [`HitchSettings`], [`TrailerSettings`] | a trailer's brakes from its tow vehicle ([`trailer_controls`]); off-tracking and reversing closed forms |
 //! | `sway.rs` | [`SwayModel`] | the linear car–trailer model: the sway's damping and frequency, the critical speed |
 //! | `assists.rs` | [`AssistSettings`] | yaw stability (ESC) in the step; anti-flip and air control on the body ([`body_acceleration`], applied by the plugin) |
+//! | `geometry.rs` | [`AxleSuspension`], [`AxleGeometry`] | an axle's roll and compliance steer, roll centre, anti-dive and anti-squat, typical by role when unset |
 //! | `settings.rs` | [`VehicleSettings`], [`AxleSettings`], [`ChassisSettings`] | the whole car: layout, validation, RON |
 //! | `fields.rs` | [`VEHICLE_FLOATS`] | every scalar of the parts declared once: path, unit, limit, editor range |
 //! | `io.rs` | | what a step reads and writes |
@@ -41,7 +42,7 @@
 //! Nothing is accumulated from step to step, so there is no integrator to ring.
 //!
 //! Behind the gearbox, the differentials and the driven wheels' spins are **one
-//! solve** with the tyres at this step's slips ([`solve_driveline`], in `driveline.rs`):
+//! solve** with the tyres at this step's slips ([`solve_driveline`], in `driveline/`):
 //! [`step_vehicle`] hands the gearbox output's torque and inertia and the
 //! differentials' couplings on as [`PowertrainReport::driveline`], and the wheels'
 //! step solves it after their suspension, so a wheel spun alone through an open

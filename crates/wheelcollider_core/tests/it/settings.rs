@@ -158,7 +158,7 @@ fn ron_round_trip_and_errors() {
 /// `sanitized()` leaves valid settings alone (it runs whenever an inspector touches a
 /// wheel, so it must not move anything), and the conversion it is built on names the
 /// first non-finite field. Its repair of a NaN written by reflection is tested in the
-/// plugin (`tests/runtime_changes.rs`), where reflection exists.
+/// plugin (`world::runtime_changes`), where reflection exists.
 #[test]
 fn sanitized_is_identity_on_valid_settings_and_names_bad_fields() {
     let mut s = WheelSettings::default();
