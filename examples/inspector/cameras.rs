@@ -89,7 +89,6 @@ type PlayerCar = (
     Option<&'static VehicleTelemetry>,
 );
 
-#[allow(clippy::too_many_arguments)] // a Bevy system: each argument is something it uses
 fn follow(
     time: Res<Time>,
     mut mode: ResMut<CameraMode>,

@@ -62,7 +62,6 @@ pub fn ground_y(settings: &VehicleSettings) -> f32 {
     -settings.touch_height() + sag
 }
 
-#[allow(clippy::type_complexity)]
 fn dress_cars(
     mut commands: Commands,
     cars: Query<(Entity, Ref<Vehicle>, Option<&CarLook>, Option<&Livery>)>,

@@ -51,7 +51,6 @@ fn list_presets(mut commands: Commands) {
     commands.insert_resource(PresetFiles(files));
 }
 
-#[allow(clippy::too_many_arguments)] // a Bevy system: each argument is something it uses
 fn hud(
     mut contexts: EguiContexts,
     time: Res<Time<Real>>,

@@ -60,7 +60,6 @@ fn inputs(t: f32) -> [f32; 4] {
     }
 }
 
-#[allow(clippy::too_many_arguments)] // a Bevy system: each argument is something it uses
 pub fn script(
     mut commands: Commands,
     time: Res<Time>,

@@ -138,7 +138,6 @@ fn lap_input(part: &mut Part, t: f32, at: Vec3, forward: Vec3, speed: f32) -> (D
     (input, t > 60.0 || (*part == Part::Brake && speed < 0.3))
 }
 
-#[allow(clippy::type_complexity)] // a Bevy system's query
 fn drive_lap(
     time: Res<Time>,
     mut car: Query<(&mut VehicleInput, &Transform, &LinearVelocity), With<PlayerVehicle>>,

@@ -1,6 +1,7 @@
 //! AI traffic on the track's loop: T adds a car (the shipped presets in turn, each in
 //! its own paint), Shift+T removes them all. Each car steers by pure pursuit (the arc
-//! through a point a speed-dependent distance ahead on the loop), holds the loop's
+//! through a point a speed-dependent distance ahead on the loop: the plugin's
+//! `drivers::pursuit`), holds the loop's
 //! speed profile (corner speeds √(a_y/κ), braked for in time) and keeps its distance
 //! to the car ahead. A car that leaves the loop or turns over is replaced.
 use std::f32::consts::PI;
@@ -8,6 +9,7 @@ use std::sync::Arc;
 
 use avian3d::prelude::*;
 use bevy::prelude::*;
+use wheelcollider::avian::drivers::{Path, lookahead, pursuit_steer};
 use wheelcollider::prelude::*;
 
 use crate::car_visuals::Livery;
@@ -58,18 +60,19 @@ struct TrafficPresets {
     added: usize,
 }
 
-/// The loop as points about 2 m apart, with the speed to hold at each.
+/// The loop as a closed path of points about 2 m apart, with the speed to hold at
+/// each (the plugin's `drivers::Path`).
 #[derive(Resource, Clone)]
 pub struct Loop {
-    points: Arc<[Vec3]>,
-    speed: Arc<[f32]>,
+    path: Arc<Path>,
     /// The points a car may be spawned at: on flat ground, not on the banked turn.
     flat: Vec<usize>,
 }
 
 impl Loop {
     /// Down the east straight (x = +LOOP_X, towards −Z), round the banked turn, up the
-    /// west straight, round the flat north turn.
+    /// west straight, round the flat north turn. Corner speeds from the circle through
+    /// each point and its neighbours 5 points away, braked for at [`DECEL`].
     fn new() -> Self {
         let r = LOOP_X;
         let straight = NORTH_Z - BANKED_Z;
@@ -90,65 +93,22 @@ impl Loop {
             points.push(Vec3::new(-r * a.cos(), 0.0, NORTH_Z + r * a.sin()));
         }
         let n = points.len();
-        // Corner speeds from the circle through each point and its neighbours 5 points
-        // away, then two passes backwards so that each can be braked for at DECEL.
-        let mut speed: Vec<f32> = (0..n)
-            .map(|i| {
-                let (a, b, c) = (points[(i + n - 5) % n], points[i], points[(i + 5) % n]);
-                let curvature =
-                    2.0 * (b - a).cross(c - b).length() / ((b - a).length() * (c - b).length() * (c - a).length());
-                (LATERAL / curvature.max(1e-4)).sqrt().min(TOP)
-            })
-            .collect();
-        for _ in 0..2 {
-            for i in (0..n).rev() {
-                let next = (i + 1) % n;
-                let ds = points[i].distance(points[next]);
-                speed[i] = speed[i].min((speed[next] * speed[next] + 2.0 * DECEL * ds).sqrt());
-            }
-        }
         let flat = (0..n).filter(|i| !(ns..ns + nt).contains(i)).step_by(4).collect();
         Loop {
-            points: points.into(),
-            speed: speed.into(),
+            path: Arc::new(Path::new(points, true, TOP).with_speed_profile(TOP, LATERAL, DECEL, 5)),
             flat,
         }
     }
 
-    fn len(&self) -> usize {
-        self.points.len()
+    fn point(&self, i: usize) -> Vec3 {
+        self.path.points()[i]
     }
 
-    /// The point nearest `p` within 60 points ahead of `from`, or on the whole loop when
-    /// the car is far from it.
-    fn nearest(&self, p: Vec3, from: usize) -> usize {
-        let n = self.len();
-        let flat = |i: usize| self.points[i].with_y(p.y).distance_squared(p);
-        let near = (0..60)
-            .map(|k| (from + k) % n)
-            .min_by(|&a, &b| flat(a).total_cmp(&flat(b)));
-        match near {
-            Some(i) if flat(i) < 100.0 => i,
-            _ => (0..n).min_by(|&a, &b| flat(a).total_cmp(&flat(b))).unwrap_or(0),
-        }
-    }
-
-    /// The point `distance` (m) ahead of point `i`.
-    fn ahead(&self, i: usize, distance: f32) -> Vec3 {
-        let n = self.len();
-        let (mut j, mut left) = (i, distance);
-        while left > 0.0 {
-            let next = (j + 1) % n;
-            left -= self.points[j].distance(self.points[next]);
-            j = next;
-        }
-        self.points[j]
-    }
-
-    /// Distance (m) along the loop from point `a` forward to point `b`.
+    /// Distance (m) along the loop from point `a` forward to point `b`, by the points'
+    /// spacing (cheap: every car against every other, each step).
     fn gap(&self, a: usize, b: usize) -> f32 {
-        let n = self.len();
-        ((b + n - a) % n) as f32 * self.points[1].distance(self.points[0])
+        let n = self.path.len();
+        ((b + n - a) % n) as f32 * self.point(1).distance(self.point(0))
     }
 }
 
@@ -202,17 +162,13 @@ fn requests(
                         .iter()
                         .copied()
                         .max_by(|&a, &b| {
-                            let clear = |i: usize| {
-                                taken
-                                    .iter()
-                                    .map(|t| t.distance(path.points[i]))
-                                    .fold(f32::MAX, f32::min)
-                            };
+                            let clear =
+                                |i: usize| taken.iter().map(|t| t.distance(path.point(i))).fold(f32::MAX, f32::min);
                             clear(a).total_cmp(&clear(b))
                         })
                         .unwrap_or(0);
-                    let at = path.points[index].with_y(settings.touch_height() + 0.15);
-                    let next = path.ahead(index, 4.0).with_y(at.y);
+                    let at = path.point(index).with_y(settings.touch_height() + 0.15);
+                    let next = path.path.ahead(index, 4.0).1.with_y(at.y);
                     let Ok(car) = spawn_vehicle(
                         &mut commands,
                         &settings,
@@ -238,7 +194,6 @@ fn requests(
 }
 
 /// Pure pursuit and the speed profile, with a gap to the car ahead.
-#[allow(clippy::type_complexity)]
 fn drive(
     mut commands: Commands,
     time: Res<Time>,
@@ -256,20 +211,13 @@ fn drive(
 ) {
     let others: Vec<(Entity, usize, f32)> = cars.iter().map(|(e, ai, .., v)| (e, ai.index, v.0.length())).collect();
     for (entity, mut ai, mut input, vehicle, p, rot, v) in &mut cars {
-        let i = path.nearest(p.0, ai.index);
+        let i = path.path.nearest(p.0, ai.index, 60, 10.0);
         ai.index = i;
         let speed = v.0.length();
-        let forward = (rot.0 * Vec3::NEG_Z).with_y(0.0).normalize_or_zero();
-        let target = path.ahead(i, (0.5 * speed).clamp(6.0, 25.0));
-        let to = (target - p.0).with_y(0.0);
-        let alpha = forward.cross(to).y.atan2(forward.dot(to));
-        let settings = &vehicle.0;
-        let delta = (2.0 * settings.wheelbase_for(0).max(0.5) * alpha.sin() / to.length().max(1.0))
-            .atan()
-            .to_degrees();
-        input.steer = (delta / settings.steering.lock_at(speed).max(1e-3)).clamp(-1.0, 1.0);
+        let (_, target) = path.path.ahead(i, lookahead(speed, 0.5, 6.0, 25.0));
+        input.steer = pursuit_steer(&vehicle.0, p.0, rot.0 * Vec3::NEG_Z, target, speed);
 
-        let mut wanted = path.speed[(i + 3) % path.len()];
+        let mut wanted = path.path.speed((i + 3) % path.path.len());
         for &(other, j, other_speed) in &others {
             let gap = path.gap(i, j);
             if other != entity && gap < 40.0 {
@@ -281,7 +229,7 @@ fn drive(
         input.brake = (-0.3 * e).clamp(0.0, 1.0);
 
         // Off the loop by more than 12 m, or on its side: replaced after 4 s.
-        let off = path.points[i].with_y(p.0.y).distance(p.0) > 12.0;
+        let off = path.point(i).with_y(p.0.y).distance(p.0) > 12.0;
         let over = (rot.0 * Vec3::Y).y < 0.3;
         ai.trouble = if off || over {
             ai.trouble + time.delta_secs()

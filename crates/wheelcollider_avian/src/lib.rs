@@ -84,8 +84,7 @@ struct ReadmeDoctests;
 
 #[cfg(feature = "debug")]
 pub mod debug;
-#[cfg(feature = "input")]
-pub mod input;
+pub mod drivers;
 pub mod replay;
 pub mod rollback;
 pub mod vehicle;
@@ -103,7 +102,7 @@ pub mod prelude {
     #[cfg(feature = "debug")]
     pub use crate::debug::{WheelDebugPlugin, WheelGizmos};
     #[cfg(feature = "input")]
-    pub use crate::input::{PlayerVehicle, VehicleInputPlugin, VehicleInputSystems};
+    pub use crate::drivers::input::{PlayerVehicle, VehicleInputPlugin, VehicleInputSystems};
     pub use crate::replay::ReplaySystems;
     pub use crate::replay::{DriveRecorder, DriveRecording, DriveReplay};
     pub use crate::vehicle::towing::{

@@ -34,6 +34,8 @@
 //! ```
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
+// The workspace allows many arguments for Bevy systems; the core has none.
+#![warn(clippy::too_many_arguments)]
 
 // The crate's README (its crates.io page) is compiled as a doc-test, so it cannot rot.
 #[cfg(doctest)]

@@ -304,7 +304,6 @@ fn toggle_visibility(keys: Option<Res<ButtonInput<KeyCode>>>, mut state: ResMut<
     }
 }
 
-#[allow(clippy::type_complexity)]
 fn pick_target(
     mut state: ResMut<InspectorState>,
     marked: Query<(Entity, &Transform), (With<Vehicle>, With<InspectorTarget>)>,
@@ -406,7 +405,6 @@ pub fn load_preset(path: &std::path::Path) -> Result<VehicleSettings, String> {
     VehicleSettings::from_file(path).map_err(|e| e.to_string())
 }
 
-#[allow(clippy::type_complexity)]
 fn apply_requests(
     mut commands: Commands,
     mut state: ResMut<InspectorState>,

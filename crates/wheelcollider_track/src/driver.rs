@@ -1,7 +1,9 @@
-//! The robot drivers: steering to a road-wheel angle, pure pursuit along a line, and a
-//! cruise control, each reading the harness's kinematics once per step.
+//! The robot drivers: steering to a road-wheel angle, pure pursuit along a line (the
+//! plugin's `drivers::pursuit`), and a cruise control, each reading the harness's
+//! kinematics once per step.
 
 use bevy::prelude::*;
+use wheelcollider_avian::drivers::{lookahead, pursuit_steer};
 use wheelcollider_core::vehicle::DriverInput;
 
 use crate::sim::Sim;
@@ -13,20 +15,21 @@ impl Sim {
         (angle / self.settings.steering.lock_at(self.k.forward_speed).max(1e-3)).clamp(-1.0, 1.0)
     }
 
-    /// Pure-pursuit steering towards `target` (world, on the ground plane).
+    /// Pure-pursuit steering towards `target` (world, on the ground plane): the plugin's
+    /// [`pursuit_steer`], at the car's forward speed.
     pub(crate) fn pursue(&self, target: Vec3) -> f32 {
-        let to = (target - self.k.position).with_y(0.0);
-        let f = self.k.forward.with_y(0.0).normalize_or_zero();
-        let ld = to.length().max(1e-3);
-        let alpha = f.cross(to).y.atan2(f.dot(to));
-        let l = self.settings.wheelbase_for(0).max(0.5);
-        let delta = (2.0 * l * alpha.sin() / ld).atan().to_degrees();
-        self.steer_for(delta)
+        pursuit_steer(
+            &self.settings,
+            self.k.position,
+            self.k.forward,
+            target,
+            self.k.forward_speed,
+        )
     }
 
     /// Look-ahead distance of the path-following driver (m).
     pub(crate) fn lookahead(&self) -> f32 {
-        (0.6 * self.k.speed).clamp(5.0, 30.0)
+        lookahead(self.k.speed, 0.6, 5.0, 30.0)
     }
 
     /// Steering that keeps the car on the line x = 0, heading −Z.

@@ -78,7 +78,6 @@ pub(super) struct Wheels<'w, 's> {
 }
 
 /// Lists the nearest vehicles with what each is doing, and their impacts.
-#[allow(clippy::too_many_arguments, reason = "a Bevy system's parameters")]
 pub(super) fn feed(
     settings: Res<SoundSettings>,
     control: Res<SoundControl>,

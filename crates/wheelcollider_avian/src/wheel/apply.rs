@@ -11,7 +11,6 @@ use bevy::prelude::*;
 /// opposite force to a dynamic body a wheel stands on, for the chassis that have such a
 /// wheel. Serial (a body's forces have one writer); its cost is in
 /// `docs/performance.md`.
-#[allow(clippy::type_complexity)]
 #[cfg_attr(feature = "stage-table", inline(never))] // a stage of its own in `--stages`
 pub(crate) fn apply_forces(
     wheels: Query<&WheelOutput>,

@@ -98,7 +98,6 @@ struct StepWorld<'a, 'w, 's> {
 ///
 /// One pass per chassis shares the chassis' pose, mass and layers between its wheels and
 /// joins the threads once per step instead of three times (see `docs/performance.md`).
-#[allow(clippy::too_many_arguments)]
 #[cfg_attr(feature = "stage-table", inline(never))] // a stage of its own in `--stages`
 pub(crate) fn step_wheels(
     time: Res<Time>,
@@ -258,7 +257,6 @@ fn step_group(
 ) {
     let mut sensed = [Sensed::default(); MAX_WHEELS];
     // What the finish needs of each wheel, kept from its one lookup.
-    #[allow(clippy::type_complexity)]
     let mut kept: [Option<(&WheelCollider, &WheelInput, Mut<WheelState>, Mut<WheelOutput>)>; MAX_WHEELS] =
         Default::default();
     for (i, &w) in batch.iter().enumerate() {

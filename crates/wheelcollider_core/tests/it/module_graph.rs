@@ -53,7 +53,7 @@ fn root_exports(lib: &str, modules: &BTreeSet<String>) -> BTreeMap<String, Strin
             continue;
         };
         let mut w = words(rest);
-        let Some(first) = w.next().map(|m| if m == "self" { w.next() } else { Some(m) }).flatten() else {
+        let Some(first) = w.next().and_then(|m| if m == "self" { w.next() } else { Some(m) }) else {
             continue;
         };
         if modules.contains(first) {

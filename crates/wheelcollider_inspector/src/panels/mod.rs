@@ -90,7 +90,6 @@ pub(super) type WheelsQuery<'w, 's> =
     Query<'w, 's, (&'static VehicleWheel, &'static mut WheelCollider, &'static WheelOutput)>;
 
 // A Bevy system: each argument is a resource or query the panels read or edit.
-#[allow(clippy::type_complexity, clippy::too_many_arguments)]
 pub(crate) fn inspector_ui(
     mut contexts: EguiContexts,
     mut state: ResMut<crate::InspectorState>,

@@ -1,0 +1,18 @@
+//! What writes a vehicle's [`VehicleInput`](crate::vehicle::VehicleInput): a driver.
+//! The vehicle reads its input at the start of each physics step and does not care who
+//! wrote it; each driver here is one way to write it.
+//!
+//! | module | driver |
+//! | --- | --- |
+//! | `input` (feature `input`) | a person: keyboard and gamepad ([`VehicleInputPlugin`](input::VehicleInputPlugin)) |
+//! | [`pursuit`] | a robot on a path: pure-pursuit steering towards a point ahead on a [`Path`], and the path's speed profile (the test track's drivers, the `ai_path` example, the scene's traffic) |
+//!
+//! A new driver (an AI racer, a replay of another game's format, a network peer) is a
+//! module here that writes `VehicleInput` in `PreUpdate` after `VehicleInputSystems`,
+//! or in `FixedUpdate` before the physics step.
+
+#[cfg(feature = "input")]
+pub mod input;
+pub mod pursuit;
+
+pub use pursuit::{Path, lookahead, pursuit_steer};
