@@ -5,11 +5,13 @@
 //! and a [`Path`] of points with the speed a car may hold at each (its corners'
 //! `√(a_y/κ)`, braked for in time).
 //!
-//! Physics-free: positions and headings in, a steer input out. The test track's drivers
+//! Physics-free: positions and headings in, a steer input out; its transcendentals are
+//! the core's `math` (the same bits on every machine under `libm`, as a rollback needs). The test track's drivers
 //! (`wheelcollider_track`), the `ai_path` example and the scene's traffic all steer
 //! with [`pursuit_steer`].
 
 use bevy::math::Vec3;
+use wheelcollider_core::math;
 use wheelcollider_core::vehicle::VehicleSettings;
 
 /// The steer input (−1..1, positive left) that puts the road wheels of the car with
@@ -22,9 +24,9 @@ pub fn pursuit_steer(settings: &VehicleSettings, position: Vec3, forward: Vec3, 
     let to = (target - position).with_y(0.0);
     let f = forward.with_y(0.0).normalize_or_zero();
     let distance = to.length().max(1e-3);
-    let alpha = f.cross(to).y.atan2(f.dot(to));
+    let alpha = math::atan2(f.cross(to).y, f.dot(to));
     let wheelbase = settings.wheelbase_for(0).max(0.5);
-    let angle = (2.0 * wheelbase * alpha.sin() / distance).atan().to_degrees();
+    let angle = math::atan(2.0 * wheelbase * math::sin(alpha) / distance).to_degrees();
     (angle / settings.steering.lock_at(speed).max(1e-3)).clamp(-1.0, 1.0)
 }
 
@@ -84,7 +86,7 @@ impl Path {
             for i in (0..n).rev() {
                 let Some(next) = self.neighbour(i, 1) else { continue };
                 let ds = self.points[i].distance(self.points[next]);
-                self.speed[i] = self.speed[i].min((self.speed[next].powi(2) + 2.0 * decel.max(0.0) * ds).sqrt());
+                self.speed[i] = self.speed[i].min((self.speed[next] * self.speed[next] + 2.0 * decel.max(0.0) * ds).sqrt());
             }
         }
         self

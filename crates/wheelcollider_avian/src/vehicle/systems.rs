@@ -3,7 +3,7 @@
 
 use avian3d::prelude::*;
 use bevy::prelude::*;
-use wheelcollider_core::vehicle::{ChassisMotion, VehicleState, WheelFeedback, step_vehicle};
+use wheelcollider_core::vehicle::{ChassisMotion, VehicleState, VehicleStep, WheelFeedback, step_vehicle};
 
 use super::{Vehicle, VehicleInput, VehicleRuntime, VehicleSettings, VehicleTelemetry, VehicleWheel};
 use crate::wheel::{AntiRollBar, ChassisWheels, WheelCollider, WheelDriveline, WheelInput, WheelOutput};
@@ -119,7 +119,10 @@ pub(crate) fn drive_vehicles(time: Res<Time>, mut vehicles: VehicleQuery, mut wh
         let (Some(settings), Some(state)) = (runtime.settings.as_ref(), runtime.state.as_mut()) else {
             continue;
         };
-        let report = step_vehicle(
+        let VehicleStep {
+            report,
+            driveline: line,
+        } = step_vehicle(
             settings,
             state,
             &mut input.0,
@@ -130,7 +133,7 @@ pub(crate) fn drive_vehicles(time: Res<Time>, mut vehicles: VehicleQuery, mut wh
         );
         write_inputs(runtime, &mut wheels);
         // The wheels' step solves the driveline with their tyres.
-        driveline.line = report.driveline;
+        driveline.line = line;
         driveline.wheels = core::array::from_fn(|i| {
             runtime
                 .entities

@@ -1,21 +1,54 @@
-//! The one declaration of every scalar number of a vehicle's parts: its path in a file,
-//! label, unit, limit (which may follow another field: the redline above the idle),
-//! the inspector's range and step, and its part. [`VehicleSettings::validate`] clamps
-//! each through it and the inspector draws each from it ([`VEHICLE_FLOATS`]); a test
-//! walks it (`vehicle::every_vehicle_float_is_declared_once`). Arrays (the chassis' size
-//! and centre of mass, the torque curve, the gear ratios), the axles and the choices
-//! keep their own code in `settings.rs`.
+//! The one declaration of every scalar number of a vehicle outside its wheels: the
+//! parts, each axle, the differentials and the towing. One row per number, in keyword
+//! form:
+//!
+//! ```text
+//! "engine.redline_rpm" {
+//!     label: "redline", unit: "rpm", part: Engine,
+//!     limit: |s, _| (s.engine.idle_rpm + 100.0, 100_000.0),
+//!     range: |s, _| (s.engine.idle_rpm + 100.0, 30_000.0),
+//!     step: 10.0,
+//!     at: |s, _| s.engine.redline_rpm,
+//! }
+//! ```
+//!
+//! `path` is where a preset file has it (`axles[]` for each axle: the row's `|s, i|`
+//! closures take the axle's index) and the name its errors give; `limit` is what
+//! [`VehicleSettings::validate`] clamps it to, from the settings as clamped so far (the
+//! rows before it); `range` what an editor offers (inside the limit: the `vehicle`
+//! tests check it on every preset); `step` how much a value changes per pixel dragged
+//! (its unit); the place is one of
+//!
+//! - `at: |s, i| PLACE`: a number that is always there;
+//! - `optional: |s, i| PLACE, typical: |s, i| VALUE`: an `Option<f32>` that a preset may
+//!   leave unset, and what an unset one resolves to (an editor shows it; an edit sets
+//!   it); `typical: none` where an unset one means "off";
+//! - `get: |s, i| Option<f32>, field: |s, i| Option<&mut f32>`: a number inside a part
+//!   that may be absent (a hitch) or of another kind (a differential that is not a
+//!   limited-slip one).
+//!
+//! [`VehicleSettings::validate`] clamps each through it, the inspector draws each from it
+//! ([`VEHICLE_FLOATS`]), and tests walk it (`vehicle::every_vehicle_float_is_declared_once`,
+//! `vehicle::every_number_of_a_preset_is_declared`). The arrays (the chassis' size, centre
+//! of mass and inertia, the torque curve, the gear ratios, the hitch's and coupling's
+//! positions) and the choices keep their own code in `settings.rs` and `towing.rs`; the
+//! wheels' numbers are the wheel's own table (`settings/table.rs`).
 //!
 //! The order is the validation's: a field whose limit reads another comes after it.
 
-use super::VehicleSettings;
-use crate::limits::MAX_VALUE;
+use super::{DifferentialKind, TrailerBrakes, VehicleSettings};
+use crate::limits::{MAX_SPRING, MAX_VALUE};
 
 /// Which part of a vehicle a number belongs to (the inspector's sections).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum VehiclePart {
     /// The chassis' mass.
     Chassis,
+    /// One axle's place, bar and geometry (rows `axles[].…`).
+    Axle,
+    /// A limited-slip differential's numbers: the centre one's (`centre_differential.…`)
+    /// and each axle's (`axles[].differential.…`).
+    Differential,
     /// The centre differential's split.
     Driveline,
     /// The engine.
@@ -36,12 +69,21 @@ pub enum VehiclePart {
     AirControl,
     /// Yaw stability (ESC).
     YawStability,
+    /// A tow vehicle's hitch.
+    Hitch,
+    /// A trailer's stand and brakes.
+    Trailer,
 }
 
-/// One scalar number of a vehicle part, declared once in [`VEHICLE_FLOATS`].
+/// The closures of a row take the settings and an axle's index (0 for a row that is not
+/// per axle).
+type Read<T> = fn(&VehicleSettings, usize) -> T;
+
+/// One scalar number of a vehicle, declared once in [`VEHICLE_FLOATS`].
 #[derive(Clone, Copy, Debug)]
 pub struct VehicleFloat {
-    /// Its path in a preset file, and the name its errors give (`engine.idle_rpm`).
+    /// Its path in a preset file, and the name its errors give (`engine.idle_rpm`);
+    /// `axles[]` at its start for a number of each axle (see [`path_at`](Self::path_at)).
     pub path: &'static str,
     /// A short label for an editor.
     pub label: &'static str,
@@ -50,146 +92,592 @@ pub struct VehicleFloat {
     /// Its part.
     pub part: VehiclePart,
     /// The limit `validate` clamps it to, (min, max), from the settings as clamped so
-    /// far (the fields before it in [`VEHICLE_FLOATS`]).
-    pub limit: fn(&VehicleSettings) -> (f32, f32),
+    /// far (the rows before it in [`VEHICLE_FLOATS`]).
+    pub limit: Read<(f32, f32)>,
     /// The range an editor offers, (min, max); inside the limit for any valid settings
     /// (`vehicle` tests check it on every preset).
-    pub range: fn(&VehicleSettings) -> (f32, f32),
+    pub range: Read<(f32, f32)>,
     /// How much a value changes per pixel dragged in an editor (its unit).
-    pub speed: f32,
-    /// Reads it.
-    pub get: fn(&VehicleSettings) -> f32,
-    /// The field, to write.
-    pub field: fn(&mut VehicleSettings) -> &mut f32,
+    pub step: f32,
+    /// Reads it: `None` where it is absent (no hitch, a differential of another kind,
+    /// an optional number left unset).
+    pub get: Read<Option<f32>>,
+    /// The field, to write; `None` where it is absent.
+    pub field: fn(&mut VehicleSettings, usize) -> Option<&mut f32>,
+    /// For an optional number: what an unset one resolves to (`None`: unset is off),
+    /// and how an edit sets it.
+    pub optional: Option<Optional>,
 }
 
-/// Declares the table: `path, label, unit, part, limit |s| (lo, hi), range |s| (lo, hi),
-/// speed, |s| &mut s.field`.
+/// What an optional number ([`VehicleFloat::optional`]) is when it is not set, and how it
+/// is set.
+#[derive(Clone, Copy, Debug)]
+pub struct Optional {
+    /// The value an unset one resolves to, if it resolves to one.
+    pub typical: Option<Read<f32>>,
+    /// Sets it (to `Some(value)`).
+    pub set: fn(&mut VehicleSettings, usize, f32),
+}
+
+impl VehicleFloat {
+    /// Whether it is a number of each axle (`axles[]…`).
+    pub fn each_axle(&self) -> bool {
+        self.path.starts_with("axles[]")
+    }
+
+    /// The indices it has in `settings`: each axle's, or just 0.
+    pub fn indices(&self, settings: &VehicleSettings) -> core::ops::Range<usize> {
+        if self.each_axle() {
+            0..settings.axles.len()
+        } else {
+            0..1
+        }
+    }
+
+    /// Its path for axle `axle` (`axles[1].z`), or its path.
+    pub fn path_at(&self, axle: usize) -> String {
+        if self.each_axle() {
+            self.path.replacen("[]", &format!("[{axle}]"), 1)
+        } else {
+            self.path.to_owned()
+        }
+    }
+
+    /// The value an editor shows: the number, or what an unset optional one resolves to.
+    pub fn shown(&self, settings: &VehicleSettings, axle: usize) -> Option<f32> {
+        (self.get)(settings, axle).or_else(|| self.optional?.typical.map(|t| t(settings, axle)))
+    }
+
+    /// Writes `value` (an editor's edit): into the field, or sets an unset optional one.
+    /// Not clamped: [`VehicleSettings::validate`] clamps it.
+    pub fn write(&self, settings: &mut VehicleSettings, axle: usize, value: f32) {
+        if let Some(f) = (self.field)(settings, axle) {
+            *f = value;
+        } else if let Some(o) = self.optional {
+            (o.set)(settings, axle, value);
+        }
+    }
+}
+
+impl VehicleSettings {
+    /// The length (m) an editor's ranges of positions and lengths scale with: the
+    /// chassis box's longest side, at least 0.5 m (a kart's centre of mass may go as far
+    /// off its middle, relative to its size, as a car's).
+    pub fn editor_scale(&self) -> f32 {
+        self.chassis.size.iter().copied().fold(0.5, f32::max)
+    }
+}
+
+/// A limited-slip differential's number `$f` (`preload` or `locking`) in `$d`.
+macro_rules! lsd {
+    (get $d:expr, $f:ident) => {
+        match $d {
+            DifferentialKind::LimitedSlip { $f, .. } => Some($f),
+            _ => None,
+        }
+    };
+    (field $d:expr, $f:ident) => {
+        match &mut $d {
+            DifferentialKind::LimitedSlip { $f, .. } => Some($f),
+            _ => None,
+        }
+    };
+}
+
+/// A limited-slip differential's overrun locking in `$d`, where it has its own.
+macro_rules! coast {
+    (get $d:expr) => {
+        match $d {
+            DifferentialKind::LimitedSlip { coast_locking, .. } => coast_locking,
+            _ => None,
+        }
+    };
+    (field $d:expr) => {
+        match &mut $d {
+            DifferentialKind::LimitedSlip {
+                coast_locking: Some(c), ..
+            } => Some(c),
+            _ => None,
+        }
+    };
+}
+
+/// Gives a closure the type of an optional number's typical value (a closure inside
+/// `Some` is not coerced to a function pointer on its own).
+const fn typical(f: Read<f32>) -> Option<Read<f32>> {
+    Some(f)
+}
+
+/// One row from its common fields and its place (see the module's docs).
+macro_rules! row {
+    ({ $($common:tt)* } at: |$s:tt, $i:tt| $p:expr $(,)?) => {
+        VehicleFloat {
+            $($common)*
+            get: |$s: &VehicleSettings, $i: usize| Some($p),
+            field: |$s: &mut VehicleSettings, $i: usize| Some(&mut $p),
+            optional: None,
+        }
+    };
+    ({ $($common:tt)* } optional: |$s:tt, $i:tt| $p:expr, typical: none $(,)?) => {
+        VehicleFloat {
+            $($common)*
+            get: |$s: &VehicleSettings, $i: usize| $p,
+            field: |$s: &mut VehicleSettings, $i: usize| $p.as_mut(),
+            optional: Some(Optional {
+                typical: None,
+                set: |$s: &mut VehicleSettings, $i: usize, v: f32| $p = Some(v),
+            }),
+        }
+    };
+    ({ $($common:tt)* } optional: |$s:tt, $i:tt| $p:expr, typical: |$ts:tt, $ti:tt| $t:expr $(,)?) => {
+        VehicleFloat {
+            $($common)*
+            get: |$s: &VehicleSettings, $i: usize| $p,
+            field: |$s: &mut VehicleSettings, $i: usize| $p.as_mut(),
+            optional: Some(Optional {
+                typical: typical(|$ts: &VehicleSettings, $ti: usize| $t),
+                set: |$s: &mut VehicleSettings, $i: usize, v: f32| $p = Some(v),
+            }),
+        }
+    };
+    ({ $($common:tt)* } get: |$s:tt, $i:tt| $g:expr, field: |$fs:tt, $fi:tt| $f:expr $(,)?) => {
+        VehicleFloat {
+            $($common)*
+            get: |$s: &VehicleSettings, $i: usize| $g,
+            field: |$fs: &mut VehicleSettings, $fi: usize| $f,
+            optional: None,
+        }
+    };
+}
+
+/// Declares [`VEHICLE_FLOATS`] from the rows (grammar: the module's docs).
 macro_rules! floats {
     ($(
-        $path:literal, $label:literal, $unit:literal, $part:ident,
-        limit |$l:ident| $limit:expr, range |$r:ident| $range:expr, $speed:expr,
-        |$s:ident| $field:expr;
+        $path:literal {
+            label: $label:literal, unit: $unit:literal, part: $part:ident,
+            limit: |$ls:tt, $li:tt| $limit:expr,
+            range: |$rs:tt, $ri:tt| $range:expr,
+            step: $step:expr,
+            $($place:tt)*
+        }
     )*) => {
-        /// Every scalar number of a vehicle's parts, in the validation's order.
-        pub const VEHICLE_FLOATS: &[VehicleFloat] = &[$(VehicleFloat {
-            path: $path,
-            label: $label,
-            unit: $unit,
-            part: VehiclePart::$part,
-            limit: |$l: &VehicleSettings| {
-                let _ = $l;
-                $limit
-            },
-            range: |$r: &VehicleSettings| {
-                let _ = $r;
-                $range
-            },
-            speed: $speed,
-            get: |$s: &VehicleSettings| $field,
-            field: |$s: &mut VehicleSettings| &mut $field,
-        }),*];
+        /// Every scalar number of a vehicle outside its wheels, in the validation's order.
+        pub const VEHICLE_FLOATS: &[VehicleFloat] = &[$(
+            row!({
+                path: $path,
+                label: $label,
+                unit: $unit,
+                part: VehiclePart::$part,
+                limit: |$ls: &VehicleSettings, $li: usize| $limit,
+                range: |$rs: &VehicleSettings, $ri: usize| $range,
+                step: $step,
+            } $($place)*)
+        ),*];
     };
 }
 
 floats! {
-    "chassis.mass", "mass", "kg", Chassis,
-        limit |s| (1.0, MAX_VALUE), range |s| (s.lightest_sprung_mass(), 100_000.0), 5.0, |s| s.chassis.mass;
-    "front_torque_share", "front torque share", "", Driveline,
-        limit |s| (0.0, 1.0), range |s| (0.0, 1.0), 0.01, |s| s.front_torque_share;
-    "engine.idle_rpm", "idle", "rpm", Engine,
-        limit |s| (100.0, 50_000.0), range |s| (100.0, 20_000.0), 10.0, |s| s.engine.idle_rpm;
-    "engine.redline_rpm", "redline", "rpm", Engine,
-        limit |s| (s.engine.idle_rpm + 100.0, 100_000.0), range |s| (s.engine.idle_rpm + 100.0, 30_000.0), 10.0,
-        |s| s.engine.redline_rpm;
-    "engine.inertia", "inertia", "kg·m²", Engine,
-        limit |s| (0.01, MAX_VALUE), range |s| (0.01, 10.0), 0.005, |s| s.engine.inertia;
-    "engine.braking_torque", "engine braking", "N·m", Engine,
-        limit |s| (0.0, MAX_VALUE), range |s| (0.0, 2000.0), 1.0, |s| s.engine.braking_torque;
-    "engine.speed_limit", "speed limit (0 off)", "km/h", Engine,
-        limit |s| (0.0, 10_000.0), range |s| (0.0, 500.0), 1.0, |s| s.engine.speed_limit;
-    "engine.stall_rpm", "stall speed", "rpm", Engine,
-        limit |s| (0.0, s.engine.idle_rpm - 50.0), range |s| (0.0, (s.engine.idle_rpm - 50.0).max(0.0)), 10.0,
-        |s| s.engine.stall_rpm;
-    "engine.breakaway_torque", "breakaway", "N·m", Engine,
-        limit |s| (0.0, 5000.0), range |s| (0.0, 500.0), 1.0, |s| s.engine.breakaway_torque;
-    "clutch.max_torque", "clutch torque", "N·m", Clutch,
-        limit |s| (0.0, MAX_VALUE), range |s| (0.0, 10_000.0), 5.0, |s| s.clutch.max_torque;
-    "clutch.engage_rpm", "clutch engage", "rpm", Clutch,
-        limit |s| (s.engine.idle_rpm + 50.0, s.engine.redline_rpm),
-        range |s| (s.engine.idle_rpm + 50.0, s.engine.redline_rpm), 10.0,
-        |s| s.clutch.engage_rpm;
-    "gearbox.reverse", "reverse", "", Gearbox,
-        limit |s| (0.01, 100.0), range |s| (0.05, 20.0), 0.005, |s| s.gearbox.reverse;
-    "gearbox.final_drive", "final drive", "", Gearbox,
-        limit |s| (0.01, 100.0), range |s| (0.05, 20.0), 0.005, |s| s.gearbox.final_drive;
-    "gearbox.efficiency", "efficiency", "", Gearbox,
-        limit |s| (0.5, 1.0), range |s| (0.5, 1.0), 0.005, |s| s.gearbox.efficiency;
-    "gearbox.shift_time", "shift time", "s", Gearbox,
-        limit |s| (0.0, 2.0), range |s| (0.0, 2.0), 0.01, |s| s.gearbox.shift_time;
-    "gearbox.inertia", "gearbox inertia", "kg·m²", Gearbox,
-        limit |s| (0.0, MAX_VALUE), range |s| (0.0, 2.0), 0.001, |s| s.gearbox.inertia;
-    "gearbox.shift_up_rpm", "shift up", "rpm", Gearbox,
-        limit |s| (s.engine.idle_rpm, s.engine.redline_rpm), range |s| (s.engine.idle_rpm, s.engine.redline_rpm), 10.0,
-        |s| s.gearbox.shift_up_rpm;
-    "gearbox.shift_down_rpm", "shift down", "rpm", Gearbox,
-        limit |s| (s.engine.idle_rpm, s.gearbox.shift_up_rpm),
-        range |s| (s.engine.idle_rpm, s.gearbox.shift_up_rpm), 10.0,
-        |s| s.gearbox.shift_down_rpm;
-    "gearbox.drag_torque", "drivetrain drag", "N·m", Gearbox,
-        limit |s| (0.0, MAX_VALUE), range |s| (0.0, 200.0), 0.5, |s| s.gearbox.drag_torque;
-    "brakes.max_torque", "max torque", "N·m", Brakes,
-        limit |s| (0.0, MAX_VALUE), range |s| (0.0, (25.0 * s.chassis.mass).max(50_000.0)), 20.0,
-        |s| s.brakes.max_torque;
-    "brakes.front_bias", "front bias", "", Brakes,
-        limit |s| (0.0, 1.0), range |s| (0.0, 1.0), 0.01, |s| s.brakes.front_bias;
-    "brakes.handbrake_torque", "handbrake", "N·m", Brakes,
-        limit |s| (0.0, MAX_VALUE), range |s| (0.0, (10.0 * s.chassis.mass).max(20_000.0)), 10.0,
-        |s| s.brakes.handbrake_torque;
-    "steering.max_angle", "max angle", "deg", Steering,
-        limit |s| (0.0, 60.0), range |s| (0.0, 60.0), 0.1, |s| s.steering.max_angle;
-    "steering.ackermann", "Ackermann", "", Steering,
-        limit |s| (0.0, 1.0), range |s| (0.0, 1.0), 0.01, |s| s.steering.ackermann;
-    "steering.lock_to_lock_time", "lock to lock", "s", Steering,
-        limit |s| (0.0, 5.0), range |s| (0.0, 5.0), 0.01, |s| s.steering.lock_to_lock_time;
-    "steering.high_speed_lock", "lock at speed", "", Steering,
-        limit |s| (0.0, 1.0), range |s| (0.0, 1.0), 0.01, |s| s.steering.high_speed_lock;
-    "steering.high_speed", "… reached at", "m/s", Steering,
-        limit |s| (0.1, 1000.0), range |s| (0.1, 200.0), 0.5, |s| s.steering.high_speed;
-    "steering.mechanical_trail", "mechanical trail", "m", Steering,
-        limit |s| (-0.2, 0.2), range |s| (-0.2, 0.2), 0.001, |s| s.steering.mechanical_trail;
-    "aero.air_density", "air density", "kg/m³", Aero,
-        limit |s| (0.0, 100.0), range |s| (0.0, 2.0), 0.005, |s| s.aero.air_density;
-    "aero.drag_coefficient", "Cd", "", Aero,
-        limit |s| (0.0, 100.0), range |s| (0.0, 3.0), 0.005, |s| s.aero.drag_coefficient;
-    "aero.frontal_area", "frontal area", "m²", Aero,
-        limit |s| (0.0, 1000.0), range |s| (0.0, 20.0), 0.01, |s| s.aero.frontal_area;
-    "aero.downforce_front", "downforce front", "m² (Cl·A, − lifts)", Aero,
-        limit |s| (-1000.0, 1000.0), range |s| (-10.0, 10.0), 0.01, |s| s.aero.downforce_front;
-    "aero.downforce_rear", "downforce rear", "m² (Cl·A, − lifts)", Aero,
-        limit |s| (-1000.0, 1000.0), range |s| (-10.0, 10.0), 0.01, |s| s.aero.downforce_rear;
-    "aero.pressure_height", "centre of pressure", "m above the CoM", Aero,
-        limit |s| (-s.chassis.size[1], s.chassis.size[1]), range |s| (-s.chassis.size[1], s.chassis.size[1]), 0.005,
-        |s| s.aero.pressure_height;
-    "assists.anti_flip.max_angle", "… max tilt", "deg", AntiFlip,
-        limit |s| (0.0, 180.0), range |s| (0.0, 180.0), 0.5, |s| s.assists.anti_flip.max_angle;
-    "assists.anti_flip.max_acceleration", "… strength", "rad/s²", AntiFlip,
-        limit |s| (0.0, 1000.0), range |s| (0.0, 1000.0), 0.5, |s| s.assists.anti_flip.max_acceleration;
-    "assists.air_control.pitch_rate", "… pitch rate", "deg/s", AirControl,
-        limit |s| (0.0, 1440.0), range |s| (0.0, 1440.0), 1.0, |s| s.assists.air_control.pitch_rate;
-    "assists.air_control.yaw_rate", "… yaw rate", "deg/s", AirControl,
-        limit |s| (0.0, 1440.0), range |s| (0.0, 1440.0), 1.0, |s| s.assists.air_control.yaw_rate;
-    "assists.air_control.roll_rate", "… roll rate", "deg/s", AirControl,
-        limit |s| (0.0, 1440.0), range |s| (0.0, 1440.0), 1.0, |s| s.assists.air_control.roll_rate;
-    "assists.air_control.max_acceleration", "… acceleration", "rad/s²", AirControl,
-        limit |s| (0.0, 1000.0), range |s| (0.0, 1000.0), 0.5, |s| s.assists.air_control.max_acceleration;
-    "assists.yaw_stability.threshold", "… threshold", "deg/s", YawStability,
-        limit |s| (0.0, 180.0), range |s| (0.0, 180.0), 0.1, |s| s.assists.yaw_stability.threshold;
-    "assists.yaw_stability.gain", "… gain", "N·m per deg/s", YawStability,
-        limit |s| (0.0, MAX_VALUE), range |s| (0.0, 5000.0), 5.0, |s| s.assists.yaw_stability.gain;
-    "assists.yaw_stability.max_torque", "… max torque", "N·m", YawStability,
-        limit |s| (0.0, MAX_VALUE), range |s| (0.0, 50_000.0), 20.0, |s| s.assists.yaw_stability.max_torque;
-    "assists.yaw_stability.reference_understeer", "… reference understeer", "deg/g", YawStability,
-        limit |s| (-10.0, 20.0), range |s| (-10.0, 20.0), 0.05,
-        |s| s.assists.yaw_stability.reference_understeer;
+    "chassis.mass" {
+        label: "mass", unit: "kg", part: Chassis,
+        limit: |_, _| (1.0, MAX_VALUE), range: |s, _| (s.lightest_sprung_mass(), 100_000.0), step: 5.0,
+        at: |s, _| s.chassis.mass,
+    }
+
+    // Each axle: along the chassis within one chassis length of its middle, the half
+    // track up to one, the mount within half of one up or down, the roll centre within
+    // the half track (`editor_scale`).
+    // A trailer's axles stay behind its coupling (`validate` refuses one ahead).
+    "axles[].z" {
+        label: "position z", unit: "m", part: Axle,
+        limit: |_, _| (-1000.0, 1000.0),
+        range: |s, _| {
+            let scale = s.editor_scale();
+            let front = s.trailer.as_ref().map_or(-scale, |t| (t.coupling[2] + 0.05).max(-scale));
+            (front.min(scale), scale)
+        },
+        step: 0.005,
+        at: |s, i| s.axles[i].z,
+    }
+    "axles[].half_track" {
+        label: "half track", unit: "m", part: Axle,
+        limit: |_, _| (0.01, 100.0), range: |s, _| (0.05, s.editor_scale()), step: 0.005,
+        at: |s, i| s.axles[i].half_track,
+    }
+    "axles[].mount_height" {
+        label: "mount height", unit: "m", part: Axle,
+        limit: |_, _| (-1000.0, 1000.0), range: |s, _| (-0.5 * s.editor_scale(), 0.5 * s.editor_scale()), step: 0.005,
+        at: |s, i| s.axles[i].mount_height,
+    }
+    "axles[].anti_roll_stiffness" {
+        label: "anti-roll bar", unit: "N/m", part: Axle,
+        limit: |_, _| (0.0, MAX_SPRING), range: |_, _| (0.0, MAX_SPRING), step: 100.0,
+        at: |s, i| s.axles[i].anti_roll_stiffness,
+    }
+    "axles[].roll_steer" {
+        label: "roll steer", unit: "°/°", part: Axle,
+        limit: |_, _| (-1.0, 1.0), range: |_, _| (-1.0, 1.0), step: 0.005,
+        optional: |s, i| s.axles[i].roll_steer, typical: |s, i| s.axle_geometry(i).roll_steer,
+    }
+    "axles[].compliance_steer" {
+        label: "compliance steer", unit: "°/kN", part: Axle,
+        limit: |_, _| (-2.0, 2.0), range: |_, _| (-2.0, 2.0), step: 0.005,
+        optional: |s, i| s.axles[i].compliance_steer, typical: |s, i| s.axle_geometry(i).compliance_steer,
+    }
+    "axles[].roll_centre_height" {
+        label: "roll centre height", unit: "m", part: Axle,
+        limit: |s, i| (-s.axles[i].half_track, s.axles[i].half_track),
+        range: |s, i| (-s.axles[i].half_track, s.axles[i].half_track), step: 0.002,
+        optional: |s, i| s.axles[i].roll_centre_height, typical: |s, i| s.axle_geometry(i).roll_centre_height,
+    }
+    "axles[].anti_dive" {
+        label: "anti-dive", unit: "%", part: Axle,
+        limit: |_, _| (-50.0, 150.0), range: |_, _| (-50.0, 150.0), step: 0.5,
+        optional: |s, i| s.axles[i].anti_dive, typical: |s, i| s.axle_geometry(i).anti_dive,
+    }
+    "axles[].anti_squat" {
+        label: "anti-squat", unit: "%", part: Axle,
+        limit: |_, _| (-50.0, 150.0), range: |_, _| (-50.0, 150.0), step: 0.5,
+        optional: |s, i| s.axles[i].anti_squat, typical: |s, i| s.axle_geometry(i).anti_squat,
+    }
+    // Kept as typed (a radius or travel edited later moves what it allows):
+    // `static_compression` holds it to 10–90 % of the travel. An editor offers those
+    // 10–90 %, widened to hold a height set before the radius or travel changed.
+    "axles[].ride_height" {
+        label: "  mount above ground", unit: "m", part: Axle,
+        limit: |_, _| (0.0, 1000.0),
+        range: |s, i| {
+            let (w, h) = (&s.axles[i].wheel, s.axles[i].ride_height.unwrap_or(0.0));
+            let (r, l) = (w.radius(), w.suspension_length());
+            ((r + 0.1 * l).min(h), (r + 0.9 * l).max(h))
+        },
+        step: 0.001,
+        optional: |s, i| s.axles[i].ride_height, typical: none,
+    }
+    "axles[].differential.preload" {
+        label: "preload", unit: "N·m", part: Differential,
+        limit: |_, _| (0.0, MAX_VALUE), range: |_, _| (0.0, 5000.0), step: 5.0,
+        get: |s, i| lsd!(get s.axles[i].differential, preload),
+        field: |s, i| lsd!(field s.axles[i].differential, preload),
+    }
+    "axles[].differential.locking" {
+        label: "locking on power", unit: "per N·m", part: Differential,
+        limit: |_, _| (0.0, 100.0), range: |_, _| (0.0, 1.0), step: 0.01,
+        get: |s, i| lsd!(get s.axles[i].differential, locking),
+        field: |s, i| lsd!(field s.axles[i].differential, locking),
+    }
+    "axles[].differential.coast_locking" {
+        label: "locking on overrun", unit: "per N·m", part: Differential,
+        limit: |_, _| (0.0, 100.0), range: |_, _| (0.0, 1.0), step: 0.01,
+        get: |s, i| coast!(get s.axles[i].differential),
+        field: |s, i| coast!(field s.axles[i].differential),
+    }
+    "centre_differential.preload" {
+        label: "preload", unit: "N·m", part: Differential,
+        limit: |_, _| (0.0, MAX_VALUE), range: |_, _| (0.0, 5000.0), step: 5.0,
+        get: |s, _| lsd!(get s.centre_differential, preload),
+        field: |s, _| lsd!(field s.centre_differential, preload),
+    }
+    "centre_differential.locking" {
+        label: "locking on power", unit: "per N·m", part: Differential,
+        limit: |_, _| (0.0, 100.0), range: |_, _| (0.0, 1.0), step: 0.01,
+        get: |s, _| lsd!(get s.centre_differential, locking),
+        field: |s, _| lsd!(field s.centre_differential, locking),
+    }
+    "centre_differential.coast_locking" {
+        label: "locking on overrun", unit: "per N·m", part: Differential,
+        limit: |_, _| (0.0, 100.0), range: |_, _| (0.0, 1.0), step: 0.01,
+        get: |s, _| coast!(get s.centre_differential),
+        field: |s, _| coast!(field s.centre_differential),
+    }
+    "front_torque_share" {
+        label: "front torque share", unit: "", part: Driveline,
+        limit: |_, _| (0.0, 1.0), range: |_, _| (0.0, 1.0), step: 0.01,
+        at: |s, _| s.front_torque_share,
+    }
+
+    "engine.idle_rpm" {
+        label: "idle", unit: "rpm", part: Engine,
+        limit: |_, _| (100.0, 50_000.0), range: |_, _| (100.0, 20_000.0), step: 10.0,
+        at: |s, _| s.engine.idle_rpm,
+    }
+    "engine.redline_rpm" {
+        label: "redline", unit: "rpm", part: Engine,
+        limit: |s, _| (s.engine.idle_rpm + 100.0, 100_000.0), range: |s, _| (s.engine.idle_rpm + 100.0, 30_000.0),
+        step: 10.0,
+        at: |s, _| s.engine.redline_rpm,
+    }
+    "engine.inertia" {
+        label: "inertia", unit: "kg·m²", part: Engine,
+        limit: |_, _| (0.01, MAX_VALUE), range: |_, _| (0.01, 10.0), step: 0.005,
+        at: |s, _| s.engine.inertia,
+    }
+    "engine.braking_torque" {
+        label: "engine braking", unit: "N·m", part: Engine,
+        limit: |_, _| (0.0, MAX_VALUE), range: |_, _| (0.0, 2000.0), step: 1.0,
+        at: |s, _| s.engine.braking_torque,
+    }
+    "engine.speed_limit" {
+        label: "speed limit (0 off)", unit: "km/h", part: Engine,
+        limit: |_, _| (0.0, 10_000.0), range: |_, _| (0.0, 500.0), step: 1.0,
+        at: |s, _| s.engine.speed_limit,
+    }
+    "engine.stall_rpm" {
+        label: "stall speed", unit: "rpm", part: Engine,
+        limit: |s, _| (0.0, s.engine.idle_rpm - 50.0), range: |s, _| (0.0, (s.engine.idle_rpm - 50.0).max(0.0)),
+        step: 10.0,
+        at: |s, _| s.engine.stall_rpm,
+    }
+    "engine.breakaway_torque" {
+        label: "breakaway", unit: "N·m", part: Engine,
+        limit: |_, _| (0.0, 5000.0), range: |_, _| (0.0, 500.0), step: 1.0,
+        at: |s, _| s.engine.breakaway_torque,
+    }
+    "clutch.max_torque" {
+        label: "clutch torque", unit: "N·m", part: Clutch,
+        limit: |_, _| (0.0, MAX_VALUE), range: |_, _| (0.0, 10_000.0), step: 5.0,
+        at: |s, _| s.clutch.max_torque,
+    }
+    "clutch.engage_rpm" {
+        label: "clutch engage", unit: "rpm", part: Clutch,
+        limit: |s, _| (s.engine.idle_rpm + 50.0, s.engine.redline_rpm),
+        range: |s, _| (s.engine.idle_rpm + 50.0, s.engine.redline_rpm), step: 10.0,
+        at: |s, _| s.clutch.engage_rpm,
+    }
+    "gearbox.reverse" {
+        label: "reverse", unit: "", part: Gearbox,
+        limit: |_, _| (0.01, 100.0), range: |_, _| (0.05, 20.0), step: 0.005,
+        at: |s, _| s.gearbox.reverse,
+    }
+    "gearbox.final_drive" {
+        label: "final drive", unit: "", part: Gearbox,
+        limit: |_, _| (0.01, 100.0), range: |_, _| (0.05, 20.0), step: 0.005,
+        at: |s, _| s.gearbox.final_drive,
+    }
+    "gearbox.efficiency" {
+        label: "efficiency", unit: "", part: Gearbox,
+        limit: |_, _| (0.5, 1.0), range: |_, _| (0.5, 1.0), step: 0.005,
+        at: |s, _| s.gearbox.efficiency,
+    }
+    "gearbox.shift_time" {
+        label: "shift time", unit: "s", part: Gearbox,
+        limit: |_, _| (0.0, 2.0), range: |_, _| (0.0, 2.0), step: 0.01,
+        at: |s, _| s.gearbox.shift_time,
+    }
+    "gearbox.inertia" {
+        label: "gearbox inertia", unit: "kg·m²", part: Gearbox,
+        limit: |_, _| (0.0, MAX_VALUE), range: |_, _| (0.0, 2.0), step: 0.001,
+        at: |s, _| s.gearbox.inertia,
+    }
+    "gearbox.shift_up_rpm" {
+        label: "shift up", unit: "rpm", part: Gearbox,
+        limit: |s, _| (s.engine.idle_rpm, s.engine.redline_rpm),
+        range: |s, _| (s.engine.idle_rpm, s.engine.redline_rpm), step: 10.0,
+        at: |s, _| s.gearbox.shift_up_rpm,
+    }
+    "gearbox.shift_down_rpm" {
+        label: "shift down", unit: "rpm", part: Gearbox,
+        limit: |s, _| (s.engine.idle_rpm, s.gearbox.shift_up_rpm),
+        range: |s, _| (s.engine.idle_rpm, s.gearbox.shift_up_rpm), step: 10.0,
+        at: |s, _| s.gearbox.shift_down_rpm,
+    }
+    "gearbox.drag_torque" {
+        label: "drivetrain drag", unit: "N·m", part: Gearbox,
+        limit: |_, _| (0.0, MAX_VALUE), range: |_, _| (0.0, 200.0), step: 0.5,
+        at: |s, _| s.gearbox.drag_torque,
+    }
+    "brakes.max_torque" {
+        label: "max torque", unit: "N·m", part: Brakes,
+        limit: |_, _| (0.0, MAX_VALUE), range: |s, _| (0.0, (25.0 * s.chassis.mass).max(50_000.0)), step: 20.0,
+        at: |s, _| s.brakes.max_torque,
+    }
+    "brakes.front_bias" {
+        label: "front bias", unit: "", part: Brakes,
+        limit: |_, _| (0.0, 1.0), range: |_, _| (0.0, 1.0), step: 0.01,
+        at: |s, _| s.brakes.front_bias,
+    }
+    "brakes.handbrake_torque" {
+        label: "handbrake", unit: "N·m", part: Brakes,
+        limit: |_, _| (0.0, MAX_VALUE), range: |s, _| (0.0, (10.0 * s.chassis.mass).max(20_000.0)), step: 10.0,
+        at: |s, _| s.brakes.handbrake_torque,
+    }
+    "steering.max_angle" {
+        label: "max angle", unit: "deg", part: Steering,
+        limit: |_, _| (0.0, 60.0), range: |_, _| (0.0, 60.0), step: 0.1,
+        at: |s, _| s.steering.max_angle,
+    }
+    "steering.ackermann" {
+        label: "Ackermann", unit: "", part: Steering,
+        limit: |_, _| (0.0, 1.0), range: |_, _| (0.0, 1.0), step: 0.01,
+        at: |s, _| s.steering.ackermann,
+    }
+    "steering.lock_to_lock_time" {
+        label: "lock to lock", unit: "s", part: Steering,
+        limit: |_, _| (0.0, 5.0), range: |_, _| (0.0, 5.0), step: 0.01,
+        at: |s, _| s.steering.lock_to_lock_time,
+    }
+    "steering.high_speed_lock" {
+        label: "lock at speed", unit: "", part: Steering,
+        limit: |_, _| (0.0, 1.0), range: |_, _| (0.0, 1.0), step: 0.01,
+        at: |s, _| s.steering.high_speed_lock,
+    }
+    "steering.high_speed" {
+        label: "… reached at", unit: "m/s", part: Steering,
+        limit: |_, _| (0.1, 1000.0), range: |_, _| (0.1, 200.0), step: 0.5,
+        at: |s, _| s.steering.high_speed,
+    }
+    "steering.mechanical_trail" {
+        label: "mechanical trail", unit: "m", part: Steering,
+        limit: |_, _| (-0.2, 0.2), range: |_, _| (-0.2, 0.2), step: 0.001,
+        at: |s, _| s.steering.mechanical_trail,
+    }
+    "aero.air_density" {
+        label: "air density", unit: "kg/m³", part: Aero,
+        limit: |_, _| (0.0, 100.0), range: |_, _| (0.0, 2.0), step: 0.005,
+        at: |s, _| s.aero.air_density,
+    }
+    "aero.drag_coefficient" {
+        label: "Cd", unit: "", part: Aero,
+        limit: |_, _| (0.0, 100.0), range: |_, _| (0.0, 3.0), step: 0.005,
+        at: |s, _| s.aero.drag_coefficient,
+    }
+    "aero.frontal_area" {
+        label: "frontal area", unit: "m²", part: Aero,
+        limit: |_, _| (0.0, 1000.0), range: |_, _| (0.0, 20.0), step: 0.01,
+        at: |s, _| s.aero.frontal_area,
+    }
+    "aero.downforce_front" {
+        label: "downforce front", unit: "m² (Cl·A, − lifts)", part: Aero,
+        limit: |_, _| (-1000.0, 1000.0), range: |_, _| (-10.0, 10.0), step: 0.01,
+        at: |s, _| s.aero.downforce_front,
+    }
+    "aero.downforce_rear" {
+        label: "downforce rear", unit: "m² (Cl·A, − lifts)", part: Aero,
+        limit: |_, _| (-1000.0, 1000.0), range: |_, _| (-10.0, 10.0), step: 0.01,
+        at: |s, _| s.aero.downforce_rear,
+    }
+    "aero.pressure_height" {
+        label: "centre of pressure", unit: "m above the CoM", part: Aero,
+        limit: |s, _| (-s.chassis.size[1], s.chassis.size[1]), range: |s, _| (-s.chassis.size[1], s.chassis.size[1]),
+        step: 0.005,
+        at: |s, _| s.aero.pressure_height,
+    }
+    "assists.anti_flip.max_angle" {
+        label: "… max tilt", unit: "deg", part: AntiFlip,
+        limit: |_, _| (0.0, 180.0), range: |_, _| (0.0, 180.0), step: 0.5,
+        at: |s, _| s.assists.anti_flip.max_angle,
+    }
+    "assists.anti_flip.max_acceleration" {
+        label: "… strength", unit: "rad/s²", part: AntiFlip,
+        limit: |_, _| (0.0, 1000.0), range: |_, _| (0.0, 1000.0), step: 0.5,
+        at: |s, _| s.assists.anti_flip.max_acceleration,
+    }
+    "assists.air_control.pitch_rate" {
+        label: "… pitch rate", unit: "deg/s", part: AirControl,
+        limit: |_, _| (0.0, 1440.0), range: |_, _| (0.0, 1440.0), step: 1.0,
+        at: |s, _| s.assists.air_control.pitch_rate,
+    }
+    "assists.air_control.yaw_rate" {
+        label: "… yaw rate", unit: "deg/s", part: AirControl,
+        limit: |_, _| (0.0, 1440.0), range: |_, _| (0.0, 1440.0), step: 1.0,
+        at: |s, _| s.assists.air_control.yaw_rate,
+    }
+    "assists.air_control.roll_rate" {
+        label: "… roll rate", unit: "deg/s", part: AirControl,
+        limit: |_, _| (0.0, 1440.0), range: |_, _| (0.0, 1440.0), step: 1.0,
+        at: |s, _| s.assists.air_control.roll_rate,
+    }
+    "assists.air_control.max_acceleration" {
+        label: "… acceleration", unit: "rad/s²", part: AirControl,
+        limit: |_, _| (0.0, 1000.0), range: |_, _| (0.0, 1000.0), step: 0.5,
+        at: |s, _| s.assists.air_control.max_acceleration,
+    }
+    "assists.yaw_stability.threshold" {
+        label: "… threshold", unit: "deg/s", part: YawStability,
+        limit: |_, _| (0.0, 180.0), range: |_, _| (0.0, 180.0), step: 0.1,
+        at: |s, _| s.assists.yaw_stability.threshold,
+    }
+    "assists.yaw_stability.gain" {
+        label: "… gain", unit: "N·m per deg/s", part: YawStability,
+        limit: |_, _| (0.0, MAX_VALUE), range: |_, _| (0.0, 5000.0), step: 5.0,
+        at: |s, _| s.assists.yaw_stability.gain,
+    }
+    "assists.yaw_stability.max_torque" {
+        label: "… max torque", unit: "N·m", part: YawStability,
+        limit: |_, _| (0.0, MAX_VALUE), range: |_, _| (0.0, 50_000.0), step: 20.0,
+        at: |s, _| s.assists.yaw_stability.max_torque,
+    }
+    "assists.yaw_stability.reference_understeer" {
+        label: "… reference understeer", unit: "deg/g", part: YawStability,
+        limit: |_, _| (-10.0, 20.0), range: |_, _| (-10.0, 20.0), step: 0.05,
+        at: |s, _| s.assists.yaw_stability.reference_understeer,
+    }
+
+    "hitch.yaw_limit" {
+        label: "hitch yaw stop", unit: "deg", part: Hitch,
+        limit: |_, _| (5.0, 120.0), range: |_, _| (5.0, 120.0), step: 0.5,
+        get: |s, _| s.hitch.as_ref().map(|h| h.yaw_limit),
+        field: |s, _| s.hitch.as_mut().map(|h| &mut h.yaw_limit),
+    }
+    "hitch.tilt_limit" {
+        label: "hitch tilt stop", unit: "deg", part: Hitch,
+        limit: |_, _| (1.0, 60.0), range: |_, _| (1.0, 60.0), step: 0.5,
+        get: |s, _| s.hitch.as_ref().map(|h| h.tilt_limit),
+        field: |s, _| s.hitch.as_mut().map(|h| &mut h.tilt_limit),
+    }
+    "hitch.break_force" {
+        label: "hitch break force", unit: "N", part: Hitch,
+        limit: |_, _| (0.0, MAX_VALUE), range: |_, _| (0.0, 500_000.0), step: 100.0,
+        get: |s, _| s.hitch.as_ref().map(|h| h.break_force),
+        field: |s, _| s.hitch.as_mut().map(|h| &mut h.break_force),
+    }
+    "trailer.stand" {
+        label: "stand", unit: "m", part: Trailer,
+        limit: |_, _| (0.05, 10.0), range: |s, _| (0.05, s.editor_scale().clamp(0.1, 10.0)), step: 0.005,
+        get: |s, _| s.trailer.as_ref().map(|t| t.stand),
+        field: |s, _| s.trailer.as_mut().map(|t| &mut t.stand),
+    }
+    "trailer.brakes.response" {
+        label: "overrun response", unit: "× weight", part: Trailer,
+        limit: |_, _| (0.0, 0.5), range: |_, _| (0.0, 0.5), step: 0.001,
+        get: |s, _| match s.trailer.as_ref().map(|t| t.brakes) {
+            Some(TrailerBrakes::Overrun { response, .. }) => Some(response),
+            _ => None,
+        },
+        field: |s, _| match s.trailer.as_mut().map(|t| &mut t.brakes) {
+            Some(TrailerBrakes::Overrun { response, .. }) => Some(response),
+            _ => None,
+        },
+    }
+    "trailer.brakes.full" {
+        label: "overrun full", unit: "× weight", part: Trailer,
+        limit: |s, _| match s.trailer.as_ref().map(|t| t.brakes) {
+            Some(TrailerBrakes::Overrun { response, .. }) => (response + 0.01, 1.0),
+            _ => (0.01, 1.0),
+        },
+        range: |s, _| match s.trailer.as_ref().map(|t| t.brakes) {
+            Some(TrailerBrakes::Overrun { response, .. }) => (response + 0.01, 1.0),
+            _ => (0.01, 1.0),
+        },
+        step: 0.001,
+        get: |s, _| match s.trailer.as_ref().map(|t| t.brakes) {
+            Some(TrailerBrakes::Overrun { full, .. }) => Some(full),
+            _ => None,
+        },
+        field: |s, _| match s.trailer.as_mut().map(|t| &mut t.brakes) {
+            Some(TrailerBrakes::Overrun { full, .. }) => Some(full),
+            _ => None,
+        },
+    }
+    "trailer.brakes.lag" {
+        label: "brake lag", unit: "s", part: Trailer,
+        limit: |_, _| (0.01, 5.0), range: |_, _| (0.01, 5.0), step: 0.01,
+        get: |s, _| match s.trailer.as_ref().map(|t| t.brakes) {
+            Some(TrailerBrakes::Overrun { lag, .. } | TrailerBrakes::Air { lag }) => Some(lag),
+            _ => None,
+        },
+        field: |s, _| match s.trailer.as_mut().map(|t| &mut t.brakes) {
+            Some(TrailerBrakes::Overrun { lag, .. } | TrailerBrakes::Air { lag }) => Some(lag),
+            _ => None,
+        },
+    }
 }

@@ -192,6 +192,20 @@ impl VehicleState {
     }
 }
 
+/// What one [`step_vehicle`](super::step_vehicle) hands on besides each wheel's
+/// [`WheelInput`](crate::WheelInput): its report for the game, and the driveline for
+/// the wheels' step.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct VehicleStep {
+    /// What the powertrain did (telemetry, the sound's inputs).
+    pub report: PowertrainReport,
+    /// The driveline for the wheels' step to solve with the tyres
+    /// ([`solve_driveline`](super::solve_driveline)): the gearbox output's torque and
+    /// inertia, each driven axle's share and the differentials' couplings. The wheels'
+    /// input, not a report: `Driveline::default()` (nothing driven) for a trailer.
+    pub driveline: super::Driveline,
+}
+
 /// What one vehicle step reports: the powertrain's telemetry.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -229,10 +243,6 @@ pub struct PowertrainReport {
     /// (N·m) in the feed-forward split; what each axle differential moved shows in the
     /// wheels' drive torques.
     pub centre_transfer: f32,
-    /// The driveline for the wheels' step to solve with the tyres
-    /// ([`solve_driveline`](super::solve_driveline)): the gearbox output's torque
-    /// and inertia, each driven axle's share and the differentials' couplings.
-    pub driveline: super::Driveline,
     /// Torque about the steering axes (N·m, positive turning the wheels left) from the
     /// steered wheels' aligning torques and mechanical trail, last step: what a
     /// force-feedback wheel plays (scaled by the game). In a turn it opposes the steer.

@@ -24,7 +24,7 @@
 //! | `assists.rs` | [`AssistSettings`] | yaw stability (ESC) in the step; anti-flip and air control on the body ([`body_acceleration`], applied by the plugin) |
 //! | `geometry.rs` | [`AxleSuspension`], [`AxleGeometry`] | an axle's roll and compliance steer, roll centre, anti-dive and anti-squat, typical by role when unset |
 //! | `settings.rs` | [`VehicleSettings`], [`AxleSettings`], [`ChassisSettings`] | the whole car: layout, validation, RON |
-//! | `fields.rs` | [`VEHICLE_FLOATS`] | every scalar of the parts declared once: path, unit, limit, editor range |
+//! | `fields.rs` | [`VEHICLE_FLOATS`] | every scalar outside the wheels declared once (parts, axles, differentials, towing): path, unit, limit, editor range, step |
 //! | `io.rs` | | what a step reads and writes |
 //! | `derived.rs` | | what follows from a settings: shares, resistance, ride height |
 //! | `predict.rs` | | closed-form answers: top speed, axle loads, stopping distance |
@@ -44,7 +44,7 @@
 //! Behind the gearbox, the differentials and the driven wheels' spins are **one
 //! solve** with the tyres at this step's slips ([`solve_driveline`], in `driveline/`):
 //! [`step_vehicle`] hands the gearbox output's torque and inertia and the
-//! differentials' couplings on as [`PowertrainReport::driveline`], and the wheels'
+//! differentials' couplings on as [`VehicleStep::driveline`], and the wheels'
 //! step solves it after their suspension, so a wheel spun alone through an open
 //! differential carries a quarter of the reflected inertia, a locked axle's wheels turn
 //! at one speed, and a limited-slip differential holds its torque difference within its
@@ -97,7 +97,7 @@ pub use driveline::{
 pub use engine::{EngineLayout, EngineSettings, LIMITER_BAND_RPM, SPEED_LIMIT_BAND};
 pub use fields::{VEHICLE_FLOATS, VehicleFloat, VehiclePart};
 pub use geometry::{AxleGeometry, AxleRole, AxleSuspension, BEAM_COMPLIANCE};
-pub use io::{DriverInput, PowertrainReport, VehicleState, WheelFeedback};
+pub use io::{DriverInput, PowertrainReport, VehicleState, VehicleStep, WheelFeedback};
 pub use settings::*;
 pub use steering::SteeringSettings;
 pub use sway::{SwayMode, SwayModel};
@@ -137,8 +137,8 @@ pub(crate) fn finite(v: f32) -> f32 {
 /// let mut out = [WheelInput::default(); 4];
 /// let mut input = DriverInput { throttle: 1.0, steer: 1.0, ..Default::default() };
 /// let still = ChassisMotion::straight(0.0);
-/// let report = step_vehicle(&settings, &mut state, &mut input, still, &wheels, &mut out, 1.0 / 60.0);
-/// assert!(report.engine_rpm > 0.0);
+/// let step = step_vehicle(&settings, &mut state, &mut input, still, &wheels, &mut out, 1.0 / 60.0);
+/// assert!(step.report.engine_rpm > 0.0);
 /// assert!(out[0].steer_angle > 0.0); // turning left
 /// ```
 pub fn step_vehicle(
@@ -149,10 +149,10 @@ pub fn step_vehicle(
     wheels: &[WheelFeedback],
     out: &mut [WheelInput],
     dt: f32,
-) -> PowertrainReport {
+) -> VehicleStep {
     let mut report = PowertrainReport::default();
     if !(dt.is_finite() && dt > 0.0) {
-        return report;
+        return VehicleStep::default();
     }
     let dt = dt.clamp(*crate::DT_RANGE.start(), *crate::DT_RANGE.end());
     let motion = motion.sanitized();
@@ -218,9 +218,10 @@ pub fn step_vehicle(
         n_axles,
         wheel,
     };
-    if settings.trailer.is_none() {
-        powertrain(&ctx, state, &raw, (throttle, shifting), shares, out, &mut report);
-    }
+    let driveline = match settings.trailer {
+        None => powertrain(&ctx, state, &raw, (throttle, shifting), shares, out, &mut report),
+        Some(_) => Driveline::default(),
+    };
 
     report.engine_rpm = state.engine_speed * RAD_PER_S_TO_RPM;
     report.clutch_torque = state.clutch_torque;
@@ -231,7 +232,7 @@ pub fn step_vehicle(
     report.brake = brake;
     report.steering_torque = finite(steering::column_torque(settings, wheel));
     report.stalled = state.stalled;
-    report
+    VehicleStep { report, driveline }
 }
 
 /// What the parts of one vehicle step read besides the state they change: built once at
@@ -253,7 +254,7 @@ struct StepContext<'a, W> {
 /// governor and the shift's throttle cut, the engine, the clutch (and the inertia it
 /// reflects to the driven wheels), the gearbox and the differentials. Writes the
 /// wheels' drive torques and drivetrain inertias into `out` and its telemetry into
-/// `report`.
+/// `report`; returns the driveline the wheels' step solves.
 fn powertrain<W: Fn(usize) -> WheelFeedback + Copy>(
     ctx: &StepContext<W>,
     state: &mut VehicleState,
@@ -262,7 +263,7 @@ fn powertrain<W: Fn(usize) -> WheelFeedback + Copy>(
     shares: &mut [f32],
     out: &mut [WheelInput],
     report: &mut PowertrainReport,
-) {
+) -> Driveline {
     let StepContext {
         settings,
         dt,
@@ -325,17 +326,17 @@ fn powertrain<W: Fn(usize) -> WheelFeedback + Copy>(
     } else {
         0.0
     };
-    report.driveline = Driveline {
-        torque: clutch.wheel_torque,
-        inertia: clutch.reflected_inertia,
-        friction: finite(friction),
-        ..line
-    };
     report.engine_torque = engine_torque;
     report.throttle = throttle;
     report.limiter = limiter;
     report.clutch_engagement = engagement;
     report.wheel_torque = clutch.wheel_torque;
+    Driveline {
+        torque: clutch.wheel_torque,
+        inertia: clutch.reflected_inertia,
+        friction: finite(friction),
+        ..line
+    }
 }
 
 /// Wheel `i`'s feedback; a missing wheel counts as airborne and at rest.

@@ -322,22 +322,6 @@ macro_rules! field {
     };
 }
 
-fn check_differential(path: &str, d: &mut DifferentialKind) -> Result<(), VehicleSettingsError> {
-    if let DifferentialKind::LimitedSlip {
-        preload,
-        locking,
-        coast_locking,
-    } = d
-    {
-        field!(format!("{path}.preload"), *preload, 0.0, MAX_VALUE);
-        field!(format!("{path}.locking"), *locking, 0.0, 100.0);
-        if let Some(c) = coast_locking {
-            field!(format!("{path}.coast_locking"), *c, 0.0, 100.0);
-        }
-    }
-    Ok(())
-}
-
 /// The chassis' arrays (its mass is in [`VEHICLE_FLOATS`]).
 fn check_chassis(c: &mut ChassisSettings) -> Result<(), VehicleSettingsError> {
     const M: f32 = MAX_VALUE;
@@ -355,35 +339,8 @@ fn check_chassis(c: &mut ChassisSettings) -> Result<(), VehicleSettingsError> {
     Ok(())
 }
 
-/// Axle `i`: its place, bar and geometry, its differential and its wheel.
+/// Axle `i`'s wheel (its numbers are in [`VEHICLE_FLOATS`]).
 fn check_axle(i: usize, a: &mut AxleSettings) -> Result<(), VehicleSettingsError> {
-    field!(format!("axles[{i}].z"), a.z, -1000.0, 1000.0);
-    field!(format!("axles[{i}].half_track"), a.half_track, 0.01, 100.0);
-    field!(format!("axles[{i}].mount_height"), a.mount_height, -1000.0, 1000.0);
-    field!(
-        format!("axles[{i}].anti_roll_stiffness"),
-        a.anti_roll_stiffness,
-        0.0,
-        crate::limits::MAX_SPRING
-    );
-    let h = a.half_track;
-    for (name, v, lo, hi) in [
-        ("roll_steer", &mut a.roll_steer, -1.0, 1.0),
-        ("compliance_steer", &mut a.compliance_steer, -2.0, 2.0),
-        ("roll_centre_height", &mut a.roll_centre_height, -h, h),
-        ("anti_dive", &mut a.anti_dive, -50.0, 150.0),
-        ("anti_squat", &mut a.anti_squat, -50.0, 150.0),
-    ] {
-        if let Some(v) = v.as_mut() {
-            field!(format!("axles[{i}].{name}"), *v, lo, hi);
-        }
-    }
-    if let Some(h) = a.ride_height.as_mut() {
-        // Kept as typed (a radius or travel edited later moves what it allows):
-        // `static_compression` holds it to 10–90 % of the travel.
-        field!(format!("axles[{i}].ride_height"), *h, 0.0, 1000.0);
-    }
-    check_differential(&format!("axles[{i}].differential"), &mut a.differential)?;
     let (clean, err) = a.wheel.sanitized();
     if let Some(e) = err {
         return Err(VehicleSettingsError {
@@ -453,14 +410,17 @@ impl VehicleSettings {
         for (i, a) in self.axles.iter_mut().enumerate() {
             check_axle(i, a)?;
         }
-        check_differential("centre_differential", &mut self.centre_differential)?;
         check_engine(&mut self.engine)?;
         check_gears(&mut self.gearbox)?;
         super::towing::check_towing(self)?;
         // Every scalar, in the table's order (a limit reads only fields before it).
         for f in VEHICLE_FLOATS {
-            let (lo, hi) = (f.limit)(self);
-            clamp_field(&|| f.path.to_string(), (f.field)(self), lo, hi)?;
+            for i in f.indices(self) {
+                let (lo, hi) = (f.limit)(self, i);
+                if let Some(v) = (f.field)(self, i) {
+                    clamp_field(&|| f.path_at(i), v, lo, hi)?;
+                }
+            }
         }
         Ok(())
     }

@@ -13,7 +13,7 @@
 //! | [`HitchKind::FifthWheel`] | a fifth wheel plate | a semi-trailer's kingpin | yaw to `yaw_limit`, pitch within `tilt_limit`, roll locked |
 
 use super::{DriverInput, VehicleSettings, VehicleSettingsError};
-use crate::limits::{MAX_VALUE, STANDARD_GRAVITY};
+use crate::limits::STANDARD_GRAVITY;
 
 /// What couples a trailer to its tow vehicle. A trailer couples only to a hitch of its
 /// own kind.
@@ -307,32 +307,20 @@ fn clamped(path: &str, v: &mut f32, lo: f32, hi: f32) -> Result<(), VehicleSetti
     Ok(())
 }
 
-/// The hitch's and the trailer's numbers within their documented ranges; a trailer
-/// with a driven axle is an error.
+/// The hitch's and the coupling's positions within ±1 km; a trailer with a driven axle,
+/// or a coupling not ahead of every axle, is an error (the numbers are in
+/// [`VEHICLE_FLOATS`](super::VEHICLE_FLOATS)).
 pub(crate) fn check_towing(s: &mut VehicleSettings) -> Result<(), VehicleSettingsError> {
     if let Some(h) = s.hitch.as_mut() {
         for (i, v) in h.position.iter_mut().enumerate() {
             clamped(&format!("hitch.position[{i}]"), v, -1000.0, 1000.0)?;
         }
-        clamped("hitch.yaw_limit", &mut h.yaw_limit, 5.0, 120.0)?;
-        clamped("hitch.tilt_limit", &mut h.tilt_limit, 1.0, 60.0)?;
-        clamped("hitch.break_force", &mut h.break_force, 0.0, MAX_VALUE)?;
     }
     let Some(t) = s.trailer.as_mut() else {
         return Ok(());
     };
     for (i, v) in t.coupling.iter_mut().enumerate() {
         clamped(&format!("trailer.coupling[{i}]"), v, -1000.0, 1000.0)?;
-    }
-    clamped("trailer.stand", &mut t.stand, 0.05, 10.0)?;
-    match &mut t.brakes {
-        TrailerBrakes::None => {}
-        TrailerBrakes::Overrun { response, full, lag } => {
-            clamped("trailer.brakes.response", response, 0.0, 0.5)?;
-            clamped("trailer.brakes.full", full, *response + 0.01, 1.0)?;
-            clamped("trailer.brakes.lag", lag, 0.01, 5.0)?;
-        }
-        TrailerBrakes::Air { lag } => clamped("trailer.brakes.lag", lag, 0.01, 5.0)?,
     }
     if let Some(i) = s.axles.iter().position(|a| a.driven) {
         return Err(VehicleSettingsError::new(

@@ -46,7 +46,7 @@ fn esc_step(settings: &VehicleSettings, steer: f32, yaw_rate: f32) -> ([WheelInp
         forward_speed: v,
         yaw_rate,
     };
-    let report = step_vehicle(settings, &mut state, &mut input, motion, &rolling(v), &mut out, DT);
+    let report = step_vehicle(settings, &mut state, &mut input, motion, &rolling(v), &mut out, DT).report;
     (out, report)
 }
 

@@ -129,7 +129,8 @@ fn coupled_run_hash(thermal: bool) -> (u64, f64) {
             &feedback,
             &mut commands,
             dt,
-        );
+        )
+        .report;
         fold(report.engine_rpm);
         let mut push = 0.0f64;
         for (i, w) in wheels.iter().enumerate() {

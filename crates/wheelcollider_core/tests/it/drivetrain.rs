@@ -50,7 +50,8 @@ fn run(
             &feedback,
             &mut out,
             dt,
-        );
+        )
+        .report;
         for i in 0..4 {
             let c = out[i];
             step(
@@ -198,7 +199,8 @@ fn split(diff: DifferentialKind, throttle: f32, left: f32, right: f32) -> (f32, 
         &wheels,
         &mut out,
         1.0 / 60.0,
-    );
+    )
+    .report;
     (out[2].drive_torque, out[3].drive_torque, report.wheel_torque)
 }
 

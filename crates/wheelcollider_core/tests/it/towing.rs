@@ -148,7 +148,8 @@ fn the_caravan_and_the_road_cars_ball() {
         &wheels,
         &mut out,
         DT,
-    );
+    )
+    .report;
     println!("measured: {out:?}");
     assert_eq!(report.wheel_torque, 0.0);
     for o in out {

@@ -1,5 +1,5 @@
 //! The vehicle description and powertrain pieces without a physics engine.
-use crate::common::{PRESETS, preset};
+use crate::common::{PRESETS, TRAILERS, preset};
 use wheelcollider_core::vehicle::*;
 
 #[test]
@@ -111,7 +111,8 @@ fn step_vehicle_survives_hostile_input() {
                 &wheels,
                 &mut out,
                 dt,
-            );
+            )
+            .report;
             assert!(r.engine_rpm.is_finite() && r.engine_torque.is_finite());
             for c in &out {
                 assert!(c.drive_torque.is_finite() && c.brake_torque.is_finite() && c.steer_angle.is_finite());
@@ -185,12 +186,27 @@ fn engine_sound_fields_clamp_or_are_refused_by_name() {
     assert!((preset("road").engine.firing_frequency(6000.0) - 200.0).abs() < 1e-4);
 }
 
-/// The value at `path` (`engine.idle_rpm`) in a RON value of a whole preset.
+/// The value at `path` (`engine.idle_rpm`, `axles[1].differential.preload`) in a RON
+/// value of a whole preset: through maps, `Some` and sequences.
 fn at_path(value: &ron::Value, path: &str) -> Option<f64> {
     let mut v = value.clone();
-    for key in path.split('.') {
+    for step in path.split('.') {
+        let (key, index) = match step.split_once('[') {
+            Some((k, i)) => (k, Some(i.trim_end_matches(']').parse::<usize>().ok()?)),
+            None => (step, None),
+        };
+        while let ron::Value::Option(Some(inner)) = v {
+            v = *inner;
+        }
         let ron::Value::Map(map) = v else { return None };
         v = map.get(&ron::Value::String(key.to_owned()))?.clone();
+        if let Some(i) = index {
+            let ron::Value::Seq(seq) = v else { return None };
+            v = seq.get(i)?.clone();
+        }
+    }
+    while let ron::Value::Option(Some(inner)) = v {
+        v = *inner;
     }
     match v {
         ron::Value::Number(n) => Some(n.into_f64()),
@@ -198,46 +214,161 @@ fn at_path(value: &ron::Value, path: &str) -> Option<f64> {
     }
 }
 
-/// Every scalar of the vehicle's parts is declared once (`VEHICLE_FLOATS`): its path
-/// names the field a preset file has there (read back from the written RON), its editor
-/// range lies inside its limit on every shipped preset, a value inside its range
-/// survives `validate` and the file, and one past its limit is clamped to it. Checked
-/// that it fails: with `engine.inertia`'s path typed `engine.intertia` the path check
-/// names it.
+/// Every shipped preset and trailer.
+fn every_shipped() -> impl Iterator<Item = (&'static str, VehicleSettings)> {
+    PRESETS.iter().chain(TRAILERS.iter()).map(|&name| (name, preset(name)))
+}
+
+/// Every scalar of a vehicle outside its wheels is declared once (`VEHICLE_FLOATS`): its
+/// path names the field a preset file has there (read back from the written RON), its
+/// editor range lies inside its limit on every shipped preset and trailer, a value
+/// inside its range survives `validate` and the file, and one past its limit is clamped
+/// to it. Checked that it fails: with `engine.inertia`'s path typed `engine.intertia`
+/// the path check names it; with `hitch.tilt_limit`'s field pointing at `yaw_limit`,
+/// the file check names it.
 #[test]
 fn every_vehicle_float_is_declared_once() {
     let mut paths: Vec<&str> = VEHICLE_FLOATS.iter().map(|f| f.path).collect();
     paths.sort_unstable();
     paths.dedup();
     assert_eq!(paths.len(), VEHICLE_FLOATS.len(), "a path declared twice");
-    for name in PRESETS {
-        let settings = preset(name);
+    let mut seen = 0;
+    for (name, settings) in every_shipped() {
         let written: ron::Value = ron::from_str(&settings.to_ron()).unwrap();
         for f in VEHICLE_FLOATS {
-            let value = (f.get)(&settings);
-            let read = at_path(&written, f.path).unwrap_or_else(|| panic!("{name}: no number at {}", f.path));
-            assert_eq!(read as f32, value, "{name}: {} in the file", f.path);
-            let ((lo, hi), (rlo, rhi)) = ((f.limit)(&settings), (f.range)(&settings));
-            assert!(
-                lo <= rlo && rhi <= hi && rlo <= rhi,
-                "{name}: {} range {rlo}..{rhi} outside {lo}..{hi}",
-                f.path
-            );
-            // Inside the range: kept through validate and the file.
-            let mut s = settings.clone();
-            let v = rlo + 0.25 * (rhi - rlo);
-            *(f.field)(&mut s) = v;
-            s.validate().unwrap();
-            let back = VehicleSettings::from_ron(&s.to_ron()).unwrap();
-            assert_eq!((f.get)(&back), v, "{name}: {} = {v} through the file", f.path);
-            // Past the limit: clamped to it.
-            let mut s = settings.clone();
-            *(f.field)(&mut s) = hi + 1.0e6;
-            s.validate().unwrap();
-            let (_, hi_now) = (f.limit)(&s);
-            assert_eq!((f.get)(&s), hi_now, "{name}: {} clamped", f.path);
+            for i in f.indices(&settings) {
+                let path = f.path_at(i);
+                let value = (f.get)(&settings, i);
+                assert_eq!(
+                    at_path(&written, &path).map(|r| r as f32),
+                    value,
+                    "{name}: {path} in the file"
+                );
+                if value.is_none() && f.optional.is_none() {
+                    continue; // a part this vehicle does not have
+                }
+                seen += 1;
+                let ((lo, hi), (rlo, rhi)) = ((f.limit)(&settings, i), (f.range)(&settings, i));
+                assert!(
+                    lo <= rlo && rhi <= hi && rlo <= rhi,
+                    "{name}: {path} range {rlo}..{rhi} outside {lo}..{hi}"
+                );
+                // Inside the range: kept through validate and the file.
+                let mut s = settings.clone();
+                let v = rlo + 0.25 * (rhi - rlo);
+                f.write(&mut s, i, v);
+                s.validate().unwrap();
+                let back = VehicleSettings::from_ron(&s.to_ron()).unwrap();
+                assert_eq!((f.get)(&back, i), Some(v), "{name}: {path} = {v} through the file");
+                // Past the limit: clamped to it.
+                let mut s = settings.clone();
+                f.write(&mut s, i, hi + 1.0e6);
+                s.validate().unwrap();
+                let (_, hi_now) = (f.limit)(&s, i);
+                assert_eq!((f.get)(&s, i), Some(hi_now), "{name}: {path} clamped");
+            }
         }
     }
+    println!(
+        "{} rows, {seen} numbers on the shipped vehicles checked",
+        VEHICLE_FLOATS.len()
+    );
+}
+
+/// The RON value's numbers, each with its path (`axles[0].wheel.radius`).
+fn numbers(v: &ron::Value, path: &str, out: &mut Vec<String>) {
+    match v {
+        ron::Value::Number(_) => out.push(path.to_owned()),
+        ron::Value::Option(Some(inner)) => numbers(inner, path, out),
+        ron::Value::Seq(seq) => {
+            for (i, x) in seq.iter().enumerate() {
+                numbers(x, &format!("{path}[{i}]"), out);
+            }
+        }
+        ron::Value::Map(map) => {
+            for (k, x) in map.iter() {
+                let ron::Value::String(k) = k else { continue };
+                let p = if path.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{path}.{k}")
+                };
+                numbers(x, &p, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Every number a shipped preset's written file holds has one declaration: a row of
+/// [`VEHICLE_FLOATS`], the wheel's ([`WheelSettings::FLOATS`](wheelcollider_core::WheelSettings::FLOATS), with its tyre
+/// curves' coefficients) or the tyre compound's
+/// ([`TyreCompound::FIELDS`](wheelcollider_core::TyreCompound::FIELDS)), or one of the
+/// arrays and counts `settings.rs` checks by hand (listed here). A number added to a
+/// settings type without a row fails it, naming the path. Checked that it fails: with
+/// `hitch.break_force`'s row removed it names `hitch.break_force` on the road car.
+#[test]
+fn every_number_of_a_preset_is_declared() {
+    use wheelcollider_core::{TyreCompound, WheelSettings};
+    // The arrays and counts with their own checks (`settings.rs`, `towing.rs`).
+    const BY_HAND: &[&str] = &[
+        "chassis.size[]",
+        "chassis.center_of_mass[]",
+        "chassis.inertia[]",
+        "engine.torque_curve[][]",
+        "engine.cylinders",
+        "engine.strokes",
+        "gearbox.forward[]",
+        "hitch.position[]",
+        "trailer.coupling[]",
+        "axles[].wheel.cylinder_resolution",
+    ];
+    let wheel: Vec<&str> = WheelSettings::FLOATS.iter().map(|f| f.name).collect();
+    let compound: Vec<&str> = TyreCompound::FIELDS.iter().map(|f| f.name).collect();
+    let declared = |path: &str| -> bool {
+        // Indices dropped: `axles[1].z` is the row `axles[].z`.
+        let mut bare = String::new();
+        let mut skip = false;
+        for c in path.chars() {
+            match c {
+                '[' => {
+                    bare.push('[');
+                    skip = true
+                }
+                ']' => {
+                    bare.push(']');
+                    skip = false
+                }
+                _ if skip => {}
+                c => bare.push(c),
+            }
+        }
+        if VEHICLE_FLOATS.iter().any(|f| f.path == bare) || BY_HAND.contains(&bare.as_str()) {
+            return true;
+        }
+        let Some(w) = bare.strip_prefix("axles[].wheel.") else {
+            return false;
+        };
+        if let Some(c) = w.strip_prefix("compound.") {
+            return compound.contains(&c);
+        }
+        // The tyre curves' coefficients (`CurveDef`; the longitudinal one's are the
+        // wheel's `magic_formula_*`).
+        let curve = |c: &str| ["b", "c", "d", "e"].contains(&c);
+        wheel.contains(&w)
+            || w.strip_prefix("magic_formula_").is_some_and(curve)
+            || w.strip_prefix("lateral_tyre.").is_some_and(curve)
+    };
+    let mut total = 0;
+    for (name, settings) in every_shipped() {
+        let written: ron::Value = ron::from_str(&settings.to_ron()).unwrap();
+        let mut all = Vec::new();
+        numbers(&written, "", &mut all);
+        total += all.len();
+        let missing: Vec<&String> = all.iter().filter(|p| !declared(p)).collect();
+        assert!(missing.is_empty(), "{name}: numbers without a declaration: {missing:?}");
+    }
+    println!("{total} numbers in the shipped files, each declared");
 }
 
 /// The compiled-in presets are the shipped files: `VehicleSettings::preset(name)` equals

@@ -32,7 +32,7 @@ use wheelcollider_avian::debug::WheelGizmos;
 use wheelcollider_avian::prelude::*;
 use wheelcollider_avian::replay::{DriveRecorder, DriveReplay};
 use wheelcollider_avian::vehicle::VehicleRuntime;
-use wheelcollider_core::vehicle::{AxleGeometry, AxleSuspension};
+use wheelcollider_core::vehicle::AxleSuspension;
 
 use crate::{Request, Tab, gizmo_toggles};
 
@@ -226,14 +226,12 @@ fn tune_tab(
         }
         ui.weak("Per-wheel edits last until the axle's settings change.");
     } else {
-        let scale = chassis_scale(&settings);
-        let typical: Vec<AxleGeometry> = (0..settings.axles.len()).map(|i| settings.axle_geometry(i)).collect();
-        for (i, axle) in settings.axles.iter_mut().enumerate() {
+        for i in 0..settings.axles.len() {
             egui::CollapsingHeader::new(format!("axle {i} wheels (left; right mirrored)"))
                 .default_open(i == 0 || probing)
                 .show(ui, |ui| {
-                    changed |= axle_ui(ui, (i, scale), axle, &typical[i]);
-                    changed |= wheel_settings_ui(ui, &format!("axle{i}"), &mut axle.wheel);
+                    changed |= axle_ui(ui, i, &mut settings);
+                    changed |= wheel_settings_ui(ui, &format!("axle{i}"), &mut settings.axles[i].wheel);
                 });
         }
     }
@@ -248,27 +246,20 @@ fn tune_tab(
     }
 }
 
-/// Axle `i`'s place, its bar, steer terms and links; returns whether any changed. Its
-/// position ranges scale with the chassis (`scale`, [`chassis_scale`]): along it within
-/// one chassis length of the middle, the half track up to one, the mount within half
-/// of one up or down, the roll centre within the half track. The geometry's unset
-/// fields show their `resolved` value (typical of the axle's suspension and role); an
-/// edit sets them.
-fn axle_ui(ui: &mut egui::Ui, (i, scale): (usize, f32), axle: &mut AxleSettings, resolved: &AxleGeometry) -> bool {
+/// Axle `i`'s place, its bar, steer terms and links, from their rows
+/// ([`VehiclePart::Axle`](wheelcollider_core::vehicle::VehiclePart::Axle): label, unit,
+/// the chassis-scaled ranges, step); returns whether any changed. The geometry's unset
+/// fields show their typical value (of the axle's suspension and role); an edit sets
+/// them. The ride height is drawn once set (its checkbox sets it mid-travel).
+fn axle_ui(ui: &mut egui::Ui, i: usize, settings: &mut VehicleSettings) -> bool {
+    use wheelcollider_core::vehicle::{VEHICLE_FLOATS, VehiclePart};
     let mut changed = false;
+    let rows = || VEHICLE_FLOATS.iter().filter(|f| f.part == VehiclePart::Axle);
     egui::Grid::new(("axle", i)).num_columns(2).show(ui, |ui| {
-        changed |= num(ui, "position z", &mut axle.z, -scale..=scale, " m", 0.005);
-        changed |= num(ui, "half track", &mut axle.half_track, 0.05..=scale, " m", 0.005);
-        let half = 0.5 * scale;
-        changed |= num(ui, "mount height", &mut axle.mount_height, -half..=half, " m", 0.005);
-        changed |= num(
-            ui,
-            "anti-roll bar",
-            &mut axle.anti_roll_stiffness,
-            0.0..=wheelcollider_core::MAX_SPRING,
-            " N/m",
-            100.0,
-        );
+        for f in rows().take_while(|f| f.path != "axles[].roll_steer") {
+            changed |= tune_vehicle::float_ui(ui, settings, f, i);
+        }
+        let axle = &mut settings.axles[i];
         ui.label("suspension");
         ui.horizontal(|ui| {
             for (name, kind) in [
@@ -283,72 +274,19 @@ fn axle_ui(ui: &mut egui::Ui, (i, scale): (usize, f32), axle: &mut AxleSettings,
             }
         });
         ui.end_row();
-        // The roll centre within the half track (the validation's clamp), the anti
-        // percentages over their validated range.
-        let h = axle.half_track;
-        let fields = [
-            (
-                "roll steer",
-                &mut axle.roll_steer,
-                resolved.roll_steer,
-                -1.0..=1.0,
-                " °/°",
-                0.005,
-            ),
-            (
-                "compliance steer",
-                &mut axle.compliance_steer,
-                resolved.compliance_steer,
-                -2.0..=2.0,
-                " °/kN",
-                0.005,
-            ),
-            (
-                "roll centre height",
-                &mut axle.roll_centre_height,
-                resolved.roll_centre_height,
-                -h..=h,
-                " m",
-                0.002,
-            ),
-            (
-                "anti-dive",
-                &mut axle.anti_dive,
-                resolved.anti_dive,
-                -50.0..=150.0,
-                " %",
-                0.5,
-            ),
-            (
-                "anti-squat",
-                &mut axle.anti_squat,
-                resolved.anti_squat,
-                -50.0..=150.0,
-                " %",
-                0.5,
-            ),
-        ];
-        for (label, field, value, range, unit, speed) in fields {
-            let mut v = field.unwrap_or(value);
-            if num(ui, label, &mut v, range, unit, speed) {
-                *field = Some(v);
-                changed = true;
+        for f in rows().skip_while(|f| f.path != "axles[].roll_steer") {
+            if f.path == "axles[].ride_height" {
+                let axle = &mut settings.axles[i];
+                let (r, l) = (axle.wheel.radius(), axle.wheel.suspension_length());
+                let mut set = axle.ride_height.is_some();
+                ui.label("ride height");
+                if ui.checkbox(&mut set, "set").changed() {
+                    axle.ride_height = set.then_some(r + 0.5 * l);
+                    changed = true;
+                }
+                ui.end_row();
             }
-        }
-        // The ride height over the travel's 10–90 %, where it acts.
-        let (r, l) = (axle.wheel.radius(), axle.wheel.suspension_length());
-        let mut set = axle.ride_height.is_some();
-        ui.label("ride height");
-        if ui.checkbox(&mut set, "set").changed() {
-            axle.ride_height = set.then_some(r + 0.5 * l);
-            changed = true;
-        }
-        ui.end_row();
-        if let Some(h) = axle.ride_height.as_mut() {
-            // The range where it acts, widened to hold a height set before the radius or
-            // travel changed (the slider must not rewrite it).
-            let range = (r + 0.1 * l).min(*h)..=(r + 0.9 * l).max(*h);
-            changed |= num(ui, "  mount above ground", h, range, " m", 0.001);
+            changed |= tune_vehicle::float_ui(ui, settings, f, i);
         }
     });
     changed

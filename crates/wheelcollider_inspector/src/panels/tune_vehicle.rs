@@ -4,13 +4,19 @@
 
 use bevy_egui::egui;
 use wheelcollider_avian::prelude::*;
-use wheelcollider_core::vehicle::{VEHICLE_FLOATS, VehiclePart};
+use wheelcollider_core::vehicle::{VEHICLE_FLOATS, VehicleFloat, VehiclePart};
 
 use super::tune::section;
 use super::*;
 
-pub(super) fn diff_ui(ui: &mut egui::Ui, id: &str, d: &mut DifferentialKind) -> bool {
+/// A differential's kind, and a limited-slip one's numbers from their rows
+/// ([`VehiclePart::Differential`]): the centre one's (`axle` `None`) or axle `axle`'s.
+pub(super) fn diff_ui(ui: &mut egui::Ui, id: &str, settings: &mut VehicleSettings, axle: Option<usize>) -> bool {
     let mut changed = false;
+    let d = match axle {
+        Some(i) => &mut settings.axles[i].differential,
+        None => &mut settings.centre_differential,
+    };
     ui.horizontal(|ui| {
         for (name, kind) in [
             ("open", DifferentialKind::Open),
@@ -34,30 +40,44 @@ pub(super) fn diff_ui(ui: &mut egui::Ui, id: &str, d: &mut DifferentialKind) -> 
             }
         }
     });
-    if let DifferentialKind::LimitedSlip {
-        preload,
-        locking,
-        coast_locking,
-    } = d
-    {
-        egui::Grid::new((id, "lsd")).num_columns(2).show(ui, |ui| {
-            changed |= num(ui, "preload", preload, 0.0..=5000.0, " N·m", 5.0);
-            changed |= num(ui, "locking on power", locking, 0.0..=1.0, " per N·m", 0.01);
-            // The datasheets' figure beside it: |T_l − T_r| ≤ preload + locking·|T_in|.
-            ui.label("bias ratio");
-            let bias = DifferentialKind::LimitedSlip {
-                preload: 0.0,
-                locking: *locking,
-                coast_locking: None,
+    let DifferentialKind::LimitedSlip { locking, .. } = *d else {
+        return changed;
+    };
+    egui::Grid::new((id, "lsd")).num_columns(2).show(ui, |ui| {
+        let rows = |name: &str| {
+            VEHICLE_FLOATS
+                .iter()
+                .filter(|f| f.part == VehiclePart::Differential && f.each_axle() == axle.is_some())
+                .find(|f| f.path.ends_with(name))
+        };
+        for name in ["preload", "locking"] {
+            if let Some(f) = rows(name) {
+                changed |= float_ui(ui, settings, f, axle.unwrap_or(0));
             }
-            .bias_ratio();
-            ui.label(if bias.is_finite() {
-                format!("{bias:.2} : 1")
-            } else {
-                "locked".into()
-            });
-            ui.end_row();
-            ui.label("on the overrun");
+        }
+        // The datasheets' figure beside it: |T_l − T_r| ≤ preload + locking·|T_in|.
+        ui.label("bias ratio");
+        let bias = DifferentialKind::LimitedSlip {
+            preload: 0.0,
+            locking,
+            coast_locking: None,
+        }
+        .bias_ratio();
+        ui.label(if bias.is_finite() {
+            format!("{bias:.2} : 1")
+        } else {
+            "locked".into()
+        });
+        ui.end_row();
+        ui.label("on the overrun");
+        let d = match axle {
+            Some(i) => &mut settings.axles[i].differential,
+            None => &mut settings.centre_differential,
+        };
+        if let DifferentialKind::LimitedSlip {
+            locking, coast_locking, ..
+        } = d
+        {
             ui.horizontal(|ui| {
                 for (name, value) in [("1-way", Some(0.0)), ("1.5-way", Some(0.5 * *locking)), ("2-way", None)] {
                     if ui.selectable_label(*coast_locking == value, name).clicked() {
@@ -66,13 +86,30 @@ pub(super) fn diff_ui(ui: &mut egui::Ui, id: &str, d: &mut DifferentialKind) -> 
                     }
                 }
             });
-            ui.end_row();
-            if let Some(c) = coast_locking {
-                changed |= num(ui, "locking on overrun", c, 0.0..=1.0, " per N·m", 0.01);
-            }
-        });
-    }
+        }
+        ui.end_row();
+        if let Some(f) = rows("coast_locking") {
+            changed |= float_ui(ui, settings, f, axle.unwrap_or(0));
+        }
+    });
     changed
+}
+
+/// One row of [`VEHICLE_FLOATS`] at index `i` (an axle's, or 0) as a drag value: its
+/// label, unit, editor range and step. An unset optional number shows what it resolves
+/// to and an edit sets it; an absent one (a part of another kind) is not drawn. Returns
+/// whether it was edited (the vehicle's `validate` then clamps it).
+pub(super) fn float_ui(ui: &mut egui::Ui, settings: &mut VehicleSettings, f: &VehicleFloat, i: usize) -> bool {
+    let Some(mut v) = f.shown(settings, i) else {
+        return false;
+    };
+    let (lo, hi) = (f.range)(settings, i);
+    if num(ui, f.label, &mut v, lo..=hi, &unit_suffix(f.unit), f.step as f64) {
+        f.write(settings, i, v);
+        true
+    } else {
+        false
+    }
 }
 
 /// The scalar numbers of `part` as drag values, from their one declaration
@@ -80,9 +117,7 @@ pub(super) fn diff_ui(ui: &mut egui::Ui, id: &str, d: &mut DifferentialKind) -> 
 /// was edited (the vehicle's `validate` then clamps it).
 fn part_fields(ui: &mut egui::Ui, settings: &mut VehicleSettings, part: VehiclePart, changed: &mut bool) {
     for f in VEHICLE_FLOATS.iter().filter(|f| f.part == part) {
-        let (lo, hi) = (f.range)(settings);
-        let suffix = unit_suffix(f.unit);
-        *changed |= num(ui, f.label, (f.field)(settings), lo..=hi, &suffix, f.speed as f64);
+        *changed |= float_ui(ui, settings, f, 0);
     }
 }
 
@@ -101,17 +136,10 @@ pub(super) fn vehicle_ui(ui: &mut egui::Ui, settings: &mut VehicleSettings) -> b
     changed
 }
 
-/// The length (m) the ranges of the chassis' positions scale with: the chassis box's
-/// longest side, at least 0.5 m. A kart's centre of mass may go as far off its middle,
-/// relative to its size, as a car's.
-pub(super) fn chassis_scale(settings: &VehicleSettings) -> f32 {
-    settings.chassis.size.iter().copied().fold(0.5, f32::max)
-}
-
 /// The "chassis" section of [`vehicle_ui`]. The centre of mass moves within half the
-/// chassis' [`chassis_scale`] of its middle, up and down and along.
+/// chassis' [`VehicleSettings::editor_scale`] of its middle, up and down and along.
 pub(super) fn vehicle_chassis_ui(ui: &mut egui::Ui, settings: &mut VehicleSettings) -> bool {
-    let half = 0.5 * chassis_scale(settings);
+    let half = 0.5 * settings.editor_scale();
     section(ui, "vehicle", "chassis", false, |ui, changed| {
         part_fields(ui, settings, VehiclePart::Chassis, changed);
         *changed |= num(
@@ -228,19 +256,20 @@ pub(super) fn vehicle_differentials_ui(ui: &mut egui::Ui, settings: &mut Vehicle
     egui::CollapsingHeader::new("differentials")
         .default_open(crate::edge_probe::active(ui.ctx()))
         .show(ui, |ui| {
-            for (i, a) in settings.axles.iter_mut().enumerate() {
+            for i in 0..settings.axles.len() {
+                let a = &mut settings.axles[i];
                 ui.horizontal(|ui| {
                     changed |= ui.checkbox(&mut a.driven, format!("axle {i} driven")).changed();
                     changed |= ui.checkbox(&mut a.steered, "steered").changed();
                     changed |= ui.checkbox(&mut a.handbrake, "handbrake").changed();
                 });
-                if a.driven {
-                    changed |= diff_ui(ui, &format!("diff{i}"), &mut a.differential);
+                if settings.axles[i].driven {
+                    changed |= diff_ui(ui, &format!("diff{i}"), settings, Some(i));
                 }
             }
             if settings.axles.iter().filter(|a| a.driven).count() >= 2 {
                 ui.label("centre differential");
-                changed |= diff_ui(ui, "centre", &mut settings.centre_differential);
+                changed |= diff_ui(ui, "centre", settings, None);
                 egui::Grid::new("centre").show(ui, |ui| {
                     part_fields(ui, settings, VehiclePart::Driveline, &mut changed);
                 });
@@ -328,7 +357,8 @@ pub(super) fn vehicle_assists_ui(ui: &mut egui::Ui, settings: &mut VehicleSettin
 }
 
 /// A point of the chassis (m) as three drag values labelled `what x`, `what height`,
-/// `what z`, each within ±`scale` ([`chassis_scale`]) of the chassis' middle.
+/// `what z`, each within ±`scale` ([`VehicleSettings::editor_scale`]) of the chassis'
+/// middle.
 fn point_ui(ui: &mut egui::Ui, what: &str, p: &mut [f32; 3], scale: f32) -> bool {
     let mut changed = false;
     for (axis, v) in ["x", "height", "z"].into_iter().zip(p.iter_mut()) {
@@ -338,33 +368,24 @@ fn point_ui(ui: &mut egui::Ui, what: &str, p: &mut [f32; 3], scale: f32) -> bool
 }
 
 /// The "towing" section of [`vehicle_ui`], for a vehicle with a hitch or a trailer: the
-/// hitch's place, stops and break force; the trailer's coupling, stand and brakes.
-/// Positions range over the chassis' [`chassis_scale`] (a trailer's drawbar reaches
-/// past its body: a whole length either way).
+/// hitch's place, and its stops and break force ([`VehiclePart::Hitch`]); the trailer's
+/// coupling, its brakes' kind, and its stand and brakes ([`VehiclePart::Trailer`]).
+/// Positions range over the chassis' [`VehicleSettings::editor_scale`] (a trailer's
+/// drawbar reaches past its body: a whole length either way).
 pub(super) fn vehicle_towing_ui(ui: &mut egui::Ui, settings: &mut VehicleSettings) -> bool {
     if settings.hitch.is_none() && settings.trailer.is_none() {
         return false;
     }
-    let scale = chassis_scale(settings);
+    let scale = settings.editor_scale();
     section(ui, "vehicle", "towing", false, |ui, changed| {
         if let Some(h) = settings.hitch.as_mut() {
             *changed |= point_ui(ui, "hitch", &mut h.position, scale);
-            *changed |= num(ui, "hitch yaw stop", &mut h.yaw_limit, 5.0..=120.0, " °", 0.5);
-            *changed |= num(ui, "hitch tilt stop", &mut h.tilt_limit, 1.0..=60.0, " °", 0.5);
-            *changed |= num(
-                ui,
-                "hitch break force",
-                &mut h.break_force,
-                0.0..=500_000.0,
-                " N",
-                100.0,
-            );
         }
+        part_fields(ui, settings, VehiclePart::Hitch, changed);
         let Some(t) = settings.trailer.as_mut() else {
             return;
         };
         *changed |= point_ui(ui, "coupling", &mut t.coupling, scale);
-        *changed |= num(ui, "stand", &mut t.stand, 0.05..=scale.max(0.1), " m", 0.005);
         ui.label("trailer brakes");
         ui.horizontal(|ui| {
             for (name, kind) in [
@@ -387,16 +408,6 @@ pub(super) fn vehicle_towing_ui(ui: &mut egui::Ui, settings: &mut VehicleSetting
             }
         });
         ui.end_row();
-        match &mut t.brakes {
-            TrailerBrakes::None => {}
-            TrailerBrakes::Overrun { response, full, lag } => {
-                *changed |= num(ui, "overrun response", response, 0.0..=0.5, " × weight", 0.001);
-                *changed |= num(ui, "overrun full", full, 0.01..=1.0, " × weight", 0.001);
-                *changed |= num(ui, "overrun damper", lag, 0.01..=5.0, " s", 0.01);
-            }
-            TrailerBrakes::Air { lag } => {
-                *changed |= num(ui, "air lag", lag, 0.01..=5.0, " s", 0.01);
-            }
-        }
+        part_fields(ui, settings, VehiclePart::Trailer, changed);
     })
 }

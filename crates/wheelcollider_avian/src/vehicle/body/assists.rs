@@ -7,14 +7,16 @@ use avian3d::prelude::*;
 use bevy::prelude::*;
 use wheelcollider_core::vehicle::{BodyMotion, body_acceleration};
 
-use crate::vehicle::{VehicleInput, VehicleRuntime, VehicleTelemetry};
-use crate::wheel::ChassisForces;
+use crate::vehicle::{VehicleInput, VehicleRuntime};
+use crate::wheel::{ChassisForces, ChassisState, ChassisWheels};
 
-/// What the body assists read and write of a vehicle.
+/// What the body assists read and write of a vehicle: its wheels and how many of them
+/// touched the ground in this step (`ChassisState`, written by the wheels' step just
+/// before), never the telemetry of the step before.
 type AssistData = (
     &'static VehicleRuntime,
     &'static VehicleInput,
-    &'static VehicleTelemetry,
+    (&'static ChassisWheels, &'static ChassisState),
     (&'static Rotation, &'static AngularVelocity),
     &'static mut ChassisForces,
 );
@@ -26,7 +28,7 @@ pub(crate) fn apply_body_assists(time: Res<Time>, gravity: Option<Res<Gravity>>,
     let dt = time.delta_secs();
     let down = gravity.map(|g| g.0).unwrap_or(Vec3::NEG_Y);
     let up = (-down).try_normalize().unwrap_or(Vec3::Y);
-    for (runtime, input, telemetry, (rot, ang), mut forces) in &mut vehicles {
+    for (runtime, input, (wheels, chassis), (rot, ang), mut forces) in &mut vehicles {
         let Some(settings) = runtime.settings.as_ref() else {
             continue;
         };
@@ -38,7 +40,7 @@ pub(crate) fn apply_body_assists(time: Res<Time>, gravity: Option<Res<Gravity>>,
         let body = BodyMotion {
             up: (to_local * up).to_array(),
             angular_velocity: (to_local * ang.0).to_array(),
-            airborne: telemetry.wheels > 0 && telemetry.grounded_wheels == 0,
+            airborne: !wheels.wheels().is_empty() && chassis.grounded_wheels == 0,
         };
         let local = Vec3::from(body_acceleration(a, &input.0, &body, dt));
         if local != Vec3::ZERO {
