@@ -86,7 +86,7 @@ pub struct DrivenAxle {
 
 /// What the vehicle step hands the wheels' step to solve the driveline with the tyres
 /// ([`solve_driveline`]); written by [`step_vehicle`](super::step_vehicle) into
-/// [`PowertrainReport::driveline`](super::PowertrainReport::driveline).
+/// [`VehicleStep::driveline`](super::VehicleStep::driveline).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
