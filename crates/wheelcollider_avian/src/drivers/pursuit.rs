@@ -86,7 +86,8 @@ impl Path {
             for i in (0..n).rev() {
                 let Some(next) = self.neighbour(i, 1) else { continue };
                 let ds = self.points[i].distance(self.points[next]);
-                self.speed[i] = self.speed[i].min((self.speed[next] * self.speed[next] + 2.0 * decel.max(0.0) * ds).sqrt());
+                self.speed[i] =
+                    self.speed[i].min((self.speed[next] * self.speed[next] + 2.0 * decel.max(0.0) * ds).sqrt());
             }
         }
         self

@@ -314,12 +314,12 @@ floats! {
         at: |s, i| s.axles[i].anti_roll_stiffness,
     }
     "axles[].roll_steer" {
-        label: "roll steer", unit: "°/°", part: Axle,
+        label: "roll steer", unit: "deg/deg", part: Axle,
         limit: |_, _| (-1.0, 1.0), range: |_, _| (-1.0, 1.0), step: 0.005,
         optional: |s, i| s.axles[i].roll_steer, typical: |s, i| s.axle_geometry(i).roll_steer,
     }
     "axles[].compliance_steer" {
-        label: "compliance steer", unit: "°/kN", part: Axle,
+        label: "compliance steer", unit: "deg/kN", part: Axle,
         limit: |_, _| (-2.0, 2.0), range: |_, _| (-2.0, 2.0), step: 0.005,
         optional: |s, i| s.axles[i].compliance_steer, typical: |s, i| s.axle_geometry(i).compliance_steer,
     }
@@ -546,17 +546,17 @@ floats! {
         at: |s, _| s.aero.frontal_area,
     }
     "aero.downforce_front" {
-        label: "downforce front", unit: "m² (Cl·A, − lifts)", part: Aero,
+        label: "downforce front (− lifts)", unit: "m² (Cl·A)", part: Aero,
         limit: |_, _| (-1000.0, 1000.0), range: |_, _| (-10.0, 10.0), step: 0.01,
         at: |s, _| s.aero.downforce_front,
     }
     "aero.downforce_rear" {
-        label: "downforce rear", unit: "m² (Cl·A, − lifts)", part: Aero,
+        label: "downforce rear (− lifts)", unit: "m² (Cl·A)", part: Aero,
         limit: |_, _| (-1000.0, 1000.0), range: |_, _| (-10.0, 10.0), step: 0.01,
         at: |s, _| s.aero.downforce_rear,
     }
     "aero.pressure_height" {
-        label: "centre of pressure", unit: "m above the CoM", part: Aero,
+        label: "centre of pressure above the CoM", unit: "m", part: Aero,
         limit: |s, _| (-s.chassis.size[1], s.chassis.size[1]), range: |s, _| (-s.chassis.size[1], s.chassis.size[1]),
         step: 0.005,
         at: |s, _| s.aero.pressure_height,

@@ -391,3 +391,73 @@ fn the_compiled_in_presets_are_the_shipped_files() {
     let error = VehicleSettings::preset("limo").unwrap_err().to_string();
     assert!(error.contains("limo") && error.contains("gt86"), "{error}");
 }
+
+/// The preset file's tables in `docs/vehicle.md` agree with the declarations: every row
+/// of [`VEHICLE_FLOATS`] has its line in the table of its part (`### \`engine\``,
+/// `### \`axles[i]\``, …) with the row's unit; a number inside a choice (a
+/// limited-slip differential's, a trailer brake's) is named in its choice's line.
+/// Checked that it fails: with `engine.inertia`'s unit written `kg m²` in the docs it
+/// names the row.
+#[test]
+fn the_docs_tables_agree_with_the_declarations() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/vehicle.md");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        // The crate built from its package has no docs beside it.
+        return;
+    };
+    // (path, unit, the line's text) of every table line of the preset file's sections.
+    let mut lines: Vec<(String, String, String)> = Vec::new();
+    let mut section = String::new();
+    for line in text.lines() {
+        if let Some(h) = line.strip_prefix("### ") {
+            // `### \`engine\`` → "engine."; the top level and towing have full paths.
+            section = match h.split('`').nth(1) {
+                _ if h.starts_with("Top level") || h.starts_with("`hitch`") => String::new(),
+                Some("axles[i]") => "axles[].".into(),
+                Some(s) => format!("{s}."),
+                None => String::new(),
+            };
+            continue;
+        }
+        if line.starts_with("## ") {
+            section.clear();
+            continue;
+        }
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        if cells.len() < 5 || !cells[1].starts_with('`') {
+            continue;
+        }
+        let unit = if cells[2] == "–" { "" } else { cells[2] };
+        // `air_control.pitch_rate`, `yaw_rate`: the later names share the first's part.
+        let names: Vec<&str> = cells[1].split('`').skip(1).step_by(2).collect();
+        let part = names[0].rsplit_once('.').map_or("", |(p, _)| p);
+        for name in names {
+            let name = match name.contains('.') || part.is_empty() {
+                true => name.to_owned(),
+                false => format!("{part}.{name}"),
+            };
+            lines.push((format!("{section}{name}"), unit.to_owned(), line.to_owned()));
+        }
+    }
+    assert!(
+        lines.len() > 60,
+        "found only {} table lines in {}",
+        lines.len(),
+        path.display()
+    );
+    for f in VEHICLE_FLOATS {
+        if let Some((_, unit, _)) = lines.iter().find(|(p, ..)| p == f.path) {
+            assert_eq!(unit, f.unit, "{}: the docs' unit", f.path);
+            continue;
+        }
+        // A number of a choice: the choice's line names it.
+        let (parent, name) = f.path.rsplit_once('.').unwrap();
+        let parent = parent.replace("axles[].differential", "centre_differential");
+        let choice = lines.iter().find(|(p, ..)| *p == parent);
+        assert!(
+            choice.is_some_and(|(_, _, l)| l.contains(name)),
+            "{}: no line in docs/vehicle.md's tables, and no choice's line that names it",
+            f.path
+        );
+    }
+}
