@@ -263,7 +263,8 @@ pub struct ChassisState {
 /// forces avian's solver finds itself (a joint's, such as a trailer's hitch, whose
 /// force avian reports in `JointForces`; the contacts of the chassis' own collider), and
 /// the opposite of a wheel's force on a dynamic body it stands on, which
-/// `WheelSystems::Apply` gives straight to that body's `Forces` (`wheel/apply.rs`).
+/// `WheelSystems::Apply` gives straight to that body's `Forces` (`wheel/apply.rs`; for a
+/// chassis parked on another, `docs/architecture.md`, "The force channel", says why).
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
 #[reflect(Component, Default, Clone)]
 pub struct ChassisForces {
