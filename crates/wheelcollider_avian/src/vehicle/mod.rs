@@ -112,7 +112,7 @@ pub struct VehicleRuntime {
     #[reflect(ignore)]
     feedback: Vec<WheelFeedback>,
     #[reflect(ignore)]
-    commands: Vec<WheelInput>,
+    inputs: Vec<WheelInput>,
     #[reflect(ignore)]
     #[entities]
     entities: Vec<Option<Entity>>,

@@ -128,7 +128,7 @@ pub(crate) fn drive_vehicles(time: Res<Time>, mut vehicles: VehicleQuery, mut wh
             &mut input.0,
             motion,
             &runtime.feedback,
-            &mut runtime.commands,
+            &mut runtime.inputs,
             dt,
         );
         write_inputs(runtime, &mut wheels);
@@ -164,7 +164,7 @@ pub(crate) fn drive_vehicles(time: Res<Time>, mut vehicles: VehicleQuery, mut wh
 fn gather_feedback(runtime: &mut VehicleRuntime, children: &ChassisWheels, wheels: &VehicleWheels) -> u32 {
     let n = runtime.settings.as_ref().map_or(0, |s| s.wheel_count());
     runtime.feedback.resize(n, WheelFeedback::default());
-    runtime.commands.resize(n, WheelInput::default());
+    runtime.inputs.resize(n, WheelInput::default());
     runtime.entities.clear();
     runtime.entities.resize(n, None);
     let mut grounded = 0;
@@ -184,7 +184,7 @@ fn gather_feedback(runtime: &mut VehicleRuntime, children: &ChassisWheels, wheel
     grounded
 }
 
-/// Each wheel's input from the step's commands, whole but for the drivetrain's friction,
+/// Each wheel's input from the step's, whole but for the drivetrain's friction,
 /// which the gearbox's drag sets when it has one and a game otherwise (if any). The step
 /// leaves the bars' force at 0: they are `AntiRollBar`s, solved with the suspension.
 fn write_inputs(runtime: &VehicleRuntime, wheels: &mut VehicleWheels) {
@@ -194,13 +194,13 @@ fn write_inputs(runtime: &VehicleRuntime, wheels: &mut VehicleWheels) {
             continue;
         };
         let friction = if drag {
-            runtime.commands[i].drivetrain_friction_torque
+            runtime.inputs[i].drivetrain_friction_torque
         } else {
             wheel_input.drivetrain_friction_torque
         };
         *wheel_input = WheelInput {
             drivetrain_friction_torque: friction,
-            ..runtime.commands[i]
+            ..runtime.inputs[i]
         };
     }
 }

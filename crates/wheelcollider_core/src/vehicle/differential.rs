@@ -153,7 +153,7 @@ fn couple(a: Side, b: Side, capacity: f32, dt: f32) -> f32 {
 
 /// Splits `wheel_torque` (N·m, at the gearbox output) over the driven axles by
 /// `shares`, through the centre differential and each axle's, into the wheels' drive
-/// torques in `out`. Returns the torque the centre differential moved from the first
+/// torques in `inputs`. Returns the torque the centre differential moved from the first
 /// driven axle to the second (N·m), and the [`Driveline`]'s shares and couplings (its
 /// torque, inertia and friction are the caller's).
 pub(crate) fn distribute(
@@ -161,7 +161,7 @@ pub(crate) fn distribute(
     shares: &[f32],
     wheel_torque: f32,
     wheel: impl Fn(usize) -> WheelFeedback,
-    out: &mut [WheelInput],
+    inputs: &mut [WheelInput],
     n_axles: usize,
     dt: f32,
 ) -> (f32, Driveline) {
@@ -178,7 +178,7 @@ pub(crate) fn distribute(
     if let [Some(f), Some(r)] = driven {
         let side = |a: usize| {
             let (l, r) = (wheel(2 * a), wheel(2 * a + 1));
-            let reflected = out[2 * a].drivetrain_inertia + out[2 * a + 1].drivetrain_inertia;
+            let reflected = inputs[2 * a].drivetrain_inertia + inputs[2 * a + 1].drivetrain_inertia;
             Side {
                 speed: 0.5 * (l.angular_velocity + r.angular_velocity),
                 inertia: l.inertia + r.inertia + reflected,
@@ -206,7 +206,7 @@ pub(crate) fn distribute(
             let w = wheel(i);
             Side {
                 speed: w.angular_velocity,
-                inertia: w.inertia + out[i].drivetrain_inertia,
+                inertia: w.inertia + inputs[i].drivetrain_inertia,
                 tyre_torque: w.tyre_torque,
                 drive: 0.5 * axle_torque[a],
             }
@@ -222,8 +222,8 @@ pub(crate) fn distribute(
             };
         }
         let t = couple(sl, sr, cap, dt);
-        out[l].drive_torque = finite(0.5 * axle_torque[a] - t);
-        out[r].drive_torque = finite(0.5 * axle_torque[a] + t);
+        inputs[l].drive_torque = finite(0.5 * axle_torque[a] - t);
+        inputs[r].drive_torque = finite(0.5 * axle_torque[a] + t);
     }
     (centre_transfer, line)
 }

@@ -124,7 +124,7 @@ pub(crate) fn finite(v: f32) -> f32 {
 /// the gearbox and the differentials.
 ///
 /// `motion` is the chassis' speed along its forward axis and its yaw rate. `wheels` and
-/// `out` hold one entry per wheel, axle by axle, left then right (see
+/// `inputs` hold one entry per wheel, axle by axle, left then right (see
 /// [`VehicleSettings::wheel_index`]); extra entries are ignored, missing ones count as
 /// airborne wheels at rest. The gear-shift requests in `input` are consumed.
 ///
@@ -134,12 +134,12 @@ pub(crate) fn finite(v: f32) -> f32 {
 /// let settings = VehicleSettings::default();
 /// let mut state = VehicleState::new(&settings);
 /// let wheels = [WheelFeedback { inertia: 1.5, radius: 0.3, ..Default::default() }; 4];
-/// let mut out = [WheelInput::default(); 4];
+/// let mut inputs = [WheelInput::default(); 4];
 /// let mut input = DriverInput { throttle: 1.0, steer: 1.0, ..Default::default() };
 /// let still = ChassisMotion::straight(0.0);
-/// let step = step_vehicle(&settings, &mut state, &mut input, still, &wheels, &mut out, 1.0 / 60.0);
+/// let step = step_vehicle(&settings, &mut state, &mut input, still, &wheels, &mut inputs, 1.0 / 60.0);
 /// assert!(step.report.engine_rpm > 0.0);
-/// assert!(out[0].steer_angle > 0.0); // turning left
+/// assert!(inputs[0].steer_angle > 0.0); // turning left
 /// ```
 pub fn step_vehicle(
     settings: &VehicleSettings,
@@ -147,7 +147,7 @@ pub fn step_vehicle(
     input: &mut DriverInput,
     motion: ChassisMotion,
     wheels: &[WheelFeedback],
-    out: &mut [WheelInput],
+    inputs: &mut [WheelInput],
     dt: f32,
 ) -> VehicleStep {
     let mut report = PowertrainReport::default();
@@ -160,7 +160,7 @@ pub fn step_vehicle(
     let raw = input.sanitized();
     input.gear_up = false;
     input.gear_down = false;
-    let n_axles = settings.axles.len().min(out.len() / 2);
+    let n_axles = settings.axles.len().min(inputs.len() / 2);
     state.sanitize();
     let wheel = |i: usize| feedback(wheels, i);
 
@@ -207,7 +207,7 @@ pub fn step_vehicle(
             [&wheel(l), &wheel(r)],
             &mut state.compliance_steer[l..=r],
         );
-        [out[l], out[r]] = axle_commands(settings, a, delta, elastic, brake, aids, [wheel(l), wheel(r)]);
+        [inputs[l], inputs[r]] = axle_inputs(settings, a, delta, elastic, brake, aids, [wheel(l), wheel(r)]);
     }
 
     // The powertrain: traction control, engine, clutch, gearbox, differentials.
@@ -219,7 +219,7 @@ pub fn step_vehicle(
         wheel,
     };
     let driveline = match settings.trailer {
-        None => powertrain(&ctx, state, &raw, (throttle, shifting), shares, out, &mut report),
+        None => powertrain(&ctx, state, &raw, (throttle, shifting), shares, inputs, &mut report),
         Some(_) => Driveline::default(),
     };
 
@@ -243,7 +243,7 @@ struct StepContext<'a, W> {
     dt: f32,
     /// The chassis' forward speed (m/s).
     v: f32,
-    /// The axles whose two wheels have an entry in the step's `out`.
+    /// The axles whose two wheels have an entry in the step's `inputs`.
     n_axles: usize,
     /// Wheel `i`'s feedback of the last step ([`feedback`]).
     wheel: W,
@@ -253,7 +253,7 @@ struct StepContext<'a, W> {
 /// back from the wheels while the clutch is locked, traction control, the speed
 /// governor and the shift's throttle cut, the engine, the clutch (and the inertia it
 /// reflects to the driven wheels), the gearbox and the differentials. Writes the
-/// wheels' drive torques and drivetrain inertias into `out` and its telemetry into
+/// wheels' drive torques and drivetrain inertias into `inputs` and its telemetry into
 /// `report`; returns the driveline the wheels' step solves.
 fn powertrain<W: Fn(usize) -> WheelFeedback + Copy>(
     ctx: &StepContext<W>,
@@ -261,7 +261,7 @@ fn powertrain<W: Fn(usize) -> WheelFeedback + Copy>(
     raw: &DriverInput,
     (throttle, shifting): (f32, bool),
     shares: &mut [f32],
-    out: &mut [WheelInput],
+    inputs: &mut [WheelInput],
     report: &mut PowertrainReport,
 ) -> Driveline {
     let StepContext {
@@ -312,12 +312,12 @@ fn powertrain<W: Fn(usize) -> WheelFeedback + Copy>(
         let j = 0.5 * s * clutch.reflected_inertia;
         let drag = if *s > 0.0 { settings.gearbox.drag_torque } else { 0.0 };
         for w in [2 * a, 2 * a + 1] {
-            out[w].drivetrain_inertia = j;
-            out[w].drivetrain_friction_torque = drag;
+            inputs[w].drivetrain_inertia = j;
+            inputs[w].drivetrain_friction_torque = drag;
         }
     }
     let (centre_transfer, line) =
-        differential::distribute(settings, shares, clutch.wheel_torque, wheel, out, n_axles, dt);
+        differential::distribute(settings, shares, clutch.wheel_torque, wheel, inputs, n_axles, dt);
     report.centre_transfer = centre_transfer;
     // A stalled engine turned through the locked clutch resists with its breakaway, on
     // the overrun through the gears' losses.
@@ -348,10 +348,10 @@ fn feedback(wheels: &[WheelFeedback], i: usize) -> WheelFeedback {
     })
 }
 
-/// The commands for the two wheels of `axle`: steer angles (Ackermann plus the roll and
+/// The inputs of the two wheels of `axle`: steer angles (Ackermann plus the roll and
 /// compliance steer `elastic`) and brake torques (drive torque 0: the differentials set
 /// it; the anti-roll bar's force 0: see [`apply_bars`]).
-fn axle_commands(
+fn axle_inputs(
     settings: &VehicleSettings,
     axle: usize,
     delta: f32,
@@ -367,7 +367,7 @@ fn axle_commands(
     };
     let (angle_l, angle_r) = (angle_l + elastic_l, angle_r + elastic_r);
     let [brake_l, brake_r] = brakes::axle_brake_torques(settings, axle, brake, aids, [wl, wr]);
-    let command = |angle: f32, brake: f32| WheelInput {
+    let input = |angle: f32, brake: f32| WheelInput {
         steer_angle: finite(angle),
         drive_torque: 0.0,
         brake_torque: finite(brake).max(0.0),
@@ -375,5 +375,5 @@ fn axle_commands(
         drivetrain_inertia: 0.0,
         drivetrain_friction_torque: 0.0,
     };
-    [command(angle_l, brake_l), command(angle_r, brake_r)]
+    [input(angle_l, brake_l), input(angle_r, brake_r)]
 }
