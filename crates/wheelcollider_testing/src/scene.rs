@@ -108,7 +108,7 @@ pub fn on_ground(settings: &VehicleSettings, hz: f64, surface: Option<WheelSurfa
 /// Sets a vehicle moving forward at `v` (m/s) with its wheels rolling at that speed and
 /// their tyres relaxed (no slip carried from before the jump in speed), an automatic
 /// gearbox in neutral: the car coasts without its engine until it is driven (the
-/// automatic then selects first). Since #66 an automatic clutch closes on a car coasting
+/// automatic then selects first). An automatic clutch closes on a car coasting
 /// in gear; the first gear a parked car leaves selected would brake it hard at speed.
 /// [`launch_in_gear`] for the car as if driven up to `v`.
 pub fn launch(app: &mut App, car: Entity, v: f32) {

@@ -111,7 +111,7 @@ fn settle_sag_frequency_and_damping() {
         assert!(creep.abs() < 0.1, "{name}: creep {creep} mm in a second at rest");
         // The implicit suspension rings at the corner model's frequency within 3.5 % at
         // 60 Hz (f = √(k/m)/2π; the explicit spring read +6–9 % on the road car). The
-        // rally car's rear reads +3.2 % (+2.6 % before #39): its roll centre (0.12 m)
+        // rally car's rear reads +3.2 %: its roll centre (0.12 m)
         // with its camber gain adds heave stiffness the corner model lacks (the camber
         // changes on both sides in bounce, the tyres push out together and the links
         // carry it up; with both at 0 it reads 1.55 Hz again, with no anti-dive 1.56:
@@ -544,7 +544,7 @@ fn yaw_stability_passes_the_sine_with_dwell_that_the_loose_car_fails() {
     // here (yaw-rate ratio 50 % 1.75 s after the steer, as a road car without its
     // stability control may). The rally car, without ESC as the real one, is printed, not
     // held to the standard (a road car's): with its limited-slip axles as typed (the
-    // capacity bounds the difference, #49) it spins (YRR(1.0) 54 %, YRR(1.75) 34 %); at
+    // capacity bounds the difference) it spins (YRR(1.0) 54 %, YRR(1.75) 34 %); at
     // twice the locking, the old law's behaviour, it read 36 % and −2 % with the driveline
     // solved as one and 34 % and −4 % with the old feed-forward coupling.
     let mut road = preset("road");
@@ -600,7 +600,7 @@ fn yaw_stability_passes_the_sine_with_dwell_that_the_loose_car_fails() {
 /// tyre size; the wheel's default springs and tyres): each axle takes the geometry of
 /// its role, and the car handles like a road car. On the 40 m circle it understeers
 /// 1.5–3 deg/g and rolls 1.5–3 deg/g, and at rest it sits with 25–75 % of its travel
-/// left (the springs' own sag). Checked: with the unset fields at 0 (before #50) it
+/// left (the springs' own sag). Checked: with the unset fields at 0 (as it was) it
 /// understeered 0.26 deg/g and rolled 3.05 deg/g.
 #[test]
 fn a_spec_sheet_car_with_default_geometry_handles_like_a_road_car() {

@@ -238,7 +238,7 @@ fn a_wall_hit_thumps() {
     for _ in 0..30 {
         app.update();
     }
-    // Rolling at 8 m/s in neutral (since #66 a car coasting in first would close its
+    // Rolling at 8 m/s in neutral (a car coasting in first would close its
     // clutch and brake on its engine short of the wall).
     wheelcollider_testing::scene::launch(&mut app, car, 8.0);
     let settled = lock(&app.world().resource::<SoundControl>().0).pending_impacts().len();

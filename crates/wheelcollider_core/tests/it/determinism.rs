@@ -189,7 +189,7 @@ fn a_coupled_run_hashes_the_same_everywhere_under_libm() {
     }
 }
 
-/// The hash of [`coupled_run_hash`] with `libm`, recorded on x86_64 (again after #67: the
+/// The hash of [`coupled_run_hash`] with `libm`, recorded on x86_64 (again after the trailers' changes: the
 /// road car's centre of mass and lateral curve, its rolling resistance at speed).
 const LIBM_HASH: u64 = 0x3c26_6776_a62e_9ab8;
 /// The same without the tyres' compound (the road car had none before the thermal model,

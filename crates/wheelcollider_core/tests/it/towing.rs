@@ -311,7 +311,7 @@ fn the_sway_models_critical_speeds() {
 
 /// The shipped semi-trailer's air brakes meet UN R13 Annex 6: 75 % of the level within
 /// 0.4 s of the pedal, at 30, 60 and 240 Hz (its lag of 0.25 s reaches 75 % at 0.347 s;
-/// the 0.4 s lag it shipped with before #67 reached it at 0.555 s and fails).
+/// the 0.4 s lag it once shipped with reached it at 0.555 s and fails).
 #[test]
 fn a_semi_trailers_air_brakes_reach_75_percent_within_0_4_s() {
     let semi = preset("semitrailer");

@@ -316,7 +316,7 @@ fn a_limited_slip_differential_holds_its_bias_ratio_on_split_mu() {
 /// for 4 s, and the GT86 in a line-locked burnout (all the brake on the front axle):
 /// every step's driveline solve finds the balance (`WheelDriveline::converged`), its
 /// tyres far past their peak, at 30, 60, 120 and 240 Hz. Checked: with a collapsed
-/// bracket refused and no bisection past `MAX_EVALUATIONS` (the solve before #66) the
+/// bracket refused and no bisection past `MAX_EVALUATIONS` (the solve as it was) the
 /// rally car's donut falls back on 23 of 120 steps at 30 Hz and 10 of 960 at 240 Hz,
 /// the GT86's donut and burnout on 2–3 steps at 30 and 60 Hz.
 #[test]

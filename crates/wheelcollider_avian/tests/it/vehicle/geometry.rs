@@ -331,7 +331,7 @@ fn camber_and_toe_follow_the_travel() {
 /// longitudinal force; the roll centre's on the small lateral forces the compliance
 /// toe-in gives, both towards the centre) within 5 %, at 30, 60 and 240 Hz. The brake
 /// geometry's slope is 2.1× the drive's. Checked: with the slope chosen by the force's
-/// direction (before #50) the jacking is 1.72× the closed form (29.2 N).
+/// direction (as it was) the jacking is 1.72× the closed form (29.2 N).
 #[test]
 fn engine_braking_jacks_through_the_drive_geometry() {
     let s = manual_gears("road");

@@ -54,10 +54,10 @@ fn tyre_force(app: &App, w: Entity) -> Vec3 {
 ///   `Σ −|F_i|·v̂_i` (each wheel's force magnitude along its own contact's sliding
 ///   direction: a yawing car's contacts slide different ways).
 ///
-/// Checked: with the similarity method's direction kept past the peak (before #66) the
+/// Checked: with the similarity method's direction kept past the peak (as it was) the
 /// wheels push 26–32° off their sliding velocities (the longitudinal slip read against
 /// 2 m/s, the lateral against the speed) and the path bends 18.5–20.3° by 0.5 m/s
-/// (issue #66 measured 19.4°); with the blend, 0.6–4.3°.
+/// (measured once at 19.4°); with the blend, 0.6–4.3°.
 #[test]
 fn a_locked_car_slides_against_its_contacts_velocities() {
     let mut failed = vec![];
@@ -144,7 +144,7 @@ fn a_locked_car_slides_against_its_contacts_velocities() {
 /// at κ ≈ 1 keeps the curve's value at full slip), its load measured, over 1–3 s.
 ///
 /// Checked: with the curve read past full slip (its extrapolated tail) the car pulls at
-/// 0.306 m/s² against 0.442 (−31 %; issue #66 measured 0.285 against 0.595 on the old
+/// 0.306 m/s² against 0.442 (−31 %; measured once 0.285 against 0.595 on the old
 /// denominator).
 #[test]
 fn a_wheel_spinning_on_ice_keeps_its_curves_grip_at_full_slip() {
@@ -198,7 +198,7 @@ fn long_slope(app: &mut App, slope: Quat) {
 ///
 /// Checked: with the clutch engaging on the engine's speed alone it stays open, the
 /// engine idles at 800 rpm and the car rolls away, 35.1 → 37.1 m/s over the last 5 s
-/// (issue #66: 25.1 → 28.0 m/s over the last 5 of 40 s).
+/// (measured once: 25.1 → 28.0 m/s over the last 5 of 40 s).
 #[test]
 fn coasting_in_gear_down_a_hill_reaches_a_terminal_speed() {
     let grade = 0.1f32.atan();
@@ -247,7 +247,7 @@ fn coasting_in_gear_down_a_hill_reaches_a_terminal_speed() {
 /// surface speed) while the front brakes hold the car: it creeps under 1 cm in the 4 s,
 /// at 30–240 Hz (measured 1.1–4.3 mm). Printed: how long after the throttle is released
 /// the rear wheels stop spinning and their force falls through zero. Checked: with the
-/// slip read against the road speed's 2 m/s floor, as before #66, κ reads 8.1.
+/// slip read against the road speed's 2 m/s floor, as it was, κ reads 8.1.
 #[test]
 fn a_standstill_burnout_spins_at_full_slip_and_does_not_creep() {
     let mut failed = vec![];

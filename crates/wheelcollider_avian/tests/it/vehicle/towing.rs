@@ -550,7 +550,7 @@ fn overrun_brakes_apply_by_the_push_in_the_car() {
 /// `F_c` (its tyres' forces, measured) and the caravan's `F_t = L·F_max` (its brakes'
 /// full force, 3 000 N·m over 0.3 m, times the level `L`), through the law
 /// `L = (P/W − 0.04)/0.06`: `L = (m_t·F_c/(M·W) − 0.04) / (0.06 + m_c·F_max/(M·W))`.
-/// Checked: with the level updated explicitly from the last step's push (before #67)
+/// Checked: with the level updated explicitly from the last step's push (as it was)
 /// the level swings between its ends (the loop's eigenvalue `1 − b(1 + G)` leaves the
 /// unit circle for a lag under about 2.7 steps).
 #[test]

@@ -95,7 +95,7 @@ fn rear_axle(rear: &WheelSettings, wheels: &[[f64; 4]], surface: &WheelSurface) 
 /// geometric slip angle, `Σ C(Fz)·tan α + Σ t_c·sin γ·Fz·f(Fz)` (cornering stiffness at
 /// the load, camber thrust), within 3 % at every speed. The low-speed damping acts on
 /// the deflection's rate, which is 0 in a steady turn. Checked: with the damping on the
-/// contact's sideways velocity (before #50) the rear axle is 26 % stiffer at 3 m/s and
+/// contact's sideways velocity (as it was) the rear axle is 26 % stiffer at 3 m/s and
 /// 46 % at 10 m/s.
 #[test]
 fn a_steady_turns_force_is_the_curves_at_every_speed() {
@@ -126,7 +126,7 @@ fn a_steady_turns_force_is_the_curves_at_every_speed() {
 /// the fronts (κ 0.87) before the cap catches it: 30.51 m/s against 31.43 at 240 Hz
 /// (3.0 %; 0.9 % at the old height; 7 % before traction control read the load the
 /// drive's own pitch moment takes off the axle). Checked: with the automatic clutch's engagement read at the step's
-/// start (before #50) the road car at 20 Hz revs past its bite in one step, locks the
+/// start (as it was) the road car at 20 Hz revs past its bite in one step, locks the
 /// clutch at 1 900 rpm at a standstill, spins its tyres into traction control and
 /// reaches 29.75 m/s against 31.86 at 240 Hz (6.6 %).
 #[test]

@@ -234,7 +234,7 @@ fn side_swipe_does_not_launch_the_cars() {
 /// energy never rises over its start, and no one step adds more than 10 % of the energy
 /// of the 1 m fall (measured at most 4.7 %, the energy measure's own lag at landing; a
 /// bump stop pushing out ten times harder adds 118 % in a step and flips the road car).
-/// Each is launched in neutral (`launch`): in gear, since #66 the automatic clutch
+/// Each is launched in neutral (`launch`): in gear, the automatic clutch
 /// closes on a coasting car and the engine's flywheel, which this energy leaves out,
 /// trades energy with the wheels at each landing. After 6 s it stands upright on every
 /// wheel, its origin a metre lower than on the deck.
@@ -322,7 +322,7 @@ fn driving_off_a_ledge_at_an_angle_only_loses_energy() {
 /// at the old 430 mm it read 1.0 cm/s, the cylinder 0.6 cm/s). The GT86 stack on ray
 /// wheels at 30 Hz is in a limit cycle of about 1.8 s in which the lower car carries
 /// 99 % and then 93 % of both weights (no collider touches: an upper ray wheel at the
-/// roof's edge); its load is printed, not held to 1.5 %. Measured the same before #50
+/// roof's edge); its load is printed, not held to 1.5 %. Measured the same before the tyre moved to the road's frame
 /// changed the links' pitch geometry; the 5 s snapshot then fell in the 99 % phase.
 /// The road car's stacks at 30 Hz joined it when its centre of mass rose from 0.426 to
 /// 0.55 m (103.3 % on rays and spheres, 98.9 % on cylinders at the snapshot; 100.35 %

@@ -1,5 +1,5 @@
 //! A flat floor made of triangles rides like a plane: the record of why the wall test
-//! once failed with relaxation on (issue #38), and the guard that it cannot again.
+//! once failed with relaxation on and the guard that it cannot again.
 use crate::common;
 use avian3d::prelude::*;
 use bevy::prelude::*;
@@ -44,7 +44,7 @@ fn floor_mesh(anti: bool, wall: Option<f32>) -> Collider {
 /// 0.107 mm over the 12 s (within 2 µm on its old 0.08–0.10 m roll centres; its roll
 /// within 0.002°).
 ///
-/// Issue #38's first finding, kept as this test: the wall test failed with relaxation
+/// A finding kept as this test: the wall test failed with relaxation
 /// on (cylinder wheels 5.3 mm higher, rolled 0.4–0.9°, where they crossed the internal
 /// diagonal) because the cylinder was cast with parry's GJK-based shape cast, which
 /// stops up to a centimetre short of a triangle near its edges. The closed-form casts
