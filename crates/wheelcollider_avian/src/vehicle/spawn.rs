@@ -107,7 +107,7 @@ pub(crate) fn build_vehicle(
         Collider::cuboid(c.size[0], c.size[1], c.size[2]),
         Mass(c.mass),
         AngularInertia::new(Vec3::new(ix, iy, iz)),
-        CenterOfMass(Vec3::from(c.center_of_mass)),
+        CenterOfMass(Vec3::from(c.centre_of_mass)),
     ));
     // A game's own contact settings on the chassis stay (see `spawn_vehicle`). The
     // angular threshold f32::MAX leaves the sweep to the linear speed alone.

@@ -37,7 +37,7 @@ pub(crate) fn sync_vehicles(
             let [ix, iy, iz] = c.principal_inertia();
             mass.set_if_neq(Mass(c.mass));
             inertia.set_if_neq(AngularInertia::new(Vec3::new(ix, iy, iz)));
-            com.set_if_neq(CenterOfMass(Vec3::from(c.center_of_mass)));
+            com.set_if_neq(CenterOfMass(Vec3::from(c.centre_of_mass)));
             let size = Vec3::from(c.size);
             let current = collider.shape_scaled().as_cuboid().map(|b| b.half_extents * 2.0);
             if current.is_none_or(|s| (s - size).length() > 1e-5) {

@@ -280,7 +280,7 @@ pub struct ChassisForces {
     /// An angular acceleration given regardless of the body's inertia (rad/s²).
     pub(crate) angular_acceleration: Vec3,
     /// The centre of mass the torques are about (world, m).
-    pub(crate) center_of_mass: Vec3,
+    pub(crate) centre_of_mass: Vec3,
     /// Whether a grounded wheel stands on another dynamic body, which takes the
     /// opposite force.
     pub(crate) reactions: bool,
@@ -292,7 +292,7 @@ impl ChassisForces {
     /// along its direction (the one part the suspension solve finds itself).
     pub(crate) fn add_wheel(&mut self, output: &WheelOutput) {
         self.force += output.force;
-        let arm = output.contact_position - self.center_of_mass;
+        let arm = output.contact_position - self.centre_of_mass;
         self.torque += arm.cross(output.force);
         let suspension = output.output.load - output.output.jacking_force;
         let tyre = output.force - output.suspension_direction * suspension;
@@ -308,7 +308,7 @@ impl ChassisForces {
     /// Adds `force` (N, world) at `point` (world, m), with its moment about the centre
     /// of mass.
     pub fn add_force_at_point(&mut self, force: Vec3, point: Vec3) {
-        let moment = (point - self.center_of_mass).cross(force);
+        let moment = (point - self.centre_of_mass).cross(force);
         self.add_force(force);
         self.add_torque(moment);
     }
@@ -328,8 +328,8 @@ impl ChassisForces {
         self.angular_acceleration += acceleration;
     }
     /// The centre of mass this step's torques are about (world, m).
-    pub fn center_of_mass(&self) -> Vec3 {
-        self.center_of_mass
+    pub fn centre_of_mass(&self) -> Vec3 {
+        self.centre_of_mass
     }
     /// The force so far this step (N, world).
     pub fn force(&self) -> Vec3 {

@@ -306,7 +306,7 @@ fn ground_contact(
     // point lies on the suspension axis, off a small body under a sphere or cylinder
     // wheel (a log, a crate): the body's spin carried out to it is no motion of its
     // surface (`world::platforms`' log run over).
-    let com = frame.center_of_mass;
+    let com = frame.centre_of_mass;
     let own = |p: Vec3| frame.linear_velocity + frame.angular_velocity.cross(p - com);
     let ground = other.map_or(Vec3::ZERO, |g| {
         g.linear_velocity + g.angular_velocity.cross(hit.point - g.center)
@@ -391,7 +391,7 @@ fn tyre_contact(
     surface: Option<WheelSurface>,
 ) -> Contact {
     let frame = &ctx.frame;
-    let r = geometry.position - frame.center_of_mass;
+    let r = geometry.position - frame.centre_of_mass;
     let needed = velocity.length_squared() < STICK_SPEED * STICK_SPEED
         || settings.lateral_relaxation_length() > 0.0
         || settings.longitudinal_relaxation_length() > 0.0;

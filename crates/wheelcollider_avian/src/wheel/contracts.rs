@@ -66,7 +66,7 @@ pub(crate) struct ChassisFrame {
     /// The world inverse inertia (1/(kg·m²)); zero without usable mass.
     pub inverse_inertia: avian3d::math::SymmetricMatrix,
     /// The centre of mass in the world (m).
-    pub center_of_mass: Vec3,
+    pub centre_of_mass: Vec3,
     /// The chassis collider's layer filters, for wheels without [`WheelSweepLayers`].
     pub filters: Option<LayerMask>,
     /// Grounded wheels of the last step, at least 1.

@@ -71,7 +71,7 @@ pub(crate) struct ChassisData {
     angular_velocity: &'static AngularVelocity,
     mass: &'static ComputedMass,
     inertia: &'static ComputedAngularInertia,
-    center_of_mass: &'static ComputedCenterOfMass,
+    centre_of_mass: &'static ComputedCenterOfMass,
     gravity_scale: Option<&'static GravityScale>,
     layers: Option<&'static CollisionLayers>,
     driveline: Option<&'static mut WheelDriveline>,
@@ -168,7 +168,7 @@ fn step_chassis(world: &StepWorld, mut c: ChassisDataItem) {
         } else {
             Default::default()
         },
-        center_of_mass: position + rotation * c.center_of_mass.0,
+        centre_of_mass: position + rotation * c.centre_of_mass.0,
         filters: c.layers.map(|l| l.filters),
         share: c.state.grounded_wheels.max(1) as f32,
         gravity: world.gravity * c.gravity_scale.map_or(1.0, |s| s.0),
@@ -187,7 +187,7 @@ fn step_chassis(world: &StepWorld, mut c: ChassisDataItem) {
         surfaces: world.surfaces,
         weather: world.weather,
     };
-    let mut sums = ChassisSums::new(ctx.frame.center_of_mass);
+    let mut sums = ChassisSums::new(ctx.frame.centre_of_mass);
     let mut batch = [Entity::PLACEHOLDER; MAX_WHEELS];
     let mut n = 0;
     // The driveline is solved with the first group's wheels (see `WheelDriveline`).
@@ -232,10 +232,10 @@ struct ChassisSums {
 }
 
 impl ChassisSums {
-    fn new(center_of_mass: Vec3) -> Self {
+    fn new(centre_of_mass: Vec3) -> Self {
         Self {
             forces: ChassisForces {
-                center_of_mass,
+                centre_of_mass,
                 ..Default::default()
             },
             grounded: 0,

@@ -233,7 +233,7 @@ pub(crate) fn traction_limit(
     // The load the drive's own pitch moment takes off an axle ahead of the centre of
     // mass (behind it in reverse) per newton of the axle's drive force, per wheel:
     // `h / (2L)`.
-    let (height, base) = (settings.center_of_mass_height(), settings.wheelbase());
+    let (height, base) = (settings.centre_of_mass_height(), settings.wheelbase());
     let transfer = if base > 0.0 {
         (height / (2.0 * base)).max(0.0)
     } else {
@@ -252,7 +252,7 @@ pub(crate) fn traction_limit(
             }
             f
         });
-        let unloads = (settings.axles[a].z - settings.chassis.center_of_mass[2]) * dir < 0.0;
+        let unloads = (settings.axles[a].z - settings.chassis.centre_of_mass[2]) * dir < 0.0;
         if unloads && transfer > 0.0 {
             budgets = anticipated(&pair, budgets, dir, transfer);
         }

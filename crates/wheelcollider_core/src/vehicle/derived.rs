@@ -147,9 +147,9 @@ impl VehicleSettings {
         }
         let total = w + extra;
         let zc = if extra != 0.0 && total.abs() > 1e-6 {
-            (w * self.chassis.center_of_mass[2] + extra * extra_z) / total
+            (w * self.chassis.centre_of_mass[2] + extra * extra_z) / total
         } else {
-            self.chassis.center_of_mass[2]
+            self.chassis.centre_of_mass[2]
         };
         let mut groups = self.axle_groups();
         let load = match (groups.next(), groups.next(), groups.next()) {
@@ -246,10 +246,10 @@ impl VehicleSettings {
     /// Height of the centre of mass above flat ground at rest (m): the chassis origin's
     /// [`touch_height`](Self::touch_height) plus the centre of mass' height in the
     /// chassis, less the axles' mean [`static_compression`](Self::static_compression).
-    pub fn center_of_mass_height(&self) -> f32 {
+    pub fn centre_of_mass_height(&self) -> f32 {
         let n = self.axles.len().max(1) as f32;
         let sag: f32 = (0..self.axles.len()).map(|i| self.static_compression(i)).sum::<f32>() / n;
-        self.touch_height() + self.chassis.center_of_mass[1] - sag
+        self.touch_height() + self.chassis.centre_of_mass[1] - sag
     }
 
     /// The wheelbase (m): from the first axle to the last along the chassis.
@@ -270,7 +270,7 @@ impl VehicleSettings {
     pub fn link_slopes(&self, axle: usize) -> [f32; 3] {
         let a = self.axle_geometry(axle);
         let roll = a.roll_centre_height / self.axles[axle].half_track.max(0.01);
-        let (h, l) = (self.center_of_mass_height(), self.wheelbase());
+        let (h, l) = (self.centre_of_mass_height(), self.wheelbase());
         let pitch = |pct: f32, share: f32| {
             if pct == 0.0 || share <= 0.0 || l <= 0.0 {
                 0.0

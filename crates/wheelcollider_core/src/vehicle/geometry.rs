@@ -149,7 +149,7 @@ impl VehicleSettings {
     /// `axle`'s role: front when it sits ahead of the centre of mass (its `z` below the
     /// centre of mass' `z`), else rear.
     pub fn axle_role(&self, axle: usize) -> AxleRole {
-        if self.axles[axle].z < self.chassis.center_of_mass[2] {
+        if self.axles[axle].z < self.chassis.centre_of_mass[2] {
             AxleRole::Front
         } else {
             AxleRole::Rear

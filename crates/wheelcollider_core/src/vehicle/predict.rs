@@ -69,7 +69,7 @@ impl VehicleSettings {
         if self.axles.len() != 2 {
             return None;
         }
-        let (zf, zr, zc) = (self.axles[0].z, self.axles[1].z, self.chassis.center_of_mass[2]);
+        let (zf, zr, zc) = (self.axles[0].z, self.axles[1].z, self.chassis.centre_of_mass[2]);
         let l = zr - zf;
         if l.abs() < 1e-3 {
             return None;
@@ -101,7 +101,7 @@ impl VehicleSettings {
             self.axle_geometry(1).roll_centre_height,
         );
         let axis = hf + share * (hr - hf);
-        let d = self.center_of_mass_height() - axis;
+        let d = self.centre_of_mass_height() - axis;
         let k = self.roll_stiffness(0) + self.roll_stiffness(1);
         let w = self.chassis.mass * G;
         (k > w * d).then(|| (w * d / (k - w * d)).to_degrees())
@@ -137,7 +137,7 @@ impl VehicleSettings {
             [(f0, f1), (r0, r1)] => {
                 let centre =
                     |lo: usize, hi: usize| self.axles[lo..hi].iter().map(|a| a.z).sum::<f32>() / (hi - lo) as f32;
-                (centre(*r0, *r1) - centre(*f0, *f1), self.center_of_mass_height(), *f1)
+                (centre(*r0, *r1) - centre(*f0, *f1), self.centre_of_mass_height(), *f1)
             }
             _ => (0.0, 0.0, 0),
         };

@@ -200,8 +200,10 @@ pub struct ChassisSettings {
     pub mass: f32,
     /// Full size of the box collider (m): width, height, length; each > 0.
     pub size: [f32; 3],
-    /// Centre of mass in the chassis frame (m).
-    pub center_of_mass: [f32; 3],
+    /// Centre of mass in the chassis frame (m). A file may spell the key
+    /// `center_of_mass`, as avian does.
+    #[cfg_attr(feature = "serde", serde(alias = "center_of_mass"))]
+    pub centre_of_mass: [f32; 3],
     /// Principal moments of inertia about X (pitch), Y (yaw), Z (roll) (kg·m²); `None`
     /// takes the box's: m·(b² + c²)/12.
     pub inertia: Option<[f32; 3]>,
@@ -212,7 +214,7 @@ impl Default for ChassisSettings {
         Self {
             mass: 1300.0,
             size: [1.7, 0.5, 4.2],
-            center_of_mass: [0.0, -0.1, 0.0],
+            centre_of_mass: [0.0, -0.1, 0.0],
             inertia: None,
         }
     }
@@ -328,8 +330,8 @@ fn check_chassis(c: &mut ChassisSettings) -> Result<(), VehicleSettingsError> {
     for (i, v) in c.size.iter_mut().enumerate() {
         field!(format!("chassis.size[{i}]"), *v, 0.01, 1000.0);
     }
-    for (i, v) in c.center_of_mass.iter_mut().enumerate() {
-        field!(format!("chassis.center_of_mass[{i}]"), *v, -1000.0, 1000.0);
+    for (i, v) in c.centre_of_mass.iter_mut().enumerate() {
+        field!(format!("chassis.centre_of_mass[{i}]"), *v, -1000.0, 1000.0);
     }
     if let Some(inertia) = c.inertia.as_mut() {
         for (i, v) in inertia.iter_mut().enumerate() {

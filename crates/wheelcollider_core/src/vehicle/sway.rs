@@ -71,7 +71,7 @@ impl SwayModel {
     pub fn new(tow: &VehicleSettings, trailer: &VehicleSettings) -> Option<SwayModel> {
         let (hitch, coupling) = (tow.hitch.as_ref()?, trailer.trailer.as_ref()?);
         let nose = trailer.nose_load();
-        let tow_cg = tow.chassis.center_of_mass[2];
+        let tow_cg = tow.chassis.centre_of_mass[2];
         let axle =
             |s: &VehicleSettings, i: usize, load: f32| 2.0 * s.axles[i].wheel.cornering_stiffness(0.5 * load as f64);
         let tow_axles = (0..tow.axles.len())
@@ -96,7 +96,7 @@ impl SwayModel {
             hitch: (hitch.position[2] - tow_cg) as f64,
             trailer_mass: trailer.chassis.mass as f64,
             trailer_inertia: trailer.chassis.principal_inertia()[1] as f64,
-            trailer_cg: (trailer.chassis.center_of_mass[2] - coupling.coupling[2]) as f64,
+            trailer_cg: (trailer.chassis.centre_of_mass[2] - coupling.coupling[2]) as f64,
             trailer_axles,
         })
     }

@@ -281,7 +281,7 @@ impl VehicleSettings {
         if arm.abs() < 1e-3 {
             return 0.0;
         }
-        self.chassis.mass * STANDARD_GRAVITY * (axles - self.chassis.center_of_mass[2]) / arm
+        self.chassis.mass * STANDARD_GRAVITY * (axles - self.chassis.centre_of_mass[2]) / arm
     }
 
     /// The distance (m) along the trailer from its coupling to its axles' mean

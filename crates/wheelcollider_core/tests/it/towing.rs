@@ -283,7 +283,7 @@ fn the_sway_models_critical_speeds() {
     let mut caravan = preset("caravan");
     let heavy = SwayModel::new(&road, &caravan).unwrap();
     let (axle, coupling) = (caravan.axles[0].z, caravan.trailer.as_ref().unwrap().coupling[2]);
-    caravan.chassis.center_of_mass[2] = axle + 0.04 * (axle - coupling);
+    caravan.chassis.centre_of_mass[2] = axle + 0.04 * (axle - coupling);
     let light = SwayModel::new(&road, &caravan).unwrap();
     let w = caravan.chassis.mass as f64 * 9.81;
     assert!((light.nose_load() / w + 0.04).abs() < 1e-4 && (heavy.nose_load() / w - 0.07).abs() < 2e-3);

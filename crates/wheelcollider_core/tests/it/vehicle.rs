@@ -313,7 +313,7 @@ fn every_number_of_a_preset_is_declared() {
     // The arrays and counts with their own checks (`settings.rs`, `towing.rs`).
     const BY_HAND: &[&str] = &[
         "chassis.size[]",
-        "chassis.center_of_mass[]",
+        "chassis.centre_of_mass[]",
         "chassis.inertia[]",
         "engine.torque_curve[][]",
         "engine.cylinders",
@@ -460,4 +460,16 @@ fn the_docs_tables_agree_with_the_declarations() {
             f.path
         );
     }
+}
+
+/// The chassis' `centre_of_mass` is the preset key (the project's spelling, as in
+/// `centre_differential` and `roll_centre_height`); a file written with avian's
+/// `center_of_mass` still loads, the same. Checked that it fails without the alias:
+/// the old spelling is refused as an unknown field.
+#[test]
+fn a_preset_may_spell_the_centre_of_mass_as_avian_does() {
+    let text = crate::common::preset_text("road");
+    assert!(text.contains("centre_of_mass"));
+    let old = VehicleSettings::from_ron(&text.replace("centre_of_mass", "center_of_mass")).unwrap();
+    assert_eq!(old, preset("road"));
 }

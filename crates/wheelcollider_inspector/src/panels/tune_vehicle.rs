@@ -145,7 +145,7 @@ pub(super) fn vehicle_chassis_ui(ui: &mut egui::Ui, settings: &mut VehicleSettin
         *changed |= num(
             ui,
             "centre of mass height",
-            &mut settings.chassis.center_of_mass[1],
+            &mut settings.chassis.centre_of_mass[1],
             -half..=half,
             " m",
             0.005,
@@ -153,7 +153,7 @@ pub(super) fn vehicle_chassis_ui(ui: &mut egui::Ui, settings: &mut VehicleSettin
         *changed |= num(
             ui,
             "centre of mass z",
-            &mut settings.chassis.center_of_mass[2],
+            &mut settings.chassis.centre_of_mass[2],
             -half..=half,
             " m",
             0.005,

@@ -34,7 +34,7 @@ pub(crate) fn full_lock_circle(settings: &VehicleSettings, o: &ManeuverOptions, 
     let radius = mean(&radii);
     let wheelbase = settings.wheelbase_for(0);
     let rear = settings.axles.last().map_or(0.0, |a| a.z);
-    let b = (rear - settings.chassis.center_of_mass[2]).abs();
+    let b = (rear - settings.chassis.centre_of_mass[2]).abs();
     let delta = mean(&angles);
     let kinematic = (b * b + (wheelbase / delta.tan()).powi(2)).sqrt();
     out.metric("radius", radius, "m", Some(kinematic));

@@ -69,12 +69,16 @@ pub fn spawn_car(app: &mut App, transform: Transform, wheel: WheelCollider) -> (
             transform,
         ))
         .id();
-    let wheels = MOUNTS.map(|m| {
+    (chassis, wheels_at_mounts(world, chassis, &wheel))
+}
+
+/// Four `wheel`s at the test car's [`MOUNTS`], children of `chassis`.
+pub fn wheels_at_mounts(world: &mut World, chassis: Entity, wheel: &WheelCollider) -> [Entity; 4] {
+    MOUNTS.map(|m| {
         world
             .spawn((wheel.clone(), Transform::from_translation(m), ChildOf(chassis)))
             .id()
-    });
-    (chassis, wheels)
+    })
 }
 
 pub fn position(app: &App, e: Entity) -> Vec3 {

@@ -417,7 +417,7 @@ fn tilt(hz: f64, sweep: SweepType) -> (f32, f32, f32, f32) {
         a.load = output(&app, a.wheels[0]).load() + output(&app, a.wheels[1]).load();
     }
     let mass = tow.chassis.mass + semi.chassis.mass;
-    let h = (tow.chassis.mass * tow.center_of_mass_height() + semi.chassis.mass * semi.center_of_mass_height()) / mass;
+    let h = (tow.chassis.mass * tow.centre_of_mass_height() + semi.chassis.mass * semi.centre_of_mass_height()) / mass;
     let (linear, progressive) = rollover_closed_forms(&axles, h);
     let (mut first, mut all, mut since) = (None, None, None);
     let mut t = 0.0;

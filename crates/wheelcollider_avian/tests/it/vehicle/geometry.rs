@@ -64,7 +64,7 @@ fn roll_at(settings: &VehicleSettings, a_y: f32, hz: f64) -> (f32, f32, f32) {
 #[test]
 fn roll_follows_the_roll_centre() {
     let a_y = 0.3 * G;
-    let h = road(0.0, 0.0).center_of_mass_height();
+    let h = road(0.0, 0.0).centre_of_mass_height();
     for (sweep, hz) in RATES
         .map(|hz| (SweepType::Ray, hz))
         .into_iter()
@@ -123,9 +123,9 @@ fn pitch_under_braking(settings: &VehicleSettings) -> (f32, f32) {
 fn anti_dive_takes_its_share_of_the_pitch() {
     let base = road(0.0, 0.0);
     let (pitch0, decel) = pitch_under_braking(&base);
-    let h = base.center_of_mass_height();
+    let h = base.centre_of_mass_height();
     let (f, r) = (&base.axles[0], &base.axles[1]);
-    let zc = base.chassis.center_of_mass[2];
+    let zc = base.chassis.centre_of_mass[2];
     let k =
         2.0 * f.wheel.suspension_spring() * (f.z - zc).powi(2) + 2.0 * r.wheel.suspension_spring() * (r.z - zc).powi(2);
     let w = base.chassis.mass * G;

@@ -13,7 +13,7 @@ use wheelcollider_core::vehicle::SwayModel;
 fn caravan_with_nose(nose: f32) -> VehicleSettings {
     let mut trailer = preset("caravan");
     let (axle, coupling) = (trailer.axles[0].z, trailer.trailer.as_ref().unwrap().coupling[2]);
-    trailer.chassis.center_of_mass[2] = axle - nose * (axle - coupling);
+    trailer.chassis.centre_of_mass[2] = axle - nose * (axle - coupling);
     trailer
 }
 

@@ -52,7 +52,7 @@ fn the_caravan_hangs_its_nose_load_on_the_ball() {
         let wheels = app.world().get::<ChassisWheels>(caravan).unwrap().wheels().to_vec();
         let contact = wheels.iter().map(|&w| output(&app, w).contact_position).sum::<Vec3>() / 2.0;
         let loads: f32 = wheels.iter().map(|&w| output(&app, w).output.load).sum();
-        let cg = p + q * Vec3::from(trailer.chassis.center_of_mass);
+        let cg = p + q * Vec3::from(trailer.chassis.centre_of_mass);
         let head = p + q * Vec3::from(trailer.trailer.as_ref().unwrap().coupling);
         let lever = weight * (cg - contact).dot(heading) / (head - contact).dot(heading);
         println!(

@@ -80,12 +80,7 @@ fn spawn_flatbed(app: &mut App, deck: f32) -> (Entity, [Entity; 4]) {
             Transform::from_xyz(0.0, deck - 0.5 * FLATBED.y, 0.0),
         ))
         .id();
-    let wheels = MOUNTS.map(|m| {
-        world
-            .spawn((wheel.clone(), Transform::from_translation(m), ChildOf(chassis)))
-            .id()
-    });
-    (chassis, wheels)
+    (chassis, wheels_at_mounts(world, chassis, &wheel))
 }
 
 /// The test car parked on a flatbed's deck: the car's wheels stand on the flatbed's
