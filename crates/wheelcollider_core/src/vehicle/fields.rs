@@ -340,8 +340,8 @@ floats! {
         optional: |s, i| s.axles[i].anti_squat, typical: |s, i| s.axle_geometry(i).anti_squat,
     }
     // Kept as typed (a radius or travel edited later moves what it allows):
-    // `static_compression` holds it to 10–90 % of the travel. An editor offers those
-    // 10–90 %, widened to hold a height set before the radius or travel changed.
+    // `static_compression` holds it to where it acts. An editor offers where it acts,
+    // widened to hold a height set before the radius or travel changed.
     "axles[].ride_height" {
         label: "  mount above ground", unit: "m", part: Axle,
         limit: |_, _| (0.0, 1000.0),
