@@ -184,6 +184,28 @@ macro_rules! lsd {
     };
 }
 
+/// An overrun brake's number `$f` (`response` or `full`) of the trailer of `$s`.
+macro_rules! overrun {
+    (get $s:expr, $f:ident) => {
+        match $s.trailer.as_ref().map(|t| t.brakes) {
+            Some(TrailerBrakes::Overrun { $f, .. }) => Some($f),
+            _ => None,
+        }
+    };
+    (field $s:expr, $f:ident) => {
+        match $s.trailer.as_mut().map(|t| &mut t.brakes) {
+            Some(TrailerBrakes::Overrun { $f, .. }) => Some($f),
+            _ => None,
+        }
+    };
+}
+
+/// Overrun brakes are full at a push above their `response`: the limit and the editor's
+/// range of `trailer.brakes.full`.
+fn overrun_full(s: &VehicleSettings) -> (f32, f32) {
+    (overrun!(get s, response).unwrap_or(0.0) + 0.01, 1.0)
+}
+
 /// A limited-slip differential's overrun locking in `$d`, where it has its own.
 macro_rules! coast {
     (get $d:expr) => {
@@ -639,34 +661,14 @@ floats! {
     "trailer.brakes.response" {
         label: "overrun response", unit: "× weight", part: Trailer,
         limit: |_, _| (0.0, 0.5), range: |_, _| (0.0, 0.5), step: 0.001,
-        get: |s, _| match s.trailer.as_ref().map(|t| t.brakes) {
-            Some(TrailerBrakes::Overrun { response, .. }) => Some(response),
-            _ => None,
-        },
-        field: |s, _| match s.trailer.as_mut().map(|t| &mut t.brakes) {
-            Some(TrailerBrakes::Overrun { response, .. }) => Some(response),
-            _ => None,
-        },
+        get: |s, _| overrun!(get s, response),
+        field: |s, _| overrun!(field s, response),
     }
     "trailer.brakes.full" {
         label: "overrun full", unit: "× weight", part: Trailer,
-        limit: |s, _| match s.trailer.as_ref().map(|t| t.brakes) {
-            Some(TrailerBrakes::Overrun { response, .. }) => (response + 0.01, 1.0),
-            _ => (0.01, 1.0),
-        },
-        range: |s, _| match s.trailer.as_ref().map(|t| t.brakes) {
-            Some(TrailerBrakes::Overrun { response, .. }) => (response + 0.01, 1.0),
-            _ => (0.01, 1.0),
-        },
-        step: 0.001,
-        get: |s, _| match s.trailer.as_ref().map(|t| t.brakes) {
-            Some(TrailerBrakes::Overrun { full, .. }) => Some(full),
-            _ => None,
-        },
-        field: |s, _| match s.trailer.as_mut().map(|t| &mut t.brakes) {
-            Some(TrailerBrakes::Overrun { full, .. }) => Some(full),
-            _ => None,
-        },
+        limit: |s, _| overrun_full(s), range: |s, _| overrun_full(s), step: 0.001,
+        get: |s, _| overrun!(get s, full),
+        field: |s, _| overrun!(field s, full),
     }
     "trailer.brakes.lag" {
         label: "brake lag", unit: "s", part: Trailer,

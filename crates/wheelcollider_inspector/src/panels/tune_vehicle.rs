@@ -13,10 +13,7 @@ use super::*;
 /// ([`VehiclePart::Differential`]): the centre one's (`axle` `None`) or axle `axle`'s.
 pub(super) fn diff_ui(ui: &mut egui::Ui, id: &str, settings: &mut VehicleSettings, axle: Option<usize>) -> bool {
     let mut changed = false;
-    let d = match axle {
-        Some(i) => &mut settings.axles[i].differential,
-        None => &mut settings.centre_differential,
-    };
+    let d = differential(settings, axle);
     ui.horizontal(|ui| {
         for (name, kind) in [
             ("open", DifferentialKind::Open),
@@ -70,13 +67,9 @@ pub(super) fn diff_ui(ui: &mut egui::Ui, id: &str, settings: &mut VehicleSetting
         });
         ui.end_row();
         ui.label("on the overrun");
-        let d = match axle {
-            Some(i) => &mut settings.axles[i].differential,
-            None => &mut settings.centre_differential,
-        };
         if let DifferentialKind::LimitedSlip {
             locking, coast_locking, ..
-        } = d
+        } = differential(settings, axle)
         {
             ui.horizontal(|ui| {
                 for (name, value) in [("1-way", Some(0.0)), ("1.5-way", Some(0.5 * *locking)), ("2-way", None)] {
@@ -93,6 +86,14 @@ pub(super) fn diff_ui(ui: &mut egui::Ui, id: &str, settings: &mut VehicleSetting
         }
     });
     changed
+}
+
+/// Axle `axle`'s differential, or the centre one (`None`).
+fn differential(settings: &mut VehicleSettings, axle: Option<usize>) -> &mut DifferentialKind {
+    match axle {
+        Some(i) => &mut settings.axles[i].differential,
+        None => &mut settings.centre_differential,
+    }
 }
 
 /// One row of [`VEHICLE_FLOATS`] at index `i` (an axle's, or 0) as a drag value: its
