@@ -87,6 +87,7 @@ pub mod debug;
 pub mod drivers;
 pub mod replay;
 pub mod rollback;
+pub mod two_wheeler;
 pub mod vehicle;
 pub mod wheel;
 
@@ -105,6 +106,7 @@ pub mod prelude {
     pub use crate::drivers::input::{PlayerVehicle, VehicleInputPlugin, VehicleInputSystems};
     pub use crate::replay::ReplaySystems;
     pub use crate::replay::{DriveRecorder, DriveRecording, DriveReplay};
+    pub use crate::two_wheeler::SteeringHead;
     pub use crate::vehicle::towing::{
         Coupled, HitchTelemetry, Jackknifed, TrailerCoupled, TrailerUncoupled, couple_trailer, hitched_transform,
         uncouple_trailer,

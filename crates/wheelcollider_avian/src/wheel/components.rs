@@ -305,6 +305,30 @@ impl ChassisForces {
         }
     }
 
+    /// Adds a wheel's spin as a rotor in the chassis (grounded or not): its angular
+    /// momentum `L = I·ω` along the axle turns with the axle (the chassis' angular
+    /// velocity `chassis_rate` plus the steer's rate about the mount's up), and the torque
+    /// that turns it, `dL/dt = ω_axle × L`, is the chassis' to give: the chassis gets
+    /// `L × ω_axle` (the gyroscopic torque; a leaning bicycle's front wheel steers into
+    /// the lean by it, `two_wheeler::benchmark`). `inertia` is the wheel's about its axle
+    /// (kg·m²); the rest of the wheel's inertia is the chassis' own.
+    pub(crate) fn add_rotor(&mut self, output: &WheelOutput, inertia: f32, chassis_rate: Vec3, dt: f32) {
+        let spin = output.output.angular_velocity;
+        if spin == 0.0 {
+            return;
+        }
+        // A wheel rolling forward (spin > 0) turns about −axle.
+        let axle = output.rotation * Vec3::X;
+        let momentum = axle * (-inertia * spin);
+        let steer_rate = (output.yaw - output.previous_pose.2).to_radians() / dt;
+        let turn = chassis_rate + output.up * steer_rate;
+        let torque = momentum.cross(turn);
+        if torque.is_finite() {
+            self.torque += torque;
+            self.free_torque += torque;
+        }
+    }
+
     /// Adds `force` (N, world) at `point` (world, m), with its moment about the centre
     /// of mass.
     pub fn add_force_at_point(&mut self, force: Vec3, point: Vec3) {

@@ -319,11 +319,13 @@ fn step_group(
         _ => [None; MAX_WHEELS],
     };
     for (i, (s, kept)) in sensed.iter().zip(&mut kept).enumerate() {
-        let (Some((_, _, state, output)), Some(staged)) = (kept, &staged[i]) else {
+        let (Some((wheel, _, state, output)), Some(staged)) = (kept, &staged[i]) else {
             continue;
         };
         let output = &mut **output;
         super::model::finish_wheel(staged, driven[i], s, state, output);
+        sums.forces
+            .add_rotor(output, wheel.0.inertia(), frame.angular_velocity, dt);
         if output.output.grounded {
             sums.grounded += 1;
             sums.forces.add_wheel(output);
