@@ -46,6 +46,7 @@
 //! | plugin | what | sets |
 //! | --- | --- | --- |
 //! | [`WheelPlugin`] | wheels on any rigid body: sweeps, suspension, tyre, forces, visuals | [`WheelSystems`], [`WheelVisualSystems`] |
+//! | [`TwoWheelerPlugin`] | a two-wheeler's steering head and rider | in [`WheelSystems`] |
 //! | [`VehiclePlugin`] | engine … aero on chassis with a [`Vehicle`](vehicle::Vehicle); [`ResetVehicle`](vehicle::ResetVehicle) | [`VehicleSystems`](vehicle::VehicleSystems) |
 //! | [`ReplayPlugin`] | record and replay drives | [`ReplaySystems`](replay::ReplaySystems) |
 //! | `WheelDebugPlugin` (feature `debug`) | gizmos | `WheelVisualSystems::Gizmos` |
@@ -64,8 +65,8 @@
 //! | 3 | `ReplaySystems` | replayed input written, then recorded |
 //! | 4 | `VehicleSystems::Drive` | each trailer's hitch read (brakes, telemetry, a break, a jackknife), then one vehicle step per chassis → each wheel's [`WheelInput`] |
 //! | 5 | [`WheelSystems::SenseAndSolve`] | per chassis in parallel: sweep, contact, suspension solve, wheel model, driveline, force sums into the chassis' force channel |
-//! | 6 | [`WheelSystems::Body`] (`VehicleSystems::Body`) | body-level parts add to each chassis' [`ChassisForces`]: drag and downforce, the assists |
-//! | 7 | [`WheelSystems::Apply`] | each chassis' force channel to its body in one write, opposite forces to dynamic ground (serial) |
+//! | 6 | [`WheelSystems::Body`] (`VehicleSystems::Body`) | body-level parts add to each chassis' [`ChassisForces`]: drag and downforce, the assists; a two-wheeler's [`Rider`](two_wheeler::Rider) turns its handlebar |
+//! | 7 | [`WheelSystems::Apply`] | each [`SteeringHead`](two_wheeler::SteeringHead) turns (it reads the whole channel and adds its reaction); each chassis' force channel to its body in one write, opposite forces to dynamic ground (serial) |
 //! | 8 | [`WheelSystems::Events`] | contact, skid, surface, landing and gear events, `WheelEffects` (their commands at the schedule's end) |
 //! | `PostUpdate` | [`WheelVisualSystems::PlaceModels`] | [`WheelModel`]s placed, interpolated between steps |
 //! | `PostUpdate` | `WheelVisualSystems::Gizmos` (feature `debug`) | the wheels' gizmos |
@@ -94,6 +95,7 @@ pub mod wheel;
 use bevy::app::{PluginGroup, PluginGroupBuilder};
 
 pub use replay::ReplayPlugin;
+pub use two_wheeler::TwoWheelerPlugin;
 pub use vehicle::VehiclePlugin;
 pub use wheel::components::*;
 pub use wheel::{SurfaceMaterial, WheelPlugin, WheelSurface, WheelSystems, WheelVisualSystems};
@@ -106,7 +108,7 @@ pub mod prelude {
     pub use crate::drivers::input::{PlayerVehicle, VehicleInputPlugin, VehicleInputSystems};
     pub use crate::replay::ReplaySystems;
     pub use crate::replay::{DriveRecorder, DriveRecording, DriveReplay};
-    pub use crate::two_wheeler::SteeringHead;
+    pub use crate::two_wheeler::{Rider, SteeringHead};
     pub use crate::vehicle::towing::{
         Coupled, HitchTelemetry, Jackknifed, TrailerCoupled, TrailerUncoupled, couple_trailer, hitched_transform,
         uncouple_trailer,
@@ -127,14 +129,18 @@ pub mod prelude {
         WheelContactEnded, WheelContactStarted, WheelDriveline, WheelEffects, WheelEventsEnabled, WheelHit, WheelInput,
         WheelModel, WheelOf, WheelOutput, WheelState, WheelSurface, WheelSweepLayers,
     };
-    pub use crate::{ReplayPlugin, VehiclePlugin, WheelColliderPlugins, WheelPlugin, WheelSystems, WheelVisualSystems};
+    pub use crate::{
+        ReplayPlugin, TwoWheelerPlugin, VehiclePlugin, WheelColliderPlugins, WheelPlugin, WheelSystems,
+        WheelVisualSystems,
+    };
     pub use wheelcollider_core::{
         CompoundBase, FloatSetting, MagicFormula, SettingGroup, SettingsError, SuspensionForceDirection, SweepType,
         TyreCompound, TyreReading, WheelSettings,
     };
 }
 
-/// The whole plugin: [`WheelPlugin`], [`VehiclePlugin`] and [`ReplayPlugin`]. Requires
+/// The whole plugin: [`WheelPlugin`], [`TwoWheelerPlugin`], [`VehiclePlugin`] and
+/// [`ReplayPlugin`]. Requires
 /// avian's `PhysicsPlugins`. The gizmos (`WheelDebugPlugin`, feature `debug`; it needs
 /// Bevy's gizmo plugin) and the keyboard and gamepad (`VehicleInputPlugin`, feature
 /// `input`) are not in the group: add them where a game has a window.
@@ -145,6 +151,7 @@ impl PluginGroup for WheelColliderPlugins {
     fn build(self) -> PluginGroupBuilder {
         PluginGroupBuilder::start::<Self>()
             .add(WheelPlugin)
+            .add(TwoWheelerPlugin)
             .add(VehiclePlugin)
             .add(ReplayPlugin)
     }

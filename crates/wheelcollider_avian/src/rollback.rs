@@ -26,13 +26,14 @@
 //!
 //! let mut count = Count::default();
 //! visit_rollback_state(&mut count);
-//! assert_eq!((count.components, count.resources), (24, 8));
+//! assert_eq!((count.components, count.resources), (26, 8));
 //! ```
 //!
 //! With bevy_ggrs, `component` calls `app.rollback_component_with_clone::<C>()` and
 //! `resource` calls `app.rollback_resource_with_clone::<R>()`: see
 //! `examples/rollback.rs` and `docs/plugin.md` ("Multiplayer"), where the
 //! table says what each entry is for and what goes wrong without it.
+use crate::two_wheeler::{Rider, SteeringHead};
 use crate::vehicle::towing::{Coupled, HitchTelemetry};
 use crate::vehicle::{GearState, VehicleInput, VehicleRuntime, VehicleTelemetry};
 use crate::wheel::{ChassisState, LandingState, WheelEffects, WheelInput, WheelOutput, WheelState};
@@ -110,6 +111,10 @@ pub fn visit_rollback_state(r: &mut impl RollbackRegistry) {
     r.component::<WheelState>(Simulation);
     r.component::<WheelOutput>(Simulation);
     r.component::<VehicleRuntime>(Simulation);
+    // A two-wheeler's steering head (its angle and rate) and rider (the lean error's
+    // integral).
+    r.component::<SteeringHead>(Simulation);
+    r.component::<Rider>(Simulation);
     // Towing: the coupling, the hitch's force of the last step (the next step's brakes
     // read it, on the joints' entities) and the hitch's report.
     r.component::<Coupled>(Simulation);

@@ -1,6 +1,8 @@
 //! Two-wheelers: what a bicycle or a motorcycle has that a car does not. Its steering
 //! head ([`SteeringHead`]): the front assembly turning about a tilted axis by the forces
-//! on it, so that the bike steers itself into a lean as a real one does. The wheels'
+//! on it, so that the bike steers itself into a lean as a real one does; and its
+//! [`Rider`], who balances it by turning the handlebar, never by a torque on the
+//! body. The wheels'
 //! gyroscopic torques are every wheel's (`ChassisForces`' rotor term, in the wheels'
 //! step); the leaning tyre's camber and crown are the wheel model's.
 //!
@@ -8,7 +10,13 @@
 //! al. (2007) weaves, runs upright by itself and capsizes at the speeds its linearised
 //! equations give.
 
+mod plugin;
+mod rider;
 mod steering_head;
 
+pub use plugin::TwoWheelerPlugin;
+
+pub(crate) use rider::ride;
+pub use rider::{Rider, lean_of};
 pub use steering_head::SteeringHead;
 pub(crate) use steering_head::steer_heads;

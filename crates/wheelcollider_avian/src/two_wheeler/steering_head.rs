@@ -49,7 +49,7 @@ use bevy::prelude::*;
 /// straight ahead).
 ///
 /// Angles are positive to the left: about `axis`, which points up.
-#[derive(Component, Clone, Debug, Reflect)]
+#[derive(Component, Clone, Debug, PartialEq, Reflect)]
 #[reflect(Component)]
 pub struct SteeringHead {
     /// The front wheel the head turns (a child of the chassis).

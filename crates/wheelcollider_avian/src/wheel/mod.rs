@@ -27,7 +27,7 @@
 //! the ground is made of; `components.rs` the public components; `plugin.rs` the
 //! schedule.
 
-mod apply;
+pub(crate) mod apply;
 mod approach;
 mod attach;
 pub mod components;

@@ -27,10 +27,9 @@ pub enum WheelSystems {
     /// bits, and avian's schedule refuses two unordered writers of one component. See
     /// `docs/architecture.md`, "The force channel".
     Body,
-    /// Force application: each [`SteeringHead`](crate::two_wheeler::SteeringHead)'s
-    /// step (it reads the whole channel and adds its reaction), then each chassis'
-    /// [`ChassisForces`] in one write, then the opposite forces to dynamic ground
-    /// (serial).
+    /// Force application: each chassis' [`ChassisForces`] in one write, then the
+    /// opposite forces to dynamic ground (serial). A part that must read the whole
+    /// channel before it is applied goes first here (a two-wheeler's steering head).
     Apply,
     /// Wheel events and effect data, for wheels and chassis with
     /// [`WheelEventsEnabled`](super::WheelEventsEnabled).
@@ -70,7 +69,6 @@ impl Plugin for WheelPlugin {
             .register_type::<WheelDriveline>()
             .register_type::<WheelEventsEnabled>()
             .register_type::<WheelEffects>()
-            .register_type::<crate::two_wheeler::SteeringHead>()
             .register_type::<super::events::LandingState>()
             .add_message::<WheelContactStarted>()
             .add_message::<WheelContactEnded>()
@@ -107,10 +105,7 @@ impl Plugin for WheelPlugin {
                 (
                     attach::validate_settings.in_set(WheelSystems::Prepare),
                     step::step_wheels.in_set(WheelSystems::SenseAndSolve),
-                    // The heads read every body part's forces: first in `Apply`.
-                    (crate::two_wheeler::steer_heads, apply::apply_forces)
-                        .chain()
-                        .in_set(WheelSystems::Apply),
+                    apply::apply_forces.in_set(WheelSystems::Apply),
                     (wheel_events, landing_events).in_set(WheelSystems::Events),
                 ),
             )

@@ -86,14 +86,35 @@ impl VehicleSettings {
         t * t * (0.5 * a.wheel.suspension_spring() + a.anti_roll_stiffness)
     }
 
-    /// The steady roll gradient of a two-axle car (deg of body roll per g of lateral
-    /// acceleration): `m·g·d / (K − m·g·d)` with `K` both axles' roll stiffness and
-    /// `d` the centre of mass' height over the roll axis (the line through the axles'
-    /// roll centres, at the centre of mass' station). The `− m·g·d` is the centre of
-    /// mass moving out as the body rolls. Rigid tyres, massless wheels (the model's).
-    /// Milliken & Milliken, *Race Car Vehicle Dynamics*, §18.4. `None` for other than
-    /// two axles or a car that would not hold itself up (`K ≤ m·g·d`).
+    /// The steady roll gradient of a two-axle car in a turn (deg of body roll per g of
+    /// lateral acceleration): `(m·g·d + g·Σ I/r) / (K − m·g·d)` with `K` both axles'
+    /// roll stiffness and `d` the centre of mass' height over the roll axis (the line
+    /// through the axles' roll centres, at the centre of mass' station). The `− m·g·d`
+    /// is the centre of mass moving out as the body rolls. `Σ I/r` is the wheels'
+    /// gyroscopic moment: each wheel's spin momentum `I·v/r` turning at the yaw rate
+    /// `a/v` needs `I·a/r` of roll moment, outwards (2–3 % of a car's roll, 9 % of the
+    /// tractor's with its heavy wheels). Rigid tyres, the wheels' mass in the body (the
+    /// model's). Milliken & Milliken, *Race Car Vehicle Dynamics*, §18.4. `None` for
+    /// other than two axles or a car that would not hold itself up (`K ≤ m·g·d`).
     pub fn predicted_roll_gradient(&self) -> Option<f32> {
+        let gyroscopic: f32 = self
+            .axles
+            .iter()
+            .map(|a| 2.0 * a.wheel.inertia() / a.wheel.radius())
+            .sum();
+        self.roll_gradient_with(G * gyroscopic)
+    }
+
+    /// [`predicted_roll_gradient`](Self::predicted_roll_gradient) under a lateral
+    /// acceleration without a turn (a side wind, a parked car's gravity across a
+    /// slope): `m·g·d / (K − m·g·d)`, no wheel turning.
+    pub fn predicted_roll_gradient_without_turn(&self) -> Option<f32> {
+        self.roll_gradient_with(0.0)
+    }
+
+    /// The roll gradient (deg/g) with `extra` (N·m per g) of roll moment besides the
+    /// centre of mass' over the roll axis.
+    fn roll_gradient_with(&self, extra: f32) -> Option<f32> {
         let loads = self.static_axle_loads()?;
         let share = loads[1] / (loads[0] + loads[1]);
         let (hf, hr) = (
@@ -104,7 +125,7 @@ impl VehicleSettings {
         let d = self.centre_of_mass_height() - axis;
         let k = self.roll_stiffness(0) + self.roll_stiffness(1);
         let w = self.chassis.mass * G;
-        (k > w * d).then(|| (w * d / (k - w * d)).to_degrees())
+        (k > w * d).then(|| ((w * d + extra) / (k - w * d)).to_degrees())
     }
 
     /// Stopping distance (m) from `v0` (m/s) with the brake pedal fully down, on a surface

@@ -71,7 +71,8 @@ pub(crate) fn circle(settings: &VehicleSettings, o: &ManeuverOptions, out: &mut 
     }
     // Roll against the lateral acceleration in the linear range: the suspension's (the
     // compressions' difference over the track), against its closed form
-    // (`VehicleSettings::predicted_roll_gradient`), and the body's, which a cylinder
+    // in a turn (`VehicleSettings::predicted_roll_gradient`, the wheels' gyroscopic
+    // moment included), and the body's, which a cylinder
     // tyre's edge adds to when the wheels carry static camber (`docs/vehicle.md`).
     let slope = |points: &[(f32, f32)]| fit_line(points).map_or(f32::NAN, |(slope, _)| slope);
     let predicted = settings.predicted_roll_gradient();

@@ -4,4 +4,4 @@ mod determinism;
 mod events;
 mod reflection;
 mod replay;
-mod rollback;
+pub(crate) mod rollback;

@@ -14,10 +14,10 @@ use wheelcollider_avian::rollback::{RollbackRegistry, StateRole, visit_rollback_
 use wheelcollider_avian::vehicle::VehicleRuntime;
 
 /// Puts one saved component back.
-type Restore = Box<dyn Fn(&mut World) + Send + Sync>;
+pub(crate) type Restore = Box<dyn Fn(&mut World) + Send + Sync>;
 
 /// Clones of every listed component of `entity` that it has.
-struct Saved {
+pub(crate) struct Saved {
     entity: Entity,
     save: Vec<Restore>,
 }
@@ -58,7 +58,7 @@ impl RollbackRegistry for Saver<'_> {
 
 /// A snapshot of the chassis and its wheels (and avian's contact state) by `Clone`:
 /// everything the plugin lists but the types in `skip`.
-fn snapshot(world: &World, car: Entity, skip: &[TypeId]) -> (Vec<Saved>, Vec<Restore>) {
+pub(crate) fn snapshot(world: &World, car: Entity, skip: &[TypeId]) -> (Vec<Saved>, Vec<Restore>) {
     let mut entities = vec![car];
     entities.extend(world.get::<ChassisWheels>(car).unwrap().wheels());
     let saved = entities.iter().map(|&entity| Saved { entity, save: vec![] }).collect();
@@ -73,7 +73,7 @@ fn snapshot(world: &World, car: Entity, skip: &[TypeId]) -> (Vec<Saved>, Vec<Res
     (saver.saved, saver.resources)
 }
 
-fn restore(world: &mut World, (saved, resources): &(Vec<Saved>, Vec<Restore>)) {
+pub(crate) fn restore(world: &mut World, (saved, resources): &(Vec<Saved>, Vec<Restore>)) {
     resources.iter().for_each(|f| f(world));
     for s in saved {
         assert!(world.get_entity(s.entity).is_ok());

@@ -76,7 +76,7 @@ fn roll_follows_the_roll_centre() {
             s.axles.iter_mut().for_each(|a| a.wheel.set_sweep_type(sweep));
             let (body, suspension, rise) = roll_at(&s, a_y, hz);
             let roll = if sweep == SweepType::Ray { body } else { suspension };
-            let predicted = s.predicted_roll_gradient().expect("two axles") * 0.3;
+            let predicted = s.predicted_roll_gradient_without_turn().expect("two axles") * 0.3;
             println!(
                 "{sweep:?} {hz} Hz, roll centre {rc:.3} m: body {body:.4}°, suspension {suspension:.4}° (closed form {predicted:.4}°), rise {rise:.5} m"
             );

@@ -1,0 +1,106 @@
+//! The rider: balances a two-wheeler by steering, as a real rider does, and nothing
+//! else. Asked for a lean, the rider turns the handlebar with a bounded torque:
+//! to lean left, first right (the countersteer that tips the bike over), then into the
+//! lean as the bike falls towards it, then whatever holds the turn. No force or torque
+//! reaches the chassis from the rider but through the steering head.
+//!
+//! The law is a lean controller on the handlebar torque:
+//!
+//! `T = −k_p·e − k_i·∫e + k_d·φ̇ − k_s·δ̇`, `e = φ* − φ`,
+//!
+//! with `φ` the lean (positive left, as the steer), `φ*` the asked lean and `δ̇` the
+//! steer rate; `T` within `±max_torque`, the integral kept within what it can use
+//! (`max_torque / k_i`). Past `let_go` of lean the rider has fallen and lets go.
+//! Proved by `two_wheeler::rider` (the benchmark bicycle held in a steady turn at a
+//! weave-unstable, a self-stable and a capsizing speed).
+
+use super::SteeringHead;
+use avian3d::prelude::*;
+use bevy::prelude::*;
+
+/// A rider on a two-wheeler with a [`SteeringHead`]: turns the handlebar (the head's
+/// [`torque`](SteeringHead::torque)) to hold the asked [`lean`](Self::lean). A game
+/// writes `lean` from its steer input each step (a positive steer input leans and turns
+/// left, as a car's turns left).
+#[derive(Component, Clone, Debug, PartialEq, Reflect)]
+#[reflect(Component)]
+pub struct Rider {
+    /// The lean asked for (rad, positive left).
+    pub lean: f32,
+    /// Handlebar torque per radian of lean error (N·m/rad).
+    pub lean_gain: f32,
+    /// Handlebar torque per radian-second of the lean error's integral (N·m/(rad·s)).
+    pub integral_gain: f32,
+    /// Handlebar torque per rad/s of lean rate (N·m·s/rad).
+    pub lean_rate_gain: f32,
+    /// Handlebar torque against the steer rate, per rad/s (N·m·s/rad): the arms' own
+    /// damping.
+    pub steer_rate_gain: f32,
+    /// The most torque the rider puts on the handlebar (N·m, ≥ 0).
+    pub max_torque: f32,
+    /// The lean past which the rider has fallen and lets go (rad).
+    pub let_go: f32,
+    /// The lean error's integral (rad·s): state.
+    pub integral: f32,
+}
+
+impl Default for Rider {
+    /// Gains for a bicycle of some 90 kg with its rider (the benchmark bicycle holds a
+    /// lean with them from 3 to 8 m/s); a motorcycle's are larger with its mass.
+    fn default() -> Self {
+        Self {
+            lean: 0.0,
+            lean_gain: 30.0,
+            integral_gain: 20.0,
+            lean_rate_gain: 20.0,
+            steer_rate_gain: 2.0,
+            max_torque: 30.0,
+            let_go: 1.2,
+            integral: 0.0,
+        }
+    }
+}
+
+/// The chassis' lean (rad, positive left) and lean rate (rad/s): the tilt of its up
+/// from the vertical across its heading.
+pub fn lean_of(rotation: Quat, angular_velocity: Vec3) -> (f32, f32) {
+    let forward = rotation * Vec3::NEG_Z;
+    let heading = forward.with_y(0.0).normalize_or(Vec3::NEG_Z);
+    let left = Vec3::Y.cross(heading);
+    let lean = wheelcollider_core::math::asin((rotation * Vec3::Y).dot(left).clamp(-1.0, 1.0));
+    // A lean to the left turns the up towards the left: about −heading.
+    (lean, -angular_velocity.dot(heading))
+}
+
+/// Every [`Rider`]'s handlebar torque for this step (the module docs), into its
+/// chassis' [`SteeringHead`]. In [`WheelSystems::Body`](crate::WheelSystems::Body)
+/// ([`TwoWheelerPlugin`](super::TwoWheelerPlugin)).
+pub(crate) fn ride(time: Res<Time>, mut riders: Query<(&mut Rider, &mut SteeringHead, &Rotation, &AngularVelocity)>) {
+    let dt = time.delta_secs();
+    if dt <= 0.0 {
+        return;
+    }
+    for (mut rider, mut head, rotation, spin) in &mut riders {
+        let (lean, lean_rate) = lean_of(rotation.0, spin.0);
+        if !(lean.is_finite() && lean_rate.is_finite()) || lean.abs() > rider.let_go {
+            head.torque = 0.0;
+            rider.integral = 0.0;
+            continue;
+        }
+        let error = rider.lean - lean;
+        let max = rider.max_torque.max(0.0);
+        let reach = if rider.integral_gain > 0.0 {
+            max / rider.integral_gain
+        } else {
+            0.0
+        };
+        rider.integral = (rider.integral + error * dt).clamp(-reach, reach);
+        let torque = -rider.lean_gain * error - rider.integral_gain * rider.integral + rider.lean_rate_gain * lean_rate
+            - rider.steer_rate_gain * head.rate;
+        head.torque = if torque.is_finite() {
+            torque.clamp(-max, max)
+        } else {
+            0.0
+        };
+    }
+}
