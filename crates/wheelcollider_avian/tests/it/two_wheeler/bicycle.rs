@@ -121,6 +121,14 @@ pub fn spawn_bicycle(app: &mut App, origin: Vec3, speed: f32, lean_rate: f32, st
             AngularVelocity(spin),
         ))
         .id();
+    // The frame and its rider, for a fall: a capsule along the bike, massless (the
+    // parts' masses are given above), 0.7 m above the road upright.
+    world.spawn((
+        Collider::capsule(0.15, 0.8),
+        ColliderDensity(0.0),
+        Transform::from_rotation(Quat::from_rotation_x(core::f32::consts::FRAC_PI_2)),
+        ChildOf(chassis),
+    ));
     let mut spawn_wheel = |centre: Vec3, radius: f32, inertia: f32, load: f32| {
         let settings = wheel(radius, inertia, stiffness);
         // The mount: where the wheel's centre sits at its static load.
@@ -149,6 +157,16 @@ pub fn spawn_bicycle(app: &mut App, origin: Vec3, speed: f32, lean_rate: f32, st
     Bicycle {
         body: chassis,
         wheels: [rear_wheel, front_wheel],
+    }
+}
+
+/// Gives both wheels of `bike` the `sweep`.
+pub fn set_sweep(app: &mut App, bike: &Bicycle, sweep: SweepType) {
+    for w in bike.wheels {
+        app.world_mut()
+            .get_mut::<WheelCollider>(w)
+            .unwrap()
+            .set_sweep_type(sweep);
     }
 }
 
