@@ -1,14 +1,15 @@
 //! The [`TwoWheelerPlugin`]: the two-wheeler's components and their systems in avian's
 //! `PhysicsSchedule`.
 
-use super::{Rider, SteeringHead, ride, steer_heads};
+use super::{Rider, SteeringHead, put_feet_down, ride, steer_heads};
 use crate::wheel::WheelSystems;
 use crate::wheel::apply::apply_forces;
 use avian3d::prelude::*;
 use bevy::prelude::*;
 
 /// A two-wheeler's parts on top of the wheels: each [`Rider`] turns its handlebar in
-/// [`WheelSystems::Body`]; each [`SteeringHead`] turns first in [`WheelSystems::Apply`],
+/// [`WheelSystems::Body`] and puts a foot down at walking pace first in
+/// [`WheelSystems::Apply`]; then each [`SteeringHead`] turns,
 /// after every body part has added to the force channel (it reads the whole of it) and
 /// before the channel is applied. Part of
 /// [`WheelColliderPlugins`](crate::WheelColliderPlugins); needs [`WheelPlugin`](crate::WheelPlugin).
@@ -23,7 +24,10 @@ impl Plugin for TwoWheelerPlugin {
                 PhysicsSchedule,
                 (
                     ride.in_set(WheelSystems::Body),
-                    steer_heads.in_set(WheelSystems::Apply).before(apply_forces),
+                    (put_feet_down, steer_heads)
+                        .chain()
+                        .in_set(WheelSystems::Apply)
+                        .before(apply_forces),
                 ),
             );
     }

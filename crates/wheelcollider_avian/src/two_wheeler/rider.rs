@@ -15,6 +15,7 @@
 //! weave-unstable, a self-stable and a capsizing speed).
 
 use super::SteeringHead;
+use crate::wheel::components::{ChassisForces, WheelOutput};
 use avian3d::prelude::*;
 use bevy::prelude::*;
 
@@ -40,6 +41,16 @@ pub struct Rider {
     pub max_torque: f32,
     /// The lean past which the rider has fallen and lets go (rad).
     pub let_go: f32,
+    /// Whether the rider puts a foot down below [`foot_speed`](Self::foot_speed) (an
+    /// assist a game can turn off: without it a bike at rest falls over).
+    pub foot_down: bool,
+    /// The speed below which a foot is down (m/s, walking pace).
+    pub foot_speed: f32,
+    /// The lean at which the foot meets the road (rad): within it the bike rests on its
+    /// wheels alone.
+    pub foot_lean: f32,
+    /// How far to the side of the wheels the foot stands (m).
+    pub foot_reach: f32,
     /// The lean error's integral (rad·s): state.
     pub integral: f32,
 }
@@ -56,6 +67,10 @@ impl Default for Rider {
             steer_rate_gain: 2.0,
             max_torque: 30.0,
             let_go: 1.2,
+            foot_down: true,
+            foot_speed: 1.5,
+            foot_lean: 5f32.to_radians(),
+            foot_reach: 0.4,
             integral: 0.0,
         }
     }
@@ -75,12 +90,33 @@ pub fn lean_of(rotation: Quat, angular_velocity: Vec3) -> (f32, f32) {
 /// Every [`Rider`]'s handlebar torque for this step (the module docs), into its
 /// chassis' [`SteeringHead`]. In [`WheelSystems::Body`](crate::WheelSystems::Body)
 /// ([`TwoWheelerPlugin`](super::TwoWheelerPlugin)).
-pub(crate) fn ride(time: Res<Time>, mut riders: Query<(&mut Rider, &mut SteeringHead, &Rotation, &AngularVelocity)>) {
+pub(crate) fn ride(
+    time: Res<Time>,
+    mut riders: Query<(
+        &mut Rider,
+        &mut SteeringHead,
+        &Rotation,
+        &LinearVelocity,
+        &AngularVelocity,
+    )>,
+) {
     let dt = time.delta_secs();
     if dt <= 0.0 {
         return;
     }
-    for (mut rider, mut head, rotation, spin) in &mut riders {
+    for (mut rider, mut head, rotation, velocity, spin) in &mut riders {
+        let max = rider.max_torque.max(0.0);
+        if rider.foot_down && velocity.0.length() < rider.foot_speed {
+            // A foot is down: the rider holds the handlebar straight.
+            rider.integral = 0.0;
+            let torque = -rider.lean_gain * head.angle - rider.steer_rate_gain * head.rate;
+            head.torque = if torque.is_finite() {
+                torque.clamp(-max, max)
+            } else {
+                0.0
+            };
+            continue;
+        }
         let (lean, lean_rate) = lean_of(rotation.0, spin.0);
         if !(lean.is_finite() && lean_rate.is_finite()) || lean.abs() > rider.let_go {
             head.torque = 0.0;
@@ -88,7 +124,6 @@ pub(crate) fn ride(time: Res<Time>, mut riders: Query<(&mut Rider, &mut Steering
             continue;
         }
         let error = rider.lean - lean;
-        let max = rider.max_torque.max(0.0);
         let reach = if rider.integral_gain > 0.0 {
             max / rider.integral_gain
         } else {
@@ -102,5 +137,71 @@ pub(crate) fn ride(time: Res<Time>, mut riders: Query<(&mut Rider, &mut Steering
         } else {
             0.0
         };
+    }
+}
+
+/// Every [`Rider`]'s foot: below [`foot_speed`](Rider::foot_speed), with
+/// [`foot_down`](Rider::foot_down), a lean past [`foot_lean`](Rider::foot_lean) puts the
+/// foot on the road [`foot_reach`](Rider::foot_reach) to that side of the wheels, under
+/// the centre of mass (the road's height read at the front wheel's contact). The leg
+/// pushes up there (never pulls), as a spring and damper on the lean past the foot's,
+/// four times as stiff as the bike's toppling `m·g·h`, so the bike leans on it and
+/// stands. Into the chassis' [`ChassisForces`] at the foot, before the
+/// steering heads read the channel.
+pub(crate) fn put_feet_down(
+    time: Res<Time>,
+    gravity: Option<Res<Gravity>>,
+    mut riders: Query<(
+        &Rider,
+        &SteeringHead,
+        &Rotation,
+        &LinearVelocity,
+        &AngularVelocity,
+        &ComputedMass,
+        &ComputedAngularInertia,
+        &mut ChassisForces,
+    )>,
+    wheels: Query<&WheelOutput>,
+) {
+    let g = gravity.map_or(9.81, |g| g.0.length());
+    let dt = time.delta_secs();
+    if dt <= 0.0 {
+        return;
+    }
+    for (rider, head, rotation, velocity, spin, mass, inertia, mut forces) in &mut riders {
+        if !rider.foot_down || velocity.0.length() >= rider.foot_speed {
+            continue;
+        }
+        let Ok(front) = wheels.get(head.wheel) else {
+            continue;
+        };
+        let (lean, lean_rate) = lean_of(rotation.0, spin.0);
+        let past = lean.abs() - rider.foot_lean.max(0.0);
+        if !front.output.grounded || !past.is_finite() || past <= 0.0 {
+            continue;
+        }
+        // The foot: to the side of the lean, on the road under the centre of mass.
+        let centre = forces.centre_of_mass();
+        let height = (centre.y - front.contact_position.y).max(0.0);
+        let heading = (rotation.0 * Vec3::NEG_Z).with_y(0.0).normalize_or(Vec3::NEG_Z);
+        let left = Vec3::Y.cross(heading);
+        let reach = rider.foot_reach.max(0.05);
+        let foot = Vec3::new(centre.x, front.contact_position.y, centre.z) + left * reach * lean.signum();
+        // The leg's roll stiffness and damping about the wheels' line, as a force at the
+        // foot: a torque T there is the force T / reach. The damping is critical for the
+        // body's own roll inertia about its centre of mass, the least the foot's force
+        // meets (before the tyres hold the contacts), so that it never overshoots in a
+        // step; about the wheels' line that is underdamped (0.35 on the benchmark
+        // bicycle), and the bike settles on the foot in about a second.
+        let m = mass.value();
+        let roll_inertia = inertia.rotated(rotation.0).value().mul_vec3(heading).dot(heading);
+        // Within what an explicit step can carry on that inertia.
+        let stiffness = (4.0 * m * g * height).min(0.25 * roll_inertia / (dt * dt));
+        let damping = (2.0 * (stiffness * roll_inertia).sqrt()).min(0.5 * roll_inertia / dt);
+        let torque = stiffness * past + damping * lean_rate * lean.signum();
+        let push = (torque / reach).max(0.0);
+        if push.is_finite() {
+            forces.add_force_at_point(Vec3::Y * push, foot);
+        }
     }
 }

@@ -247,3 +247,36 @@ fn every_sweep_rides_a_lean_and_falls_without_an_explosion() {
         }
     }
 }
+
+/// At rest, nudged into a lean: with the rider's foot-down assist off the bike falls over
+/// (its centre of mass below 0.3 m within 3 s); on, it stands, leaning on the foot
+/// (within 8°, its centre of mass above 0.8 m after 5 s). At 30, 60 and 240 Hz.
+#[test]
+fn at_rest_the_bike_falls_without_a_foot_down_and_stands_with_one() {
+    for hz in [30.0, 60.0, 240.0] {
+        for foot_down in [false, true] {
+            let mut app = app(hz);
+            spawn_ground(&mut app, Quat::IDENTITY);
+            let bike = spawn_bicycle(&mut app, Vec3::ZERO, 0.0, 0.1, 40.0);
+            app.world_mut()
+                .entity_mut(bike.body)
+                .insert(Rider { foot_down, ..default() });
+            run(&mut app, steps(5.0, hz));
+            let q = rotation(&app, bike.body);
+            let (lean, _) = lean_of(q, Vec3::ZERO);
+            let height = position(&app, bike.body).y;
+            println!(
+                "{hz} Hz, foot down {foot_down}: lean {:.2}°, centre of mass {height:.3} m up",
+                lean.to_degrees()
+            );
+            if foot_down {
+                assert!(
+                    lean.abs() < 8f32.to_radians() && height > 0.8,
+                    "{hz} Hz: fell with a foot down"
+                );
+            } else {
+                assert!(height < 0.3, "{hz} Hz: stood with no foot down");
+            }
+        }
+    }
+}
