@@ -191,8 +191,8 @@ pub(crate) fn put_feet_down(
         // foot: a torque T there is the force T / reach. The damping is critical for the
         // body's own roll inertia about its centre of mass, the least the foot's force
         // meets (before the tyres hold the contacts), so that it never overshoots in a
-        // step; about the wheels' line that is underdamped (0.35 on the benchmark
-        // bicycle), and the bike settles on the foot in about a second.
+        // step; about the wheels' line that is underdamped, and the bike settles on the
+        // foot (`two_wheeler::rider::at_rest_the_bike_falls_without_a_foot_down_and_stands_with_one`).
         let m = mass.value();
         let roll_inertia = inertia.rotated(rotation.0).value().mul_vec3(heading).dot(heading);
         // Within what an explicit step can carry on that inertia.

@@ -8,10 +8,10 @@
 //! between two avian bodies: the chassis is one rigid body with the front assembly in
 //! its mass and inertia (at straight ahead), and the head adds what the assembly's
 //! turning relative to it changes. A light fork on a revolute joint to a heavy frame is
-//! what avian's position-level joints solve least well (the joint's velocity error was
-//! 0.02 rad/s in roll under the front wheel's load, larger than a bicycle's whole
-//! weave), and the exact coupling of one hinge to a floating body is a few lines
-//! (Featherstone's articulated-body step for one joint).
+//! what avian's position-level joints solve least well (their velocity error outgrows a
+//! bicycle's weave: measured in `docs/two-wheeler.md`), and the exact coupling of one
+//! hinge to a floating body is a few lines (Featherstone's articulated-body step for one
+//! joint).
 //!
 //! Each step, after the wheels' step and the body parts (the front wheel's force and
 //! everything else on the chassis this step are known):
@@ -201,7 +201,7 @@ fn head_step(
     // The damper is taken implicitly (a stiff one would overshoot explicitly). The front
     // tyre's castor damping is not: its force answers the head's turn a step later
     // through its relaxation, and an implicit term for it on top of that lag damps the
-    // weave too much (0.78 /s instead of 1.18 /s at 5.5 m/s, 240 Hz).
+    // weave too much (`two_wheeler::benchmark`; `docs/two-wheeler.md`, the 30 Hz shimmy).
     let damping = head.damping.max(0.0);
     if output.output.grounded {
         tau += s.dot((output.contact_position - o).cross(output.force));

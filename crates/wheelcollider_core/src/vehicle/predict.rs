@@ -92,8 +92,8 @@ impl VehicleSettings {
     /// through the axles' roll centres, at the centre of mass' station). The `− m·g·d`
     /// is the centre of mass moving out as the body rolls. `Σ I/r` is the wheels'
     /// gyroscopic moment: each wheel's spin momentum `I·v/r` turning at the yaw rate
-    /// `a/v` needs `I·a/r` of roll moment, outwards (2–3 % of a car's roll, 9 % of the
-    /// tractor's with its heavy wheels). Rigid tyres, the wheels' mass in the body (the
+    /// `a/v` needs `I·a/r` of roll moment, outwards (its share is in `docs/vehicle.md`,
+    /// "Geometry"). Rigid tyres, the wheels' mass in the body (the
     /// model's). Milliken & Milliken, *Race Car Vehicle Dynamics*, §18.4. `None` for
     /// other than two axles or a car that would not hold itself up (`K ≤ m·g·d`).
     pub fn predicted_roll_gradient(&self) -> Option<f32> {
