@@ -56,8 +56,8 @@ pub struct Rider {
 }
 
 impl Default for Rider {
-    /// Gains for a bicycle of some 90 kg with its rider (the benchmark bicycle holds a
-    /// lean with them from 3 to 8 m/s); a motorcycle's are larger with its mass.
+    /// Gains for a bicycle of some 90 kg with its rider (`two_wheeler::rider` rides the
+    /// benchmark bicycle with them); a motorcycle's are larger with its mass.
     fn default() -> Self {
         Self {
             lean: 0.0,
