@@ -9,8 +9,9 @@
 //! `T = −k_p·e − k_i·∫e + k_d·φ̇ − k_s·δ̇`, `e = φ* − φ`,
 //!
 //! with `φ` the lean (positive left, as the steer), `φ*` the asked lean and `δ̇` the
-//! steer rate; `T` within `±max_torque`, the integral kept within what it can use
-//! (`max_torque / k_i`). Past `let_go` of lean the rider has fallen and lets go.
+//! steer rate; `T` within `±max_torque`, the integral gathered only within 0.05 rad of
+//! the asked lean and kept within what it can use (`max_torque / k_i`). Past `let_go` of
+//! lean the rider has fallen and lets go.
 //! Proved by `two_wheeler::rider` (the benchmark bicycle held in a steady turn at a
 //! weave-unstable, a self-stable and a capsizing speed).
 
@@ -76,6 +77,9 @@ impl Default for Rider {
     }
 }
 
+/// How near the asked lean (rad) the rider's integral gathers.
+const INTEGRAL_BAND: f32 = 0.05;
+
 /// The chassis' lean (rad, positive left) and lean rate (rad/s): the tilt of its up
 /// from the vertical across its heading.
 pub fn lean_of(rotation: Quat, angular_velocity: Vec3) -> (f32, f32) {
@@ -129,7 +133,12 @@ pub(crate) fn ride(
         } else {
             0.0
         };
-        rider.integral = (rider.integral + error * dt).clamp(-reach, reach);
+        // The integral gathers only near the asked lean (within `INTEGRAL_BAND`): the
+        // way in is the proportional and rate terms' work, and an integral wound up on
+        // it would carry the bike past the lean.
+        if error.abs() < INTEGRAL_BAND {
+            rider.integral = (rider.integral + error * dt).clamp(-reach, reach);
+        }
         let torque = -rider.lean_gain * error - rider.integral_gain * rider.integral + rider.lean_rate_gain * lean_rate
             - rider.steer_rate_gain * head.rate;
         head.torque = if torque.is_finite() {
