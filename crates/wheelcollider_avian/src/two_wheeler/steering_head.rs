@@ -48,7 +48,9 @@ use bevy::prelude::*;
 /// turns its mount). The chassis' mass and inertia include the front assembly's (at
 /// straight ahead).
 ///
-/// Angles are positive to the left: about `axis`, which points up.
+/// Angles are positive to the left: about `axis`, which points up. A head whose numbers
+/// give no finite step (no mass and no inertia about its axis, a non-finite input) stays
+/// where it is that step and adds nothing to the chassis.
 #[derive(Component, Clone, Debug, PartialEq, Reflect)]
 #[reflect(Component)]
 pub struct SteeringHead {
