@@ -9,9 +9,8 @@
 //! its mass and inertia (at straight ahead), and the head adds what the assembly's
 //! turning relative to it changes. A light fork on a revolute joint to a heavy frame is
 //! what avian's position-level joints solve least well (their velocity error outgrows a
-//! bicycle's weave: measured in `docs/two-wheeler.md`), and the exact coupling of one
-//! hinge to a floating body is a few lines (Featherstone's articulated-body step for one
-//! joint).
+//! bicycle's weave; `docs/two-wheeler.md`), and the exact coupling of one hinge to a
+//! floating body is a few lines (Featherstone's articulated-body step for one joint).
 //!
 //! Each step, after the wheels' step and the body parts (the front wheel's force and
 //! everything else on the chassis this step are known):
