@@ -134,7 +134,7 @@ pub mod prelude {
         WheelVisualSystems,
     };
     pub use wheelcollider_core::{
-        CompoundBase, FloatSetting, MagicFormula, SettingGroup, SettingsError, SuspensionForceDirection, SweepType,
+        CompoundBase, MagicFormula, Row, SettingGroup, SettingsError, SuspensionForceDirection, SweepType,
         TyreCompound, TyreReading, WheelSettings,
     };
 }

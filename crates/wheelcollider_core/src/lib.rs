@@ -8,6 +8,7 @@
 //! | module | what |
 //! | --- | --- |
 //! | [`limits`] | limits, errors and constants every part shares (a leaf: no cycle) |
+//! | [`rows`] | [`Row`]: one declared tunable number of any settings type, for editors and tests |
 //! | [`settings`] | [`WheelSettings`]: defaults and limits of the original, validated setters |
 //! | [`tyre`] | [`MagicFormula`], slips, combined slip (friction circle) |
 //! | [`spin`] | the implicit wheel-spin integrator (why it is stable), its terms and what a driveline asks of a wheel |
@@ -47,6 +48,8 @@ pub mod limits;
 pub mod math;
 mod output;
 mod relaxation;
+mod roots;
+pub mod rows;
 pub mod settings;
 pub mod spin;
 pub mod suspension;
@@ -58,9 +61,9 @@ pub mod wheel;
 pub use limits::{
     MAX_DAMPING, MAX_SPRING, MAX_VALUE, RAD_PER_S_TO_RPM, STANDARD_GRAVITY, SettingsError, finite_or_zero,
 };
+pub use rows::Row;
 pub use settings::{
-    CurveDef, FloatSetting, PRELOAD_RELEASE, SettingGroup, SuspensionForceDirection, SweepType, WheelSettings,
-    WheelSettingsDef,
+    CurveDef, PRELOAD_RELEASE, SettingGroup, SuspensionForceDirection, SweepType, WheelSettings, WheelSettingsDef,
 };
 pub use suspension::{SuspensionForce, SuspensionRow, hanging_bar_rate};
 pub use thermal::{Ambient, CompoundBase, TyreCompound, TyreReading, TyreState};

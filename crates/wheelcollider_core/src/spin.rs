@@ -21,7 +21,8 @@
 //! How: with `g(w) = J(w − ω)/dt − T_drive + r·Fx(w)`, the wheel locks (`ω' = 0`) if
 //! `|g(0)| ≤ T_c`; otherwise the root lies on the side where `g(0)` points, inside a
 //! bracket that the tyre's bounded force (`|Fx| ≤ D·grip·load`) guarantees, and a
-//! Newton iteration safeguarded by bisection finds it (2–4 iterations typically).
+//! Newton iteration safeguarded by bisection finds it (2–4 iterations typically; the
+//! safeguard is the model's one, `roots.rs`, which the driveline's solve shares).
 //!
 //! A wheel that keeps spinning the same way starts Newton from its previous spin. A
 //! Newton step of that fast path that moves the spin by no more than `accept` (the
@@ -31,13 +32,11 @@
 //! to the answer, so spin and force still balance the step's torques exactly (how many
 //! evaluations it saves: `docs/performance.md`).
 //!
-//! Why `solve_spin` is long: the bracketed Newton iteration and its
-//! bisection safeguard share their bracket and residuals; one function keeps the
-//! invariant (the root stays inside the bracket) visible in one place.
-//!
 //! The solve's terms ([`SpinTerms`]) and what a driveline asks of a wheel
 //! ([`DrivenWheel`]) live here, with the spin: the wheel implements them and the
 //! vehicle's driveline reads them, and neither imports the other.
+
+use crate::roots::Bracket;
 
 /// The terms of one implicit spin solve,
 /// `J/dt·(ω' − ω) = T_drive − r·Fx(ω') − T_c·sgn(ω')`: one wheel's, or a locked axle's
@@ -133,11 +132,9 @@ pub fn solve_spin(terms: &SpinTerms, drive: f64, accept: f64, tyre: impl Fn(f64)
         (-coulomb, reach.min(0.0), 0.0)
     };
     // h(w) = g(w) + c satisfies h(lo) ≤ 0 ≤ h(hi) on either side: J/dt·w dominates
-    // at the far end because the tyre force is bounded.
-    // Safeguarded Newton ("rtsafe"): take the Newton step when it stays inside the
-    // bracket and at least halves the step before last; otherwise bisect. The tyre
-    // curve's S-shape through zero slip would make plain Newton bounce between its two
-    // flat sides.
+    // at the far end because the tyre force is bounded. The tyre curve's S-shape through
+    // zero slip would make plain Newton bounce between its two flat sides: the iteration
+    // is safeguarded ([`Bracket`]).
     //
     // Start from the previous spin when it lies on the root's side: in a steady state it
     // is already the answer, and Newton needs one or two steps.
@@ -155,28 +152,14 @@ pub fn solve_spin(terms: &SpinTerms, drive: f64, accept: f64, tyre: impl Fn(f64)
             hi = hi.min(0.0);
         }
     }
-    let mut dx_old = hi - lo;
-    let mut dx = dx_old;
+    let mut bracket = Bracket::new(lo, hi);
     for _ in 0..100 {
-        // Keep the bracket h(lo) ≤ 0 ≤ h(hi).
-        if h < 0.0 {
-            lo = w;
-        } else {
-            hi = w;
-        }
+        bracket.narrow(w, h);
+        let (lo, hi) = (bracket.lo, bracket.hi);
         if h.abs() <= tol || hi - lo <= 1e-12 * (1.0 + hi.abs().max(lo.abs())) {
             break;
         }
-        let newton = if dh > 0.0 { w - h / dh } else { f64::NAN };
-        if newton > lo && newton < hi && (2.0 * h).abs() <= (dx_old * dh).abs() {
-            dx_old = dx;
-            dx = w - newton;
-            w = newton;
-        } else {
-            dx_old = dx;
-            dx = 0.5 * (hi - lo);
-            w = lo + dx;
-        }
+        w = bracket.next(w, h, dh);
         let (g, dg) = residual(w);
         h = g + c;
         dh = dg;

@@ -61,7 +61,7 @@ pub use wheelcollider_core::vehicle::{
     AeroSettings, AirControlSettings, AntiFlipSettings, AssistSettings, AxleSettings, AxleSuspension, BrakeSettings,
     ChassisSettings, ClutchSettings, DifferentialKind, DriverInput, EngineLayout, EngineSettings, GearboxSettings,
     HitchKind, HitchSettings, PowertrainReport, SteeringSettings, TrailerBrakes, TrailerSettings, VEHICLE_FLOATS,
-    VehicleFloat, VehiclePart, VehicleSettings, VehicleSettingsError, VehicleState, YawStabilitySettings,
+    VehiclePart, VehicleSettings, VehicleSettingsError, VehicleState, YawStabilitySettings,
 };
 
 /// The driver's controls for one vehicle: write it from game code, an AI, or the

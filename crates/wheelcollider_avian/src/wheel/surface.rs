@@ -10,8 +10,30 @@
 //! road tyre; see `docs/wheel-model.md` 3e.
 
 use bevy::prelude::*;
+use wheelcollider_core::Row;
 use wheelcollider_core::bumps::perlin_bump;
 use wheelcollider_core::thermal::Ambient;
+
+/// The rows of [`WheelSurface::FLOATS`], one per field, in the rows' keyword grammar.
+macro_rules! surface_rows {
+    ($($name:ident {
+        label: $label:literal, unit: $unit:literal,
+        limit: ($min:expr, $max:expr), range: ($lo:expr, $hi:expr), step: $step:expr $(,)?
+    })*) => {
+        [$(Row {
+            path: stringify!($name),
+            label: $label,
+            unit: $unit,
+            group: (),
+            limit: |_, _| ($min, $max),
+            range: |_, _| ($lo, $hi),
+            step: $step,
+            get: |s: &WheelSurface, _| Some(s.$name),
+            field: |s: &mut WheelSurface, _| Some(&mut s.$name),
+            optional: None,
+        }),*]
+    };
+}
 
 /// A ground surface: put it on a collider (or its rigid body). Wheels on it scale their
 /// tyre grip, add rolling resistance and the surface's own roughness.
@@ -189,21 +211,35 @@ impl WheelSurface {
         road_cooling: 1.5,
     };
 
-    /// The values clamped to their ranges, non-finite ones replaced by asphalt's.
-    pub fn sanitized(&self) -> Self {
-        let f = |v: f32, d: f32, lo: f32, hi: f32| if v.is_finite() { v.clamp(lo, hi) } else { d };
-        let a = Self::ASPHALT;
-        Self {
-            grip: f(self.grip, a.grip, 0.0, 100.0),
-            stiffness: f(self.stiffness, a.stiffness, 0.01, 10.0),
-            speed_fade: f(self.speed_fade, 0.0, 0.0, 1.0),
-            rolling_resistance: f(self.rolling_resistance, 0.0, 0.0, 10.0),
-            bump_amplitude: f(self.bump_amplitude, 0.0, 0.0, 1.0),
-            bump_period: f(self.bump_period, 1.0, 1e-3, 100.0),
-            material: self.material,
-            temperature_offset: f(self.temperature_offset, 0.0, -100.0, 100.0),
-            road_cooling: f(self.road_cooling, 1.0, 0.0, 100.0),
+    /// Every number of a surface: its label, unit, limit, editor range and step (the
+    /// rows' grammar, `wheelcollider_core::rows`).
+    pub const FLOATS: &'static [Row<WheelSurface>] = &surface_rows! {
+        grip { label: "grip", unit: "×", limit: (0.0, 100.0), range: (0.0, 3.0), step: 0.01 }
+        stiffness { label: "stiffness", unit: "×", limit: (0.01, 10.0), range: (0.01, 3.0), step: 0.01 }
+        speed_fade { label: "speed fade", unit: "s/m", limit: (0.0, 1.0), range: (0.0, 0.1), step: 0.001 }
+        rolling_resistance {
+            label: "rolling resistance", unit: "", limit: (0.0, 10.0), range: (0.0, 1.0), step: 0.001,
         }
+        bump_amplitude { label: "roughness", unit: "m", limit: (0.0, 1.0), range: (0.0, 0.5), step: 0.001 }
+        bump_period {
+            label: "roughness frequency", unit: "1/m", limit: (1e-3, 100.0), range: (0.001, 10.0), step: 0.01,
+        }
+        temperature_offset {
+            label: "temperature offset", unit: "°C", limit: (-100.0, 100.0), range: (-50.0, 50.0), step: 0.1,
+        }
+        road_cooling { label: "road cooling", unit: "×", limit: (0.0, 100.0), range: (0.0, 10.0), step: 0.01 }
+    };
+
+    /// The values clamped to their limits ([`FLOATS`](Self::FLOATS)), a non-finite one
+    /// replaced by asphalt's.
+    pub fn sanitized(&self) -> Self {
+        let mut s = *self;
+        for row in Self::FLOATS {
+            if row.clamp(&mut s, 0).is_err() {
+                row.write(&mut s, 0, (row.get)(&Self::ASPHALT, 0).unwrap_or(0.0));
+            }
+        }
+        s
     }
 
     /// Roughness height at world (x, z) (m).

@@ -2,14 +2,11 @@
 //! from one line per number setting, [`declare_wheel_settings!`] writes the field, its
 //! default, the getter (with the unit, default and limit in its doc), the clamping
 //! setter, the file form's field, both conversions, the reset of one field and the
-//! [`FloatSetting`] row that tools (the inspector, tests) read.
+//! [`Row`] that tools (the inspector, tests) read.
 //!
 //! The settings that are not one number (the sweep type, the cylinder's resolution, the
 //! force direction and the two tyre curves) are written here once, by hand, in the same
 //! macro: they have their own setters and their own file form.
-
-use super::WheelSettings;
-use crate::limits::SettingsError;
 
 /// Where an editor shows a setting: the inspector's sections of a wheel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -29,48 +26,28 @@ pub enum SettingGroup {
     Axle,
 }
 
-/// One number setting of [`WheelSettings`], declared once in `settings/table.rs`:
-/// [`WheelSettings::FLOATS`] lists them all, in the file form's order.
-#[derive(Clone, Copy, Debug)]
-pub struct FloatSetting {
-    /// The field's name: the getter's, the file form's key and the name its errors give.
-    pub name: &'static str,
-    /// A short label for an editor.
-    pub label: &'static str,
-    /// The unit, as the docs write it (`""` for a plain number).
-    pub unit: &'static str,
-    /// The default value.
-    pub default: f32,
-    /// The setter's limit: values below `min` or above `max` are clamped to it.
-    pub min: f32,
-    /// See [`min`](Self::min).
-    pub max: f32,
-    /// The range an editor offers (inside the limit; `settings` tests check it).
-    pub range: (f32, f32),
-    /// How much a value changes per pixel dragged in an editor (the setting's unit).
-    pub speed: f32,
-    /// Where an editor shows it.
-    pub group: SettingGroup,
-    /// Reads it.
-    pub get: fn(&WheelSettings) -> f32,
-    /// Sets it through its clamping setter.
-    pub set: fn(&mut WheelSettings, f32) -> Result<f32, SettingsError>,
-}
-
 /// Writes [`WheelSettings`], [`WheelSettingsDef`](super::WheelSettingsDef) and
-/// [`WheelSettings::FLOATS`] from one declaration per number setting:
+/// [`WheelSettings::FLOATS`] from one declaration per number setting, in the rows'
+/// keyword grammar (`crate::rows`), its place the getter and the clamping setter:
 ///
 /// ```text
 /// /// Doc of the getter.
-/// name, set_name: "unit" = default, limit min, max; Group "label" lo, hi, speed s [, omit "is_zero"];
+/// name, set_name {
+///     label: "label", unit: "unit", group: Group, default: 0.3,
+///     limit: (min, max), range: (lo, hi), step: 0.002,
+///     [omit: "is_zero",]
+/// }
 /// ```
 ///
 /// `omit` names a predicate that leaves the field out of a written file.
 macro_rules! declare_wheel_settings {
     ($(
         $(#[doc = $doc:literal])*
-        $name:ident, $set:ident: $unit:literal = $default:expr, limit $min:expr, $max:expr;
-        $group:ident $label:literal $lo:expr, $hi:expr, speed $speed:expr $(, omit $skip:literal)?;
+        $name:ident, $set:ident {
+            label: $label:literal, unit: $unit:literal, group: $group:ident, default: $default:expr,
+            limit: ($min:expr, $max:expr), range: ($lo:expr, $hi:expr), step: $speed:expr
+            $(, omit: $skip:literal)? $(,)?
+        }
     )*) => {
         /// The tuning of one wheel. Each number setting's unit, default and limit are in
         /// its getter's doc, and listed for tools in [`FLOATS`](Self::FLOATS).
@@ -116,18 +93,17 @@ macro_rules! declare_wheel_settings {
         impl WheelSettings {
             /// Every number setting, in the file form's order: its name, unit, default,
             /// limit, editor range and accessors.
-            pub const FLOATS: &'static [FloatSetting] = &[$(FloatSetting {
-                name: stringify!($name),
+            pub const FLOATS: &'static [Row<WheelSettings, SettingGroup>] = &[$(Row {
+                path: stringify!($name),
                 label: $label,
                 unit: $unit,
-                default: $default,
-                min: $min,
-                max: $max,
-                range: ($lo, $hi),
-                speed: $speed,
                 group: SettingGroup::$group,
-                get: WheelSettings::$name,
-                set: WheelSettings::$set,
+                limit: |_, _| ($min, $max),
+                range: |_, _| ($lo, $hi),
+                step: $speed,
+                get: |s, _| Some(s.$name),
+                field: |s, _| Some(&mut s.$name),
+                optional: None,
             }),*];
 
             $(
@@ -236,7 +212,7 @@ macro_rules! declare_wheel_settings {
                     "magic_formula_e" => self.magic_formula_e = d.magic_formula_e,
                     "lateral_b" | "lateral_c" | "lateral_d" | "lateral_e" => self.lateral_tyre = None,
                     $(stringify!($name) => self.$name = d.$name,)*
-                    f if TyreCompound::FIELDS.iter().any(|c| c.name == f) => self.compound = d.compound,
+                    f if TyreCompound::FLOATS.iter().any(|c| c.path == f) => self.compound = d.compound,
                     // Every error names one of the fields above (`settings` tests,
                     // `every_float_setting_round_trips_resets_alone_and_has_its_range_in_its_limit`).
                     _ => {}

@@ -26,7 +26,7 @@ use crate::tyre::MagicFormula;
 mod declare;
 mod def;
 mod table;
-pub use declare::{FloatSetting, SettingGroup};
+pub use declare::SettingGroup;
 pub use def::CurveDef;
 pub use table::{WheelSettings, WheelSettingsDef};
 

@@ -8,30 +8,26 @@
 //! publishes them); `docs/tyre-thermal.md` derives each one and names its sources.
 
 use crate::limits::{SettingsError, check};
+use crate::rows::Row;
 
-/// One number setting of [`TyreCompound`], for editors: [`TyreCompound::FIELDS`].
-#[derive(Clone, Copy, Debug)]
-pub struct CompoundField {
-    /// The field's name, as in a file and in its errors.
-    pub name: &'static str,
-    /// The unit, as the docs write it.
-    pub unit: &'static str,
-    /// The setter's limit.
-    pub min: f32,
-    /// See [`min`](Self::min).
-    pub max: f32,
-    /// The range an editor offers (inside the limit).
-    pub range: (f32, f32),
-    /// Reads it.
-    pub get: fn(&TyreCompound) -> f32,
-    /// Writes it, clamped to the limit (a non-finite value is refused, the old kept).
-    pub set: fn(&mut TyreCompound, f32) -> Result<f32, SettingsError>,
-}
-
+/// Writes [`TyreCompound`], [`TyreCompound::FLOATS`] and [`TyreCompoundDef`] from one
+/// declaration per number, in the rows' keyword grammar (`crate::rows`), its place the
+/// field's name:
+///
+/// ```text
+/// /// Doc of the field.
+/// name {
+///     label: "label", unit: "unit", default: 650.0,
+///     limit: (min, max), range: (lo, hi), step: 10.0,
+/// }
+/// ```
 macro_rules! declare_compound {
     ($(
         $(#[doc = $doc:literal])*
-        $name:ident: $unit:literal = $default:expr, limit $min:expr, $max:expr; range $lo:expr, $hi:expr;
+        $name:ident {
+            label: $label:literal, unit: $unit:literal, default: $default:expr,
+            limit: ($min:expr, $max:expr), range: ($lo:expr, $hi:expr), step: $step:expr $(,)?
+        }
     )*) => {
         /// A tyre's compound, construction and inflation: what its thermal model
         /// ([`crate::thermal`]), its pressure, grip window and wear read. Off unless a
@@ -60,18 +56,18 @@ macro_rules! declare_compound {
         }
 
         impl TyreCompound {
-            /// Every number field with its unit, limit and editor range.
-            pub const FIELDS: &'static [CompoundField] = &[$(CompoundField {
-                name: stringify!($name),
+            /// Every number field: its label, unit, limit, editor range and step.
+            pub const FLOATS: &'static [Row<TyreCompound>] = &[$(Row {
+                path: stringify!($name),
+                label: $label,
                 unit: $unit,
-                min: $min,
-                max: $max,
-                range: ($lo, $hi),
-                get: |c| c.$name,
-                set: |c, v| {
-                    c.$name = check(stringify!($name), v, $min, $max)?;
-                    Ok(c.$name)
-                },
+                group: (),
+                limit: |_, _| ($min, $max),
+                range: |_, _| ($lo, $hi),
+                step: $step,
+                get: |c, _| Some(c.$name),
+                field: |c, _| Some(&mut c.$name),
+                optional: None,
             }),*];
 
             /// Every field clamped to its limit; an error names the first non-finite one.
@@ -140,95 +136,185 @@ impl CompoundBase {
 declare_compound! {
     /// Heat capacity of the tread's surface layer (the rubber that touches the road):
     /// its mass × rubber's specific heat.
-    surface_capacity: "J/K" = 650.0, limit 1.0, 1.0e6; range 50.0, 5000.0;
+    surface_capacity {
+        label: "surface capacity", unit: "J/K", default: 650.0,
+        limit: (1.0, 1.0e6), range: (50.0, 5000.0), step: 10.0,
+    }
     /// Heat capacity of the carcass: the rest of the tread, the belts, the plies and the
     /// sidewalls.
-    carcass_capacity: "J/K" = 12_000.0, limit 1.0, 1.0e7; range 500.0, 60_000.0;
+    carcass_capacity {
+        label: "carcass capacity", unit: "J/K", default: 12_000.0,
+        limit: (1.0, 1.0e7), range: (500.0, 60_000.0), step: 100.0,
+    }
     /// Heat capacity of the inflation gas at constant volume: its mass × the gas'
     /// specific heat at constant volume.
-    gas_capacity: "J/K" = 70.0, limit 0.1, 1.0e5; range 5.0, 500.0;
+    gas_capacity {
+        label: "gas capacity", unit: "J/K", default: 70.0,
+        limit: (0.1, 1.0e5), range: (5.0, 500.0), step: 1.0,
+    }
     /// Conductance from the surface layer to the carcass through the new tread
     /// (`k·A / thickness`); a worn tread's is larger by `tread_depth / depth left`
     /// (at most 4×).
-    surface_carcass_conductance: "W/K" = 30.0, limit 0.0, 1.0e5; range 0.0, 500.0;
+    surface_carcass_conductance {
+        label: "surface carcass conductance", unit: "W/K", default: 30.0,
+        limit: (0.0, 1.0e5), range: (0.0, 500.0), step: 1.0,
+    }
     /// Conductance from the carcass to the gas (the inner liner's area × its film
     /// coefficient).
-    carcass_gas_conductance: "W/K" = 15.0, limit 0.0, 1.0e5; range 0.0, 200.0;
+    carcass_gas_conductance {
+        label: "carcass gas conductance", unit: "W/K", default: 15.0,
+        limit: (0.0, 1.0e5), range: (0.0, 200.0), step: 0.5,
+    }
     /// The tread's area open to the air (`2π·r·w`); convection at McAdams' film
     /// coefficient ([`film`](crate::thermal::film)).
-    surface_area: "m²" = 0.40, limit 0.0, 100.0; range 0.0, 2.0;
+    surface_area {
+        label: "surface area", unit: "m²", default: 0.40,
+        limit: (0.0, 100.0), range: (0.0, 2.0), step: 0.005,
+    }
     /// The sidewalls' area, through which the carcass loses heat to the air at the same
     /// film coefficient.
-    sidewall_area: "m²" = 0.30, limit 0.0, 100.0; range 0.0, 2.0;
+    sidewall_area {
+        label: "sidewall area", unit: "m²", default: 0.30,
+        limit: (0.0, 100.0), range: (0.0, 2.0), step: 0.005,
+    }
     /// The film coefficient from the tread to the road across the contact patch at
     /// [`ROAD_REFERENCE_SPEED`](crate::thermal::ROAD_REFERENCE_SPEED); it grows as `√v`
     /// ([`road_conductance`](crate::thermal::road_conductance)).
     /// The patch's area is the load over the inflation pressure.
-    road_conductance: "W/(m²·K)" = 1000.0, limit 0.0, 1.0e6; range 0.0, 10_000.0;
+    road_conductance {
+        label: "road conductance", unit: "W/(m²·K)", default: 1000.0,
+        limit: (0.0, 1.0e6), range: (0.0, 10_000.0), step: 20.0,
+    }
     /// The carcass' loss factor `tan δ`: the share of the strain energy the tyre's
     /// forces store in it that each revolution turns into heat
     /// ([`deformation_power`](crate::thermal::deformation_power)). Rubber compounds of
     /// carcasses measure 0.05–0.15 at their running temperature; an estimate.
-    carcass_loss: "" = 0.1, limit 0.0, 2.0; range 0.0, 0.5;
+    carcass_loss {
+        label: "carcass loss", unit: "", default: 0.1,
+        limit: (0.0, 2.0), range: (0.0, 0.5), step: 0.001,
+    }
     /// The share of the contact patch's sliding power (`|Fx·v_slip,x| + |Fy·v_y|`) that
     /// heats the tread; the rest heats the road. A soft, lossy racing compound takes
     /// more of it than a road tyre.
-    friction_heat_share: "" = 0.5, limit 0.0, 1.0; range 0.0, 1.0;
+    friction_heat_share {
+        label: "friction heat share", unit: "", default: 0.5,
+        limit: (0.0, 1.0), range: (0.0, 1.0), step: 0.002,
+    }
     /// Inflation pressure, gauge, set at [`cold_temperature`](TyreCompound::cold_temperature).
-    cold_pressure: "kPa" = 230.0, limit 0.0, 2000.0; range 50.0, 500.0;
+    cold_pressure {
+        label: "cold pressure", unit: "kPa", default: 230.0,
+        limit: (0.0, 2000.0), range: (50.0, 500.0), step: 1.0,
+    }
     /// The gas's temperature when the cold pressure was set.
-    cold_temperature: "°C" = 20.0, limit -60.0, 200.0; range -30.0, 60.0;
+    cold_temperature {
+        label: "cold temperature", unit: "°C", default: 20.0,
+        limit: (-60.0, 200.0), range: (-30.0, 60.0), step: 0.2,
+    }
     /// The gauge pressure at which the tyre's curves, stiffness, relaxation and rolling
     /// resistance are what its settings say: a road tyre's curves are taken at its cold
     /// placard pressure, a slick's at its hot running pressure.
-    nominal_pressure: "kPa" = 230.0, limit 10.0, 2000.0; range 50.0, 500.0;
+    nominal_pressure {
+        label: "nominal pressure", unit: "kPa", default: 230.0,
+        limit: (10.0, 2000.0), range: (50.0, 500.0), step: 1.0,
+    }
     /// Peak grip lost per unit of the relative pressure's square, `dp = (p − p_nom) /
     /// p_nom`: `1 − g·dp²` (the Magic Formula 6.1's `p_px3`, `p_px4` written about the
     /// optimum).
-    pressure_grip: "" = 0.3, limit 0.0, 5.0; range 0.0, 2.0;
+    pressure_grip {
+        label: "pressure grip", unit: "", default: 0.3,
+        limit: (0.0, 5.0), range: (0.0, 2.0), step: 0.005,
+    }
     /// The longitudinal slip stiffness' linear gain per unit `dp`: `1 + a·dp + b·dp²`
     /// (the Magic Formula 6.1's `p_px1`; negative: a harder tyre has a shorter patch,
     /// Besselink et al. 2010). An estimate of the class.
-    pressure_slip_stiffness: "" = -1.0, limit -5.0, 5.0; range -2.0, 2.0;
+    pressure_slip_stiffness {
+        label: "pressure slip stiffness", unit: "", default: -1.0,
+        limit: (-5.0, 5.0), range: (-2.0, 2.0), step: 0.01,
+    }
     /// The longitudinal slip stiffness' quadratic gain, `b` above (MF 6.1's `p_px2`).
     /// An estimate of the class.
-    pressure_slip_stiffness_square: "" = 0.5, limit -5.0, 5.0; range -2.0, 2.0;
+    pressure_slip_stiffness_square {
+        label: "pressure slip stiffness square", unit: "", default: 0.5,
+        limit: (-5.0, 5.0), range: (-2.0, 2.0), step: 0.01,
+    }
     /// The cornering stiffness' gain per unit `dp`: `1 + c·dp` (MF 6.1's `p_py1`;
     /// positive: a stiffer carcass). An estimate of the class.
-    pressure_cornering_stiffness: "" = 0.15, limit -5.0, 5.0; range -2.0, 2.0;
+    pressure_cornering_stiffness {
+        label: "pressure cornering stiffness", unit: "", default: 0.15,
+        limit: (-5.0, 5.0), range: (-2.0, 2.0), step: 0.01,
+    }
     /// The rolling resistance's gain per unit `dp` (SAE J2452's `p^−0.4`, linearised).
-    pressure_rolling: "" = -0.4, limit -2.0, 2.0; range -1.0, 1.0;
+    pressure_rolling {
+        label: "pressure rolling", unit: "", default: -0.4,
+        limit: (-2.0, 2.0), range: (-1.0, 1.0), step: 0.005,
+    }
     /// The relaxation lengths' gain per unit `dp` (a stiffer carcass relaxes sooner).
-    pressure_relaxation: "" = -0.5, limit -2.0, 2.0; range -1.0, 1.0;
+    pressure_relaxation {
+        label: "pressure relaxation", unit: "", default: -0.5,
+        limit: (-2.0, 2.0), range: (-1.0, 1.0), step: 0.005,
+    }
     /// The surface temperature where the grip window opens (full grip from here to
     /// [`window_high`](TyreCompound::window_high)).
-    window_low: "°C" = 10.0, limit -60.0, 300.0; range -20.0, 150.0;
+    window_low {
+        label: "window low", unit: "°C", default: 10.0,
+        limit: (-60.0, 300.0), range: (-20.0, 150.0), step: 0.2,
+    }
     /// The surface temperature where the grip window closes.
-    window_high: "°C" = 90.0, limit -60.0, 300.0; range 0.0, 200.0;
+    window_high {
+        label: "window high", unit: "°C", default: 90.0,
+        limit: (-60.0, 300.0), range: (0.0, 200.0), step: 0.5,
+    }
     /// Peak grip lost 10 K outside the window; the loss grows with the square of the
     /// distance.
-    window_loss: "" = 0.02, limit 0.0, 1.0; range 0.0, 0.2;
+    window_loss {
+        label: "window loss", unit: "", default: 0.02,
+        limit: (0.0, 1.0), range: (0.0, 0.2), step: 0.0005,
+    }
     /// The least grip factor the window gives, however cold or hot.
-    window_floor: "" = 0.7, limit 0.0, 1.0; range 0.0, 1.0;
+    window_floor {
+        label: "window floor", unit: "", default: 0.7,
+        limit: (0.0, 1.0), range: (0.0, 1.0), step: 0.002,
+    }
     /// New tread depth.
-    tread_depth: "mm" = 8.0, limit 0.1, 100.0; range 0.5, 20.0;
+    tread_depth {
+        label: "tread depth", unit: "mm", default: 8.0,
+        limit: (0.1, 100.0), range: (0.5, 20.0), step: 0.05,
+    }
     /// Tread lost per energy the tread takes from sliding (its share of the sliding
     /// power, integrated), inside the window.
-    abrasion: "mm/MJ" = 0.03, limit 0.0, 1.0e3; range 0.0, 5.0;
+    abrasion {
+        label: "abrasion", unit: "mm/MJ", default: 0.03,
+        limit: (0.0, 1.0e3), range: (0.0, 5.0), step: 0.01,
+    }
     /// The abrasion's rise per 10 K of the surface above the window's top
     /// ([`hot_wear`](crate::thermal::hot_wear)): 0.5 makes it twice as fast 20 K over.
     /// An estimate.
-    hot_wear: "" = 0.5, limit 0.0, 100.0; range 0.0, 5.0;
+    hot_wear {
+        label: "hot wear", unit: "", default: 0.5,
+        limit: (0.0, 100.0), range: (0.0, 5.0), step: 0.01,
+    }
     /// Peak grip lost with the tread worn to nothing (linear in the depth lost).
-    wear_grip: "" = 0.05, limit 0.0, 1.0; range 0.0, 0.5;
+    wear_grip {
+        label: "wear grip", unit: "", default: 0.05,
+        limit: (0.0, 1.0), range: (0.0, 0.5), step: 0.001,
+    }
     /// The grip factor of a punctured tyre running on its rim.
-    rim_grip: "" = 0.4, limit 0.0, 1.0; range 0.0, 1.0;
+    rim_grip {
+        label: "rim grip", unit: "", default: 0.4,
+        limit: (0.0, 1.0), range: (0.0, 1.0), step: 0.002,
+    }
     /// How much lower a punctured tyre's wheel rides: the sidewall's height lost.
-    rim_drop: "m" = 0.08, limit 0.0, 1.0; range 0.0, 0.3;
+    rim_drop {
+        label: "rim drop", unit: "m", default: 0.08,
+        limit: (0.0, 1.0), range: (0.0, 0.3), step: 0.0005,
+    }
     /// The factor on the rolling resistance of a punctured tyre: a flat's folded
     /// sidewalls and rim drag it, so a car pulls towards its flat. An estimate: a
     /// deflated tyre's coefficient 0.1–0.15 against a road tyre's 0.012.
-    rim_rolling: "" = 10.0, limit 1.0, 100.0; range 1.0, 30.0;
+    rim_rolling {
+        label: "rim rolling", unit: "", default: 10.0,
+        limit: (1.0, 100.0), range: (1.0, 30.0), step: 0.05,
+    }
 }
 
 impl TyreCompound {

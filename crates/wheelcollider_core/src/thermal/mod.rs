@@ -30,7 +30,7 @@
 
 mod compound;
 
-pub use compound::{CompoundBase, CompoundField, TyreCompound, TyreCompoundDef};
+pub use compound::{CompoundBase, TyreCompound, TyreCompoundDef};
 
 /// Standard atmospheric pressure (kPa): gauge to absolute.
 pub const ATMOSPHERE: f64 = 101.325;

@@ -1,10 +1,10 @@
 //! The one declaration of every scalar number of a vehicle outside its wheels: the
-//! parts, each axle, the differentials and the towing. One row per number, in keyword
-//! form:
+//! parts, each axle, the differentials and the towing. One [`Row`] per number, in the
+//! rows' keyword grammar (`crate::rows`), its place a path:
 //!
 //! ```text
 //! "engine.redline_rpm" {
-//!     label: "redline", unit: "rpm", part: Engine,
+//!     label: "redline", unit: "rpm", group: Engine,
 //!     limit: |s, _| (s.engine.idle_rpm + 100.0, 100_000.0),
 //!     range: |s, _| (s.engine.idle_rpm + 100.0, 30_000.0),
 //!     step: 10.0,
@@ -38,6 +38,7 @@
 
 use super::{DifferentialKind, TrailerBrakes, VehicleSettings};
 use crate::limits::{MAX_SPRING, MAX_VALUE};
+use crate::rows::{Optional, Read, Row};
 
 /// Which part of a vehicle a number belongs to (the inspector's sections).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -75,86 +76,13 @@ pub enum VehiclePart {
     Trailer,
 }
 
-/// The closures of a row take the settings and an axle's index (0 for a row that is not
-/// per axle).
-type Read<T> = fn(&VehicleSettings, usize) -> T;
-
-/// One scalar number of a vehicle, declared once in [`VEHICLE_FLOATS`].
-#[derive(Clone, Copy, Debug)]
-pub struct VehicleFloat {
-    /// Its path in a preset file, and the name its errors give (`engine.idle_rpm`);
-    /// `axles[]` at its start for a number of each axle (see [`path_at`](Self::path_at)).
-    pub path: &'static str,
-    /// A short label for an editor.
-    pub label: &'static str,
-    /// The unit, as the docs write it (`""` for a plain number).
-    pub unit: &'static str,
-    /// Its part.
-    pub part: VehiclePart,
-    /// The limit `validate` clamps it to, (min, max), from the settings as clamped so
-    /// far (the rows before it in [`VEHICLE_FLOATS`]).
-    pub limit: Read<(f32, f32)>,
-    /// The range an editor offers, (min, max); inside the limit for any valid settings
-    /// (`vehicle` tests check it on every preset).
-    pub range: Read<(f32, f32)>,
-    /// How much a value changes per pixel dragged in an editor (its unit).
-    pub step: f32,
-    /// Reads it: `None` where it is absent (no hitch, a differential of another kind,
-    /// an optional number left unset).
-    pub get: Read<Option<f32>>,
-    /// The field, to write; `None` where it is absent.
-    pub field: fn(&mut VehicleSettings, usize) -> Option<&mut f32>,
-    /// For an optional number: what an unset one resolves to (`None`: unset is off),
-    /// and how an edit sets it.
-    pub optional: Option<Optional>,
-}
-
-/// What an optional number ([`VehicleFloat::optional`]) is when it is not set, and how it
-/// is set.
-#[derive(Clone, Copy, Debug)]
-pub struct Optional {
-    /// The value an unset one resolves to, if it resolves to one.
-    pub typical: Option<Read<f32>>,
-    /// Sets it (to `Some(value)`).
-    pub set: fn(&mut VehicleSettings, usize, f32),
-}
-
-impl VehicleFloat {
-    /// Whether it is a number of each axle (`axles[]…`).
-    pub fn each_axle(&self) -> bool {
-        self.path.starts_with("axles[]")
-    }
-
+impl Row<VehicleSettings, VehiclePart> {
     /// The indices it has in `settings`: each axle's, or just 0.
     pub fn indices(&self, settings: &VehicleSettings) -> core::ops::Range<usize> {
         if self.each_axle() {
             0..settings.axles.len()
         } else {
             0..1
-        }
-    }
-
-    /// Its path for axle `axle` (`axles[1].z`), or its path.
-    pub fn path_at(&self, axle: usize) -> String {
-        if self.each_axle() {
-            self.path.replacen("[]", &format!("[{axle}]"), 1)
-        } else {
-            self.path.to_owned()
-        }
-    }
-
-    /// The value an editor shows: the number, or what an unset optional one resolves to.
-    pub fn shown(&self, settings: &VehicleSettings, axle: usize) -> Option<f32> {
-        (self.get)(settings, axle).or_else(|| self.optional?.typical.map(|t| t(settings, axle)))
-    }
-
-    /// Writes `value` (an editor's edit): into the field, or sets an unset optional one.
-    /// Not clamped: [`VehicleSettings::validate`] clamps it.
-    pub fn write(&self, settings: &mut VehicleSettings, axle: usize, value: f32) {
-        if let Some(f) = (self.field)(settings, axle) {
-            *f = value;
-        } else if let Some(o) = self.optional {
-            (o.set)(settings, axle, value);
         }
     }
 }
@@ -226,14 +154,14 @@ macro_rules! coast {
 
 /// Gives a closure the type of an optional number's typical value (a closure inside
 /// `Some` is not coerced to a function pointer on its own).
-const fn typical(f: Read<f32>) -> Option<Read<f32>> {
+const fn typical(f: Read<VehicleSettings, f32>) -> Option<Read<VehicleSettings, f32>> {
     Some(f)
 }
 
 /// One row from its common fields and its place (see the module's docs).
 macro_rules! row {
     ({ $($common:tt)* } at: |$s:tt, $i:tt| $p:expr $(,)?) => {
-        VehicleFloat {
+        Row {
             $($common)*
             get: |$s: &VehicleSettings, $i: usize| Some($p),
             field: |$s: &mut VehicleSettings, $i: usize| Some(&mut $p),
@@ -241,7 +169,7 @@ macro_rules! row {
         }
     };
     ({ $($common:tt)* } optional: |$s:tt, $i:tt| $p:expr, typical: none $(,)?) => {
-        VehicleFloat {
+        Row {
             $($common)*
             get: |$s: &VehicleSettings, $i: usize| $p,
             field: |$s: &mut VehicleSettings, $i: usize| $p.as_mut(),
@@ -252,7 +180,7 @@ macro_rules! row {
         }
     };
     ({ $($common:tt)* } optional: |$s:tt, $i:tt| $p:expr, typical: |$ts:tt, $ti:tt| $t:expr $(,)?) => {
-        VehicleFloat {
+        Row {
             $($common)*
             get: |$s: &VehicleSettings, $i: usize| $p,
             field: |$s: &mut VehicleSettings, $i: usize| $p.as_mut(),
@@ -263,7 +191,7 @@ macro_rules! row {
         }
     };
     ({ $($common:tt)* } get: |$s:tt, $i:tt| $g:expr, field: |$fs:tt, $fi:tt| $f:expr $(,)?) => {
-        VehicleFloat {
+        Row {
             $($common)*
             get: |$s: &VehicleSettings, $i: usize| $g,
             field: |$fs: &mut VehicleSettings, $fi: usize| $f,
@@ -276,7 +204,7 @@ macro_rules! row {
 macro_rules! floats {
     ($(
         $path:literal {
-            label: $label:literal, unit: $unit:literal, part: $part:ident,
+            label: $label:literal, unit: $unit:literal, group: $part:ident,
             limit: |$ls:tt, $li:tt| $limit:expr,
             range: |$rs:tt, $ri:tt| $range:expr,
             step: $step:expr,
@@ -284,12 +212,12 @@ macro_rules! floats {
         }
     )*) => {
         /// Every scalar number of a vehicle outside its wheels, in the validation's order.
-        pub const VEHICLE_FLOATS: &[VehicleFloat] = &[$(
+        pub const VEHICLE_FLOATS: &[Row<VehicleSettings, VehiclePart>] = &[$(
             row!({
                 path: $path,
                 label: $label,
                 unit: $unit,
-                part: VehiclePart::$part,
+                group: VehiclePart::$part,
                 limit: |$ls: &VehicleSettings, $li: usize| $limit,
                 range: |$rs: &VehicleSettings, $ri: usize| $range,
                 step: $step,
@@ -300,7 +228,7 @@ macro_rules! floats {
 
 floats! {
     "chassis.mass" {
-        label: "mass", unit: "kg", part: Chassis,
+        label: "mass", unit: "kg", group: Chassis,
         limit: |_, _| (1.0, MAX_VALUE), range: |s, _| (s.lightest_sprung_mass(), 100_000.0), step: 5.0,
         at: |s, _| s.chassis.mass,
     }
@@ -310,7 +238,7 @@ floats! {
     // the half track (`editor_scale`).
     // A trailer's axles stay behind its coupling (`validate` refuses one ahead).
     "axles[].z" {
-        label: "position z", unit: "m", part: Axle,
+        label: "position z", unit: "m", group: Axle,
         limit: |_, _| (-1000.0, 1000.0),
         range: |s, _| {
             let scale = s.editor_scale();
@@ -321,43 +249,43 @@ floats! {
         at: |s, i| s.axles[i].z,
     }
     "axles[].half_track" {
-        label: "half track", unit: "m", part: Axle,
+        label: "half track", unit: "m", group: Axle,
         limit: |_, _| (0.01, 100.0), range: |s, _| (0.05, s.editor_scale()), step: 0.005,
         at: |s, i| s.axles[i].half_track,
     }
     "axles[].mount_height" {
-        label: "mount height", unit: "m", part: Axle,
+        label: "mount height", unit: "m", group: Axle,
         limit: |_, _| (-1000.0, 1000.0), range: |s, _| (-0.5 * s.editor_scale(), 0.5 * s.editor_scale()), step: 0.005,
         at: |s, i| s.axles[i].mount_height,
     }
     "axles[].anti_roll_stiffness" {
-        label: "anti-roll bar", unit: "N/m", part: Axle,
+        label: "anti-roll bar", unit: "N/m", group: Axle,
         limit: |_, _| (0.0, MAX_SPRING), range: |_, _| (0.0, MAX_SPRING), step: 100.0,
         at: |s, i| s.axles[i].anti_roll_stiffness,
     }
     "axles[].roll_steer" {
-        label: "roll steer", unit: "deg/deg", part: Axle,
+        label: "roll steer", unit: "deg/deg", group: Axle,
         limit: |_, _| (-1.0, 1.0), range: |_, _| (-1.0, 1.0), step: 0.005,
         optional: |s, i| s.axles[i].roll_steer, typical: |s, i| s.axle_geometry(i).roll_steer,
     }
     "axles[].compliance_steer" {
-        label: "compliance steer", unit: "deg/kN", part: Axle,
+        label: "compliance steer", unit: "deg/kN", group: Axle,
         limit: |_, _| (-2.0, 2.0), range: |_, _| (-2.0, 2.0), step: 0.005,
         optional: |s, i| s.axles[i].compliance_steer, typical: |s, i| s.axle_geometry(i).compliance_steer,
     }
     "axles[].roll_centre_height" {
-        label: "roll centre height", unit: "m", part: Axle,
+        label: "roll centre height", unit: "m", group: Axle,
         limit: |s, i| (-s.axles[i].half_track, s.axles[i].half_track),
         range: |s, i| (-s.axles[i].half_track, s.axles[i].half_track), step: 0.002,
         optional: |s, i| s.axles[i].roll_centre_height, typical: |s, i| s.axle_geometry(i).roll_centre_height,
     }
     "axles[].anti_dive" {
-        label: "anti-dive", unit: "%", part: Axle,
+        label: "anti-dive", unit: "%", group: Axle,
         limit: |_, _| (-50.0, 150.0), range: |_, _| (-50.0, 150.0), step: 0.5,
         optional: |s, i| s.axles[i].anti_dive, typical: |s, i| s.axle_geometry(i).anti_dive,
     }
     "axles[].anti_squat" {
-        label: "anti-squat", unit: "%", part: Axle,
+        label: "anti-squat", unit: "%", group: Axle,
         limit: |_, _| (-50.0, 150.0), range: |_, _| (-50.0, 150.0), step: 0.5,
         optional: |s, i| s.axles[i].anti_squat, typical: |s, i| s.axle_geometry(i).anti_squat,
     }
@@ -365,7 +293,7 @@ floats! {
     // `static_compression` holds it to where it acts. An editor offers where it acts,
     // widened to hold a height set before the radius or travel changed.
     "axles[].ride_height" {
-        label: "  mount above ground", unit: "m", part: Axle,
+        label: "  mount above ground", unit: "m", group: Axle,
         limit: |_, _| (0.0, 1000.0),
         range: |s, i| {
             let (w, h) = (&s.axles[i].wheel, s.axles[i].ride_height.unwrap_or(0.0));
@@ -376,302 +304,302 @@ floats! {
         optional: |s, i| s.axles[i].ride_height, typical: none,
     }
     "axles[].differential.preload" {
-        label: "preload", unit: "N·m", part: Differential,
+        label: "preload", unit: "N·m", group: Differential,
         limit: |_, _| (0.0, MAX_VALUE), range: |_, _| (0.0, 5000.0), step: 5.0,
         get: |s, i| lsd!(get s.axles[i].differential, preload),
         field: |s, i| lsd!(field s.axles[i].differential, preload),
     }
     "axles[].differential.locking" {
-        label: "locking on power", unit: "per N·m", part: Differential,
+        label: "locking on power", unit: "per N·m", group: Differential,
         limit: |_, _| (0.0, 100.0), range: |_, _| (0.0, 1.0), step: 0.01,
         get: |s, i| lsd!(get s.axles[i].differential, locking),
         field: |s, i| lsd!(field s.axles[i].differential, locking),
     }
     "axles[].differential.coast_locking" {
-        label: "locking on overrun", unit: "per N·m", part: Differential,
+        label: "locking on overrun", unit: "per N·m", group: Differential,
         limit: |_, _| (0.0, 100.0), range: |_, _| (0.0, 1.0), step: 0.01,
         get: |s, i| coast!(get s.axles[i].differential),
         field: |s, i| coast!(field s.axles[i].differential),
     }
     "centre_differential.preload" {
-        label: "preload", unit: "N·m", part: Differential,
+        label: "preload", unit: "N·m", group: Differential,
         limit: |_, _| (0.0, MAX_VALUE), range: |_, _| (0.0, 5000.0), step: 5.0,
         get: |s, _| lsd!(get s.centre_differential, preload),
         field: |s, _| lsd!(field s.centre_differential, preload),
     }
     "centre_differential.locking" {
-        label: "locking on power", unit: "per N·m", part: Differential,
+        label: "locking on power", unit: "per N·m", group: Differential,
         limit: |_, _| (0.0, 100.0), range: |_, _| (0.0, 1.0), step: 0.01,
         get: |s, _| lsd!(get s.centre_differential, locking),
         field: |s, _| lsd!(field s.centre_differential, locking),
     }
     "centre_differential.coast_locking" {
-        label: "locking on overrun", unit: "per N·m", part: Differential,
+        label: "locking on overrun", unit: "per N·m", group: Differential,
         limit: |_, _| (0.0, 100.0), range: |_, _| (0.0, 1.0), step: 0.01,
         get: |s, _| coast!(get s.centre_differential),
         field: |s, _| coast!(field s.centre_differential),
     }
     "front_torque_share" {
-        label: "front torque share", unit: "", part: Driveline,
+        label: "front torque share", unit: "", group: Driveline,
         limit: |_, _| (0.0, 1.0), range: |_, _| (0.0, 1.0), step: 0.01,
         at: |s, _| s.front_torque_share,
     }
 
     "engine.idle_rpm" {
-        label: "idle", unit: "rpm", part: Engine,
+        label: "idle", unit: "rpm", group: Engine,
         limit: |_, _| (100.0, 50_000.0), range: |_, _| (100.0, 20_000.0), step: 10.0,
         at: |s, _| s.engine.idle_rpm,
     }
     "engine.redline_rpm" {
-        label: "redline", unit: "rpm", part: Engine,
+        label: "redline", unit: "rpm", group: Engine,
         limit: |s, _| (s.engine.idle_rpm + 100.0, 100_000.0), range: |s, _| (s.engine.idle_rpm + 100.0, 30_000.0),
         step: 10.0,
         at: |s, _| s.engine.redline_rpm,
     }
     "engine.inertia" {
-        label: "inertia", unit: "kg·m²", part: Engine,
+        label: "inertia", unit: "kg·m²", group: Engine,
         limit: |_, _| (0.01, MAX_VALUE), range: |_, _| (0.01, 10.0), step: 0.005,
         at: |s, _| s.engine.inertia,
     }
     "engine.braking_torque" {
-        label: "engine braking", unit: "N·m", part: Engine,
+        label: "engine braking", unit: "N·m", group: Engine,
         limit: |_, _| (0.0, MAX_VALUE), range: |_, _| (0.0, 2000.0), step: 1.0,
         at: |s, _| s.engine.braking_torque,
     }
     "engine.speed_limit" {
-        label: "speed limit (0 off)", unit: "km/h", part: Engine,
+        label: "speed limit (0 off)", unit: "km/h", group: Engine,
         limit: |_, _| (0.0, 10_000.0), range: |_, _| (0.0, 500.0), step: 1.0,
         at: |s, _| s.engine.speed_limit,
     }
     "engine.stall_rpm" {
-        label: "stall speed", unit: "rpm", part: Engine,
+        label: "stall speed", unit: "rpm", group: Engine,
         limit: |s, _| (0.0, s.engine.idle_rpm - 50.0), range: |s, _| (0.0, (s.engine.idle_rpm - 50.0).max(0.0)),
         step: 10.0,
         at: |s, _| s.engine.stall_rpm,
     }
     "engine.breakaway_torque" {
-        label: "breakaway", unit: "N·m", part: Engine,
+        label: "breakaway", unit: "N·m", group: Engine,
         limit: |_, _| (0.0, 5000.0), range: |_, _| (0.0, 500.0), step: 1.0,
         at: |s, _| s.engine.breakaway_torque,
     }
     "clutch.max_torque" {
-        label: "clutch torque", unit: "N·m", part: Clutch,
+        label: "clutch torque", unit: "N·m", group: Clutch,
         limit: |_, _| (0.0, MAX_VALUE), range: |_, _| (0.0, 10_000.0), step: 5.0,
         at: |s, _| s.clutch.max_torque,
     }
     "clutch.engage_rpm" {
-        label: "clutch engage", unit: "rpm", part: Clutch,
+        label: "clutch engage", unit: "rpm", group: Clutch,
         limit: |s, _| (s.engine.idle_rpm + 50.0, s.engine.redline_rpm),
         range: |s, _| (s.engine.idle_rpm + 50.0, s.engine.redline_rpm), step: 10.0,
         at: |s, _| s.clutch.engage_rpm,
     }
     "gearbox.reverse" {
-        label: "reverse", unit: "", part: Gearbox,
+        label: "reverse", unit: "", group: Gearbox,
         limit: |_, _| (0.01, 100.0), range: |_, _| (0.05, 20.0), step: 0.005,
         at: |s, _| s.gearbox.reverse,
     }
     "gearbox.final_drive" {
-        label: "final drive", unit: "", part: Gearbox,
+        label: "final drive", unit: "", group: Gearbox,
         limit: |_, _| (0.01, 100.0), range: |_, _| (0.05, 20.0), step: 0.005,
         at: |s, _| s.gearbox.final_drive,
     }
     "gearbox.efficiency" {
-        label: "efficiency", unit: "", part: Gearbox,
+        label: "efficiency", unit: "", group: Gearbox,
         limit: |_, _| (0.5, 1.0), range: |_, _| (0.5, 1.0), step: 0.005,
         at: |s, _| s.gearbox.efficiency,
     }
     "gearbox.shift_time" {
-        label: "shift time", unit: "s", part: Gearbox,
+        label: "shift time", unit: "s", group: Gearbox,
         limit: |_, _| (0.0, 2.0), range: |_, _| (0.0, 2.0), step: 0.01,
         at: |s, _| s.gearbox.shift_time,
     }
     "gearbox.inertia" {
-        label: "gearbox inertia", unit: "kg·m²", part: Gearbox,
+        label: "gearbox inertia", unit: "kg·m²", group: Gearbox,
         limit: |_, _| (0.0, MAX_VALUE), range: |_, _| (0.0, 2.0), step: 0.001,
         at: |s, _| s.gearbox.inertia,
     }
     "gearbox.shift_up_rpm" {
-        label: "shift up", unit: "rpm", part: Gearbox,
+        label: "shift up", unit: "rpm", group: Gearbox,
         limit: |s, _| (s.engine.idle_rpm, s.engine.redline_rpm),
         range: |s, _| (s.engine.idle_rpm, s.engine.redline_rpm), step: 10.0,
         at: |s, _| s.gearbox.shift_up_rpm,
     }
     "gearbox.shift_down_rpm" {
-        label: "shift down", unit: "rpm", part: Gearbox,
+        label: "shift down", unit: "rpm", group: Gearbox,
         limit: |s, _| (s.engine.idle_rpm, s.gearbox.shift_up_rpm),
         range: |s, _| (s.engine.idle_rpm, s.gearbox.shift_up_rpm), step: 10.0,
         at: |s, _| s.gearbox.shift_down_rpm,
     }
     "gearbox.drag_torque" {
-        label: "drivetrain drag", unit: "N·m", part: Gearbox,
+        label: "drivetrain drag", unit: "N·m", group: Gearbox,
         limit: |_, _| (0.0, MAX_VALUE), range: |_, _| (0.0, 200.0), step: 0.5,
         at: |s, _| s.gearbox.drag_torque,
     }
     "brakes.max_torque" {
-        label: "max torque", unit: "N·m", part: Brakes,
+        label: "max torque", unit: "N·m", group: Brakes,
         limit: |_, _| (0.0, MAX_VALUE), range: |s, _| (0.0, (25.0 * s.chassis.mass).max(50_000.0)), step: 20.0,
         at: |s, _| s.brakes.max_torque,
     }
     "brakes.front_bias" {
-        label: "front bias", unit: "", part: Brakes,
+        label: "front bias", unit: "", group: Brakes,
         limit: |_, _| (0.0, 1.0), range: |_, _| (0.0, 1.0), step: 0.01,
         at: |s, _| s.brakes.front_bias,
     }
     "brakes.handbrake_torque" {
-        label: "handbrake", unit: "N·m", part: Brakes,
+        label: "handbrake", unit: "N·m", group: Brakes,
         limit: |_, _| (0.0, MAX_VALUE), range: |s, _| (0.0, (10.0 * s.chassis.mass).max(20_000.0)), step: 10.0,
         at: |s, _| s.brakes.handbrake_torque,
     }
     "steering.max_angle" {
-        label: "max angle", unit: "deg", part: Steering,
+        label: "max angle", unit: "deg", group: Steering,
         limit: |_, _| (0.0, 60.0), range: |_, _| (0.0, 60.0), step: 0.1,
         at: |s, _| s.steering.max_angle,
     }
     "steering.ackermann" {
-        label: "Ackermann", unit: "", part: Steering,
+        label: "Ackermann", unit: "", group: Steering,
         limit: |_, _| (0.0, 1.0), range: |_, _| (0.0, 1.0), step: 0.01,
         at: |s, _| s.steering.ackermann,
     }
     "steering.lock_to_lock_time" {
-        label: "lock to lock", unit: "s", part: Steering,
+        label: "lock to lock", unit: "s", group: Steering,
         limit: |_, _| (0.0, 5.0), range: |_, _| (0.0, 5.0), step: 0.01,
         at: |s, _| s.steering.lock_to_lock_time,
     }
     "steering.high_speed_lock" {
-        label: "lock at speed", unit: "", part: Steering,
+        label: "lock at speed", unit: "", group: Steering,
         limit: |_, _| (0.0, 1.0), range: |_, _| (0.0, 1.0), step: 0.01,
         at: |s, _| s.steering.high_speed_lock,
     }
     "steering.high_speed" {
-        label: "… reached at", unit: "m/s", part: Steering,
+        label: "… reached at", unit: "m/s", group: Steering,
         limit: |_, _| (0.1, 1000.0), range: |_, _| (0.1, 200.0), step: 0.5,
         at: |s, _| s.steering.high_speed,
     }
     "steering.mechanical_trail" {
-        label: "mechanical trail", unit: "m", part: Steering,
+        label: "mechanical trail", unit: "m", group: Steering,
         limit: |_, _| (-0.2, 0.2), range: |_, _| (-0.2, 0.2), step: 0.001,
         at: |s, _| s.steering.mechanical_trail,
     }
     "aero.air_density" {
-        label: "air density", unit: "kg/m³", part: Aero,
+        label: "air density", unit: "kg/m³", group: Aero,
         limit: |_, _| (0.0, 100.0), range: |_, _| (0.0, 2.0), step: 0.005,
         at: |s, _| s.aero.air_density,
     }
     "aero.drag_coefficient" {
-        label: "Cd", unit: "", part: Aero,
+        label: "Cd", unit: "", group: Aero,
         limit: |_, _| (0.0, 100.0), range: |_, _| (0.0, 3.0), step: 0.005,
         at: |s, _| s.aero.drag_coefficient,
     }
     "aero.frontal_area" {
-        label: "frontal area", unit: "m²", part: Aero,
+        label: "frontal area", unit: "m²", group: Aero,
         limit: |_, _| (0.0, 1000.0), range: |_, _| (0.0, 20.0), step: 0.01,
         at: |s, _| s.aero.frontal_area,
     }
     "aero.downforce_front" {
-        label: "downforce front (− lifts)", unit: "m² (Cl·A)", part: Aero,
+        label: "downforce front (− lifts)", unit: "m² (Cl·A)", group: Aero,
         limit: |_, _| (-1000.0, 1000.0), range: |_, _| (-10.0, 10.0), step: 0.01,
         at: |s, _| s.aero.downforce_front,
     }
     "aero.downforce_rear" {
-        label: "downforce rear (− lifts)", unit: "m² (Cl·A)", part: Aero,
+        label: "downforce rear (− lifts)", unit: "m² (Cl·A)", group: Aero,
         limit: |_, _| (-1000.0, 1000.0), range: |_, _| (-10.0, 10.0), step: 0.01,
         at: |s, _| s.aero.downforce_rear,
     }
     "aero.pressure_height" {
-        label: "centre of pressure above the CoM", unit: "m", part: Aero,
+        label: "centre of pressure above the CoM", unit: "m", group: Aero,
         limit: |s, _| (-s.chassis.size[1], s.chassis.size[1]), range: |s, _| (-s.chassis.size[1], s.chassis.size[1]),
         step: 0.005,
         at: |s, _| s.aero.pressure_height,
     }
     "assists.anti_flip.max_angle" {
-        label: "… max tilt", unit: "deg", part: AntiFlip,
+        label: "… max tilt", unit: "deg", group: AntiFlip,
         limit: |_, _| (0.0, 180.0), range: |_, _| (0.0, 180.0), step: 0.5,
         at: |s, _| s.assists.anti_flip.max_angle,
     }
     "assists.anti_flip.max_acceleration" {
-        label: "… strength", unit: "rad/s²", part: AntiFlip,
+        label: "… strength", unit: "rad/s²", group: AntiFlip,
         limit: |_, _| (0.0, 1000.0), range: |_, _| (0.0, 1000.0), step: 0.5,
         at: |s, _| s.assists.anti_flip.max_acceleration,
     }
     "assists.air_control.pitch_rate" {
-        label: "… pitch rate", unit: "deg/s", part: AirControl,
+        label: "… pitch rate", unit: "deg/s", group: AirControl,
         limit: |_, _| (0.0, 1440.0), range: |_, _| (0.0, 1440.0), step: 1.0,
         at: |s, _| s.assists.air_control.pitch_rate,
     }
     "assists.air_control.yaw_rate" {
-        label: "… yaw rate", unit: "deg/s", part: AirControl,
+        label: "… yaw rate", unit: "deg/s", group: AirControl,
         limit: |_, _| (0.0, 1440.0), range: |_, _| (0.0, 1440.0), step: 1.0,
         at: |s, _| s.assists.air_control.yaw_rate,
     }
     "assists.air_control.roll_rate" {
-        label: "… roll rate", unit: "deg/s", part: AirControl,
+        label: "… roll rate", unit: "deg/s", group: AirControl,
         limit: |_, _| (0.0, 1440.0), range: |_, _| (0.0, 1440.0), step: 1.0,
         at: |s, _| s.assists.air_control.roll_rate,
     }
     "assists.air_control.max_acceleration" {
-        label: "… acceleration", unit: "rad/s²", part: AirControl,
+        label: "… acceleration", unit: "rad/s²", group: AirControl,
         limit: |_, _| (0.0, 1000.0), range: |_, _| (0.0, 1000.0), step: 0.5,
         at: |s, _| s.assists.air_control.max_acceleration,
     }
     "assists.yaw_stability.threshold" {
-        label: "… threshold", unit: "deg/s", part: YawStability,
+        label: "… threshold", unit: "deg/s", group: YawStability,
         limit: |_, _| (0.0, 180.0), range: |_, _| (0.0, 180.0), step: 0.1,
         at: |s, _| s.assists.yaw_stability.threshold,
     }
     "assists.yaw_stability.gain" {
-        label: "… gain", unit: "N·m per deg/s", part: YawStability,
+        label: "… gain", unit: "N·m per deg/s", group: YawStability,
         limit: |_, _| (0.0, MAX_VALUE), range: |_, _| (0.0, 5000.0), step: 5.0,
         at: |s, _| s.assists.yaw_stability.gain,
     }
     "assists.yaw_stability.max_torque" {
-        label: "… max torque", unit: "N·m", part: YawStability,
+        label: "… max torque", unit: "N·m", group: YawStability,
         limit: |_, _| (0.0, MAX_VALUE), range: |_, _| (0.0, 50_000.0), step: 20.0,
         at: |s, _| s.assists.yaw_stability.max_torque,
     }
     "assists.yaw_stability.reference_understeer" {
-        label: "… reference understeer", unit: "deg/g", part: YawStability,
+        label: "… reference understeer", unit: "deg/g", group: YawStability,
         limit: |_, _| (-10.0, 20.0), range: |_, _| (-10.0, 20.0), step: 0.05,
         at: |s, _| s.assists.yaw_stability.reference_understeer,
     }
 
     "hitch.yaw_limit" {
-        label: "hitch yaw stop", unit: "deg", part: Hitch,
+        label: "hitch yaw stop", unit: "deg", group: Hitch,
         limit: |_, _| (5.0, 120.0), range: |_, _| (5.0, 120.0), step: 0.5,
         get: |s, _| s.hitch.as_ref().map(|h| h.yaw_limit),
         field: |s, _| s.hitch.as_mut().map(|h| &mut h.yaw_limit),
     }
     "hitch.tilt_limit" {
-        label: "hitch tilt stop", unit: "deg", part: Hitch,
+        label: "hitch tilt stop", unit: "deg", group: Hitch,
         limit: |_, _| (1.0, 60.0), range: |_, _| (1.0, 60.0), step: 0.5,
         get: |s, _| s.hitch.as_ref().map(|h| h.tilt_limit),
         field: |s, _| s.hitch.as_mut().map(|h| &mut h.tilt_limit),
     }
     "hitch.break_force" {
-        label: "hitch break force", unit: "N", part: Hitch,
+        label: "hitch break force", unit: "N", group: Hitch,
         limit: |_, _| (0.0, MAX_VALUE), range: |_, _| (0.0, 500_000.0), step: 100.0,
         get: |s, _| s.hitch.as_ref().map(|h| h.break_force),
         field: |s, _| s.hitch.as_mut().map(|h| &mut h.break_force),
     }
     "trailer.stand" {
-        label: "stand", unit: "m", part: Trailer,
+        label: "stand", unit: "m", group: Trailer,
         limit: |_, _| (0.05, 10.0), range: |s, _| (0.05, s.editor_scale().clamp(0.1, 10.0)), step: 0.005,
         get: |s, _| s.trailer.as_ref().map(|t| t.stand),
         field: |s, _| s.trailer.as_mut().map(|t| &mut t.stand),
     }
     "trailer.brakes.response" {
-        label: "overrun response", unit: "× weight", part: Trailer,
+        label: "overrun response", unit: "× weight", group: Trailer,
         limit: |_, _| (0.0, 0.5), range: |_, _| (0.0, 0.5), step: 0.001,
         get: |s, _| overrun!(get s, response),
         field: |s, _| overrun!(field s, response),
     }
     "trailer.brakes.full" {
-        label: "overrun full", unit: "× weight", part: Trailer,
+        label: "overrun full", unit: "× weight", group: Trailer,
         limit: |s, _| overrun_full(s), range: |s, _| overrun_full(s), step: 0.001,
         get: |s, _| overrun!(get s, full),
         field: |s, _| overrun!(field s, full),
     }
     "trailer.brakes.lag" {
-        label: "brake lag", unit: "s", part: Trailer,
+        label: "brake lag", unit: "s", group: Trailer,
         limit: |_, _| (0.01, 5.0), range: |_, _| (0.01, 5.0), step: 0.01,
         get: |s, _| match s.trailer.as_ref().map(|t| t.brakes) {
             Some(TrailerBrakes::Overrun { lag, .. } | TrailerBrakes::Air { lag }) => Some(lag),

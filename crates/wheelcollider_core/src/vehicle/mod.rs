@@ -95,7 +95,7 @@ pub use driveline::{
     SPEED_TOLERANCE, solve_driveline,
 };
 pub use engine::{EngineLayout, EngineSettings, LIMITER_BAND_RPM, SPEED_LIMIT_BAND};
-pub use fields::{VEHICLE_FLOATS, VehicleFloat, VehiclePart};
+pub use fields::{VEHICLE_FLOATS, VehiclePart};
 pub use geometry::{AxleGeometry, AxleRole, AxleSuspension, BEAM_COMPLIANCE};
 pub use io::{DriverInput, PowertrainReport, VehicleState, VehicleStep, WheelFeedback};
 pub use settings::*;

@@ -93,12 +93,12 @@ fn input() -> impl Strategy<Value = StepInput> {
 
 /// A compound of any finite numbers (each clamped by its setter), or none.
 fn compound() -> impl Strategy<Value = Option<TyreCompound>> {
-    let n = TyreCompound::FIELDS.len();
+    let n = TyreCompound::FLOATS.len();
     (prop::collection::vec(finite(), n), any::<bool>()).prop_map(|(v, on)| {
         on.then(|| {
             let mut c = TyreCompound::default();
-            for (f, v) in TyreCompound::FIELDS.iter().zip(v) {
-                (f.set)(&mut c, v).unwrap();
+            for (f, v) in TyreCompound::FLOATS.iter().zip(v) {
+                f.set(&mut c, 0, v).unwrap();
             }
             c
         })

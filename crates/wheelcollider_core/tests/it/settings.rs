@@ -76,12 +76,25 @@ fn every_setter_clamps_and_refuses_non_finite() {
         "a setting without its limit here"
     );
     for f in WheelSettings::FLOATS {
-        let (name, set, get) = (f.name, f.set, f.get);
+        let name = f.path;
+        let set = |s: &mut WheelSettings, v: f32| f.set(s, 0, v);
+        let get = |s: &WheelSettings| (f.get)(s, 0).unwrap();
         let &(_, lo, hi) = LIMITS
             .iter()
             .find(|l| l.0 == name)
             .unwrap_or_else(|| panic!("{name}: no limit written in this test"));
-        assert_eq!((f.min, f.max), (lo, hi), "{name}: the declared limit");
+        assert_eq!(
+            (f.limit)(&WheelSettings::default(), 0),
+            (lo, hi),
+            "{name}: the declared limit"
+        );
+        // The field's own setter (what the file form goes through) clamps to the same.
+        for (typed, stored) in [("3.0e38", hi), ("-3.0e38", lo)] {
+            let text = written_with(&WheelSettings::default(), name, typed);
+            let def: WheelSettingsDef = ron::from_str(&text).unwrap();
+            let read = WheelSettings::try_from(def).unwrap();
+            assert_eq!(get(&read), stored, "{name}'s setter with {typed}");
+        }
         let mut s = WheelSettings::default();
         // In range: stored as given.
         let mid = if hi > 1.0 { (lo + 1.0).min(hi) } else { 0.5 * (lo + hi) };
@@ -181,10 +194,31 @@ fn sanitized_is_identity_on_valid_settings_and_names_bad_fields() {
 
 /// A value of `f` inside its editor range and apart from its default: three quarters of
 /// the way up the range, or a quarter when that is the default.
-fn other_value(f: &FloatSetting) -> f32 {
-    let (lo, hi) = f.range;
+fn other_value(f: &Row<WheelSettings, SettingGroup>) -> f32 {
+    let (lo, hi) = (f.range)(&WheelSettings::default(), 0);
     let v = lo + 0.75 * (hi - lo);
-    if v == f.default { lo + 0.25 * (hi - lo) } else { v }
+    if Some(v) == f.default_value() {
+        lo + 0.25 * (hi - lo)
+    } else {
+        v
+    }
+}
+
+/// `s`'s file form in RON with the number `name` written as `value` (`s` must be
+/// written as a struct, `(…)`).
+fn written_with(s: &WheelSettings, name: &str, value: &str) -> String {
+    let mut text = ron::to_string(&WheelSettingsDef::from(s)).unwrap();
+    let key = format!("{name}:");
+    match text.find(&key) {
+        Some(at) => {
+            let at = at + key.len();
+            let end = at + text[at..].find([',', ')']).unwrap();
+            text.replace_range(at..end, value);
+        }
+        // A number a file leaves out at its default (`omit`): written in.
+        None => text.insert_str(1, &format!("{key}{value},")),
+    }
+    text
 }
 
 /// The one declaration (`WheelSettings::FLOATS`) holds for every number setting: its
@@ -197,23 +231,23 @@ fn other_value(f: &FloatSetting) -> f32 {
 #[test]
 fn every_float_setting_round_trips_resets_alone_and_has_its_range_in_its_limit() {
     let defaults = WheelSettings::default();
-    let mut names: Vec<&str> = WheelSettings::FLOATS.iter().map(|f| f.name).collect();
+    let mut names: Vec<&str> = WheelSettings::FLOATS.iter().map(|f| f.path).collect();
     names.sort_unstable();
     names.dedup();
     assert_eq!(names.len(), WheelSettings::FLOATS.len(), "a name declared twice");
     // Every field set to another value at once: the file form carries each.
     let mut all = WheelSettings::default();
     for f in WheelSettings::FLOATS {
-        let name = f.name;
-        assert_eq!((f.get)(&defaults), f.default, "{name}: default");
+        let name = f.path;
+        let ((min, max), range) = ((f.limit)(&defaults, 0), (f.range)(&defaults, 0));
+        assert_eq!((f.get)(&defaults, 0), f.default_value(), "{name}: default");
         assert!(
-            f.min <= f.range.0 && f.range.1 <= f.max,
-            "{name}: editor range {:?} outside its limit",
-            f.range
+            min <= range.0 && range.1 <= max,
+            "{name}: editor range {range:?} outside its limit"
         );
-        assert!(f.range.0 < f.range.1 && f.speed > 0.0, "{name}: empty range or no step");
+        assert!(range.0 < range.1 && f.step > 0.0, "{name}: empty range or no step");
         let v = other_value(f);
-        assert_eq!((f.set)(&mut all, v), Ok(v), "{name}");
+        assert_eq!(f.set(&mut all, 0, v), Ok(v), "{name}");
     }
     let def = WheelSettingsDef::from(&all);
     assert_eq!(
@@ -225,25 +259,84 @@ fn every_float_setting_round_trips_resets_alone_and_has_its_range_in_its_limit()
     assert_eq!(ron::from_str::<WheelSettings>(&text).unwrap(), all, "through RON");
     // One field made non-finite behind the setters (as reflection can): reset alone.
     for (i, f) in WheelSettings::FLOATS.iter().enumerate() {
-        let mut text = ron::to_string(&WheelSettingsDef::from(&all)).unwrap();
-        let key = format!("{}:", f.name);
-        let at = text.find(&key).unwrap_or_else(|| panic!("{} not written", f.name)) + key.len();
-        let end = at + text[at..].find([',', ')']).unwrap();
-        text.replace_range(at..end, "inf");
+        let text = written_with(&all, f.path, "inf");
         let broken: WheelSettingsDef = ron::from_str(&text).unwrap();
         assert!(
             WheelSettings::try_from(broken.clone()).is_err(),
             "{} accepted ∞",
-            f.name
+            f.path
         );
         let (clean, err) = broken.sanitize();
-        assert_eq!(err.map(|e| e.field()), Some(f.name));
+        assert_eq!(err.map(|e| e.field()), Some(f.path));
         for (j, g) in WheelSettings::FLOATS.iter().enumerate() {
-            let want = if i == j { g.default } else { (g.get)(&all) };
-            assert_eq!((g.get)(&clean), want, "{} reset with {}", g.name, f.name);
+            let want = if i == j { g.default_value() } else { (g.get)(&all, 0) };
+            assert_eq!((g.get)(&clean, 0), want, "{} reset with {}", g.path, f.path);
         }
         let mut want = all.clone();
-        (f.set)(&mut want, f.default).unwrap();
-        assert_eq!(clean, want, "{}: nothing else moved", f.name);
+        f.set(&mut want, 0, f.default_value().unwrap()).unwrap();
+        assert_eq!(clean, want, "{}: nothing else moved", f.path);
+    }
+}
+
+/// The docs' tables of a wheel's numbers (`docs/wheel-model.md`, "Settings") and of a
+/// compound's (`docs/tyre-thermal.md`, "The compounds") are the rows, written out:
+/// field, unit, default, limit, editor range. A row changed without its docs fails here
+/// and prints the table to paste (or run with `BLESS_DOCS=1` to write it). Checked that
+/// it fails: with `radius`'s default written 0.35 in the docs it prints the table.
+#[test]
+fn the_docs_tables_are_the_rows() {
+    check_table("docs/wheel-model.md", "WheelSettings::FLOATS", WheelSettings::FLOATS);
+    check_table("docs/tyre-thermal.md", "TyreCompound::FLOATS", TyreCompound::FLOATS);
+}
+
+/// The Markdown table of `rows` with their values in `S::default()`.
+fn table<S: Default, G>(rows: &[Row<S, G>]) -> String {
+    let s = S::default();
+    let n = |v: f32| {
+        if v != 0.0 && !(1.0e-3..1.0e5).contains(&v.abs()) {
+            format!("{v:e}")
+        } else {
+            format!("{v}")
+        }
+    };
+    let pair = |(lo, hi): (f32, f32)| format!("{} ..= {}", n(lo), n(hi));
+    let mut t = String::from("| field | unit | default | limit | editor range |\n| --- | --- | --- | --- | --- |\n");
+    for r in rows {
+        let unit = if r.unit.is_empty() { "–" } else { r.unit };
+        let default = r.default_value().map_or("–".into(), n);
+        t += &format!(
+            "| `{}` | {unit} | {default} | {} | {} |\n",
+            r.path,
+            pair((r.limit)(&s, 0)),
+            pair((r.range)(&s, 0))
+        );
+    }
+    t
+}
+
+/// Checks (or with `BLESS_DOCS` set, writes) the table of `rows` between the markers
+/// `<!-- rows: NAME -->` and `<!-- /rows -->` in the file `doc` of the repository.
+fn check_table<S: Default, G>(doc: &str, name: &str, rows: &[Row<S, G>]) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(doc);
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        // The crate built from its package has no docs beside it.
+        return;
+    };
+    let (open, close) = (format!("<!-- rows: {name} -->\n"), "<!-- /rows -->");
+    let start = text
+        .find(&open)
+        .unwrap_or_else(|| panic!("{doc}: no `{}` marker", open.trim()))
+        + open.len();
+    let end = start
+        + text[start..]
+            .find(close)
+            .unwrap_or_else(|| panic!("{doc}: no `{close}` marker"));
+    let want = table(rows);
+    if text[start..end] != want {
+        if std::env::var_os("BLESS_DOCS").is_some() {
+            std::fs::write(&path, format!("{}{want}{}", &text[..start], &text[end..])).unwrap();
+            return;
+        }
+        panic!("{doc}'s table of {name} is not the rows'; it should read:\n{want}");
     }
 }

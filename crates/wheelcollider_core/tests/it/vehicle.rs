@@ -303,7 +303,7 @@ fn numbers(v: &ron::Value, path: &str, out: &mut Vec<String>) {
 /// Every number a shipped preset's written file holds has one declaration: a row of
 /// [`VEHICLE_FLOATS`], the wheel's ([`WheelSettings::FLOATS`](wheelcollider_core::WheelSettings::FLOATS), with its tyre
 /// curves' coefficients) or the tyre compound's
-/// ([`TyreCompound::FIELDS`](wheelcollider_core::TyreCompound::FIELDS)), or one of the
+/// ([`TyreCompound::FLOATS`](wheelcollider_core::TyreCompound::FLOATS)), or one of the
 /// arrays and counts `settings.rs` checks by hand (listed here). A number added to a
 /// settings type without a row fails it, naming the path. Checked that it fails: with
 /// `hitch.break_force`'s row removed it names `hitch.break_force` on the road car.
@@ -323,8 +323,8 @@ fn every_number_of_a_preset_is_declared() {
         "trailer.coupling[]",
         "axles[].wheel.cylinder_resolution",
     ];
-    let wheel: Vec<&str> = WheelSettings::FLOATS.iter().map(|f| f.name).collect();
-    let compound: Vec<&str> = TyreCompound::FIELDS.iter().map(|f| f.name).collect();
+    let wheel: Vec<&str> = WheelSettings::FLOATS.iter().map(|f| f.path).collect();
+    let compound: Vec<&str> = TyreCompound::FLOATS.iter().map(|f| f.path).collect();
     let declared = |path: &str| -> bool {
         // Indices dropped: `axles[1].z` is the row `axles[].z`.
         let mut bare = String::new();

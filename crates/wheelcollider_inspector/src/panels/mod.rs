@@ -32,6 +32,7 @@ use wheelcollider_avian::debug::WheelGizmos;
 use wheelcollider_avian::prelude::*;
 use wheelcollider_avian::replay::{DriveRecorder, DriveReplay};
 use wheelcollider_avian::vehicle::VehicleRuntime;
+use wheelcollider_core::Row;
 use wheelcollider_core::vehicle::AxleSuspension;
 
 use crate::{Request, Tab, gizmo_toggles};
@@ -73,6 +74,19 @@ pub(super) fn num(
         .changed();
     ui.end_row();
     r || typed
+}
+
+/// One row (a declared number of any settings type, [`Row`]) at index `i` (an axle's,
+/// or 0) as a drag value: its label, unit, editor range and step. An unset optional
+/// number shows what it resolves to and an edit sets it; an absent one (a part of
+/// another kind) is not drawn. Returns whether it was edited; the edit is clamped to the
+/// row's limit (a non-finite one is refused).
+pub(super) fn row_ui<S, G>(ui: &mut egui::Ui, settings: &mut S, row: &Row<S, G>, i: usize) -> bool {
+    let Some(mut v) = row.shown(settings, i) else {
+        return false;
+    };
+    let (lo, hi) = (row.range)(settings, i);
+    num(ui, row.label, &mut v, lo..=hi, &unit_suffix(row.unit), row.step as f64) && row.set(settings, i, v).is_ok()
 }
 
 /// A drag value's suffix for a setting's unit as the docs write it: `°` for degrees,
@@ -254,10 +268,10 @@ fn tune_tab(
 fn axle_ui(ui: &mut egui::Ui, i: usize, settings: &mut VehicleSettings) -> bool {
     use wheelcollider_core::vehicle::{VEHICLE_FLOATS, VehiclePart};
     let mut changed = false;
-    let rows = || VEHICLE_FLOATS.iter().filter(|f| f.part == VehiclePart::Axle);
+    let rows = || VEHICLE_FLOATS.iter().filter(|f| f.group == VehiclePart::Axle);
     egui::Grid::new(("axle", i)).num_columns(2).show(ui, |ui| {
         for f in rows().take_while(|f| f.path != "axles[].roll_steer") {
-            changed |= tune_vehicle::float_ui(ui, settings, f, i);
+            changed |= row_ui(ui, settings, f, i);
         }
         let axle = &mut settings.axles[i];
         ui.label("suspension");
@@ -286,7 +300,7 @@ fn axle_ui(ui: &mut egui::Ui, i: usize, settings: &mut VehicleSettings) -> bool 
                 }
                 ui.end_row();
             }
-            changed |= tune_vehicle::float_ui(ui, settings, f, i);
+            changed |= row_ui(ui, settings, f, i);
         }
     });
     changed

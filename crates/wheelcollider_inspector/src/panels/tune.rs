@@ -48,16 +48,12 @@ pub(super) fn wheel_settings_ui(ui: &mut egui::Ui, id: &str, w: &mut WheelSettin
     changed
 }
 
-/// The number settings of `group` as drag values, from their one declaration
+/// The number settings of `group` as drag values, from their rows
 /// ([`WheelSettings::FLOATS`]: label, unit, range and step); sets `changed` when one was
-/// edited (through its clamping setter).
+/// edited (clamped to its limit).
 fn float_fields(ui: &mut egui::Ui, w: &mut WheelSettings, group: SettingGroup, changed: &mut bool) {
     for f in WheelSettings::FLOATS.iter().filter(|f| f.group == group) {
-        let mut v = (f.get)(w);
-        let suffix = unit_suffix(f.unit);
-        if num(ui, f.label, &mut v, f.range.0..=f.range.1, &suffix, f.speed as f64) && (f.set)(w, v).is_ok() {
-            *changed = true;
-        }
+        *changed |= row_ui(ui, w, f, 0);
     }
 }
 
@@ -179,28 +175,9 @@ pub(super) fn surface_ui(ui: &mut egui::Ui, name: &str, s: &mut WheelSurface) ->
         .default_open(crate::edge_probe::active(ui.ctx()))
         .show(ui, |ui| {
             egui::Grid::new(("surface", name)).num_columns(2).show(ui, |ui| {
-                changed |= num(ui, "grip", &mut s.grip, 0.0..=3.0, " ×", 0.01);
-                changed |= num(ui, "stiffness", &mut s.stiffness, 0.01..=3.0, " ×", 0.01);
-                changed |= num(ui, "speed fade", &mut s.speed_fade, 0.0..=0.1, " s/m", 0.001);
-                changed |= num(
-                    ui,
-                    "rolling resistance",
-                    &mut s.rolling_resistance,
-                    0.0..=1.0,
-                    "",
-                    0.001,
-                );
-                changed |= num(ui, "roughness", &mut s.bump_amplitude, 0.0..=0.5, " m", 0.001);
-                changed |= num(ui, "roughness frequency", &mut s.bump_period, 0.001..=10.0, " /m", 0.01);
-                changed |= num(
-                    ui,
-                    "temperature offset",
-                    &mut s.temperature_offset,
-                    -50.0..=50.0,
-                    " °C",
-                    0.1,
-                );
-                changed |= num(ui, "road cooling", &mut s.road_cooling, 0.0..=10.0, " ×", 0.01);
+                for row in WheelSurface::FLOATS {
+                    changed |= row_ui(ui, s, row, 0);
+                }
             });
         });
     changed

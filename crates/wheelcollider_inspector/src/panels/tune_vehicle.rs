@@ -4,7 +4,7 @@
 
 use bevy_egui::egui;
 use wheelcollider_avian::prelude::*;
-use wheelcollider_core::vehicle::{VEHICLE_FLOATS, VehicleFloat, VehiclePart};
+use wheelcollider_core::vehicle::{VEHICLE_FLOATS, VehiclePart};
 
 use super::tune::section;
 use super::*;
@@ -44,12 +44,12 @@ pub(super) fn diff_ui(ui: &mut egui::Ui, id: &str, settings: &mut VehicleSetting
         let rows = |name: &str| {
             VEHICLE_FLOATS
                 .iter()
-                .filter(|f| f.part == VehiclePart::Differential && f.each_axle() == axle.is_some())
+                .filter(|f| f.group == VehiclePart::Differential && f.each_axle() == axle.is_some())
                 .find(|f| f.path.ends_with(name))
         };
         for name in ["preload", "locking"] {
             if let Some(f) = rows(name) {
-                changed |= float_ui(ui, settings, f, axle.unwrap_or(0));
+                changed |= row_ui(ui, settings, f, axle.unwrap_or(0));
             }
         }
         // The datasheets' figure beside it: |T_l − T_r| ≤ preload + locking·|T_in|.
@@ -82,7 +82,7 @@ pub(super) fn diff_ui(ui: &mut egui::Ui, id: &str, settings: &mut VehicleSetting
         }
         ui.end_row();
         if let Some(f) = rows("coast_locking") {
-            changed |= float_ui(ui, settings, f, axle.unwrap_or(0));
+            changed |= row_ui(ui, settings, f, axle.unwrap_or(0));
         }
     });
     changed
@@ -96,29 +96,13 @@ fn differential(settings: &mut VehicleSettings, axle: Option<usize>) -> &mut Dif
     }
 }
 
-/// One row of [`VEHICLE_FLOATS`] at index `i` (an axle's, or 0) as a drag value: its
-/// label, unit, editor range and step. An unset optional number shows what it resolves
-/// to and an edit sets it; an absent one (a part of another kind) is not drawn. Returns
-/// whether it was edited (the vehicle's `validate` then clamps it).
-pub(super) fn float_ui(ui: &mut egui::Ui, settings: &mut VehicleSettings, f: &VehicleFloat, i: usize) -> bool {
-    let Some(mut v) = f.shown(settings, i) else {
-        return false;
-    };
-    let (lo, hi) = (f.range)(settings, i);
-    if num(ui, f.label, &mut v, lo..=hi, &unit_suffix(f.unit), f.step as f64) {
-        f.write(settings, i, v);
-        true
-    } else {
-        false
-    }
-}
-
 /// The scalar numbers of `part` as drag values, from their one declaration
 /// ([`VEHICLE_FLOATS`]: label, unit, editor range and step); sets `changed` when one
-/// was edited (the vehicle's `validate` then clamps it).
+/// was edited (clamped to its limit; the vehicle's `validate` then clamps the rows
+/// whose limits read it).
 fn part_fields(ui: &mut egui::Ui, settings: &mut VehicleSettings, part: VehiclePart, changed: &mut bool) {
-    for f in VEHICLE_FLOATS.iter().filter(|f| f.part == part) {
-        *changed |= float_ui(ui, settings, f, 0);
+    for f in VEHICLE_FLOATS.iter().filter(|f| f.group == part) {
+        *changed |= row_ui(ui, settings, f, 0);
     }
 }
 

@@ -1,5 +1,5 @@
 //! The tyre's compound in the Tune tab (on / off, the named compounds, every field from
-//! its one declaration, [`TyreCompound::FIELDS`]) and its heat map in the Telemetry tab:
+//! its rows, [`TyreCompound::FLOATS`]) and its heat map in the Telemetry tab:
 //! each tyre a cell in the car's layout, coloured by its surface temperature against its
 //! compound's window, with its carcass and gas temperatures, pressure, tread and grip.
 
@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use bevy_egui::egui;
 use wheelcollider_avian::prelude::*;
 
-use super::{WheelsQuery, num, section, unit_suffix, wheel_name};
+use super::{WheelsQuery, row_ui, section, wheel_name};
 
 /// The "tyre compound" section of the wheel editor; returns whether it changed.
 pub(super) fn compound_ui(ui: &mut egui::Ui, id: &str, w: &mut WheelSettings) -> bool {
@@ -37,19 +37,8 @@ pub(super) fn compound_ui(ui: &mut egui::Ui, id: &str, w: &mut WheelSettings) ->
                 }
             });
             ui.end_row();
-            // A flat tyre cannot drop its wheel further than its radius.
-            let radius = w.radius();
-            for f in TyreCompound::FIELDS {
-                let mut v = (f.get)(&c);
-                let range = match f.name {
-                    "rim_drop" => 0.0..=0.9 * radius,
-                    _ => f.range.0..=f.range.1,
-                };
-                let label = f.name.replace('_', " ");
-                let speed = ((f.range.1 - f.range.0) / 500.0) as f64;
-                if num(ui, &label, &mut v, range, &unit_suffix(f.unit), speed) && (f.set)(&mut c, v).is_ok() {
-                    *changed = true;
-                }
+            for f in TyreCompound::FLOATS {
+                *changed |= row_ui(ui, &mut c, f, 0);
             }
             if *changed {
                 *changed = w.set_compound(Some(c)).is_ok();

@@ -12,7 +12,8 @@
 //! and as two wheels with the capacity's difference past it. Each answers with its mean
 //! speed and that speed's slope per N·m (the compliance `1 / (J/dt + r·∂Fx/∂ω)`, 0 while
 //! a brake holds it at rest). [`solve_driveline`] finds the gearbox output's torque
-//! by a safeguarded Newton iteration on the output's balance, each evaluation solving
+//! by a safeguarded Newton iteration on the output's balance (the one the wheel's spin
+//! solve uses, `roots.rs`), each evaluation solving
 //! every axle exactly (the centre differential's transfer on the axles' linear model),
 //! until the output's speed would move by less than [`SPEED_TOLERANCE`] (two or three
 //! evaluations in a steady state, at most [`MAX_EVALUATIONS`] until the torque is
@@ -116,6 +117,7 @@ impl Driveline {
 
 mod axle;
 
+use crate::roots::Bracket;
 use crate::spin::DrivenWheel;
 use axle::{AxleAnswer, axle};
 
@@ -315,15 +317,14 @@ pub fn solve_driveline<'w, W: DrivenWheel + 'w>(
     let mut x = source - j_dt * (warm.speed - speed0);
     let mut speed = e.at(x);
     let (mut v, mut slope) = g(x, speed);
-    let (mut lo, mut hi) = (f64::NEG_INFINITY, f64::INFINITY);
+    let mut bracket = Bracket::new(f64::NEG_INFINITY, f64::INFINITY);
     // g moves the output's speed by g / (J_r/dt + 1/slope of ω_out): stop below the
     // tolerance (or at once without an output inertia, where g is the torque's error).
     let tol = SPEED_TOLERANCE * j_dt.max(1.0);
     let (mut held, mut collapsed) = (false, false);
     // A bracket once found is bisected on past MAX_EVALUATIONS (a tyre past its peak
     // makes g jump, where Newton's steps leave the bracket), up to MAX_BRACKETED.
-    while v.abs() > tol && (e.count < MAX_EVALUATIONS || (lo.is_finite() && hi.is_finite() && e.count < MAX_BRACKETED))
-    {
+    while v.abs() > tol && (e.count < MAX_EVALUATIONS || (bracket.is_finite() && e.count < MAX_BRACKETED)) {
         // The friction holds the output where the torque that stops it leaves less
         // than the friction to hold.
         let (w, dw) = speed;
@@ -335,22 +336,11 @@ pub fn solve_driveline<'w, W: DrivenWheel + 'w>(
                 break;
             }
         }
-        if v < 0.0 {
-            lo = x;
-        } else {
-            hi = x;
-        }
-        let newton = x - v / slope;
-        x = if newton > lo && newton < hi {
-            newton
-        } else if lo.is_finite() && hi.is_finite() {
-            0.5 * (lo + hi)
-        } else {
-            x - v.signum() * (1.0 + x.abs())
-        };
+        bracket.narrow(x, v);
+        x = bracket.next(x, v, slope);
         speed = e.at(x);
         (v, slope) = g(x, speed);
-        if hi - lo <= 1e-9 * (1.0 + x.abs()) {
+        if bracket.hi - bracket.lo <= 1e-9 * (1.0 + x.abs()) {
             // g changes sign across this torque without a root: a tyre switching
             // branches past its peak. Its balance is the inclusion at the jump.
             collapsed = true;
