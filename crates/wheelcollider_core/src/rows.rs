@@ -1,10 +1,11 @@
 //! One row type for every tunable number: a wheel's ([`WheelSettings::FLOATS`]), its
-//! tyre compound's ([`TyreCompound::FLOATS`]) and a vehicle's outside its wheels
-//! ([`VEHICLE_FLOATS`]). An editor draws any of them with one loop, a test walks any of
+//! tyre compound's ([`TyreCompound::FLOATS`]), a vehicle's outside its wheels
+//! ([`VEHICLE_FLOATS`]) and, in the plugin, a ground surface's (`WheelSurface::FLOATS`). An editor draws any of them with one loop, a test walks any of
 //! them with one function.
 //!
 //! Each is declared once, in one keyword grammar (the declarations are in
-//! `settings/table.rs`, `thermal/compound.rs` and `vehicle/fields.rs`):
+//! `settings/table.rs`, `thermal/compound.rs`, `vehicle/fields.rs` and the plugin's
+//! `wheel/surface.rs`):
 //!
 //! ```text
 //! /// The doc of the number.
@@ -156,4 +157,25 @@ impl<S: Default, G> Row<S, G> {
     pub fn default_value(&self) -> Option<f32> {
         (self.get)(&S::default(), 0)
     }
+}
+
+/// The row of a plain `f32` field `$name` of `$S` with a constant limit and editor
+/// range: what the wheel's, the compound's and the surface's declarations expand to.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! field_row {
+    ($S:ty, $name:ident, $label:expr, $unit:expr, $group:expr, ($min:expr, $max:expr), ($lo:expr, $hi:expr), $step:expr) => {
+        $crate::Row {
+            path: stringify!($name),
+            label: $label,
+            unit: $unit,
+            group: $group,
+            limit: |_: &$S, _: usize| ($min, $max),
+            range: |_: &$S, _: usize| ($lo, $hi),
+            step: $step,
+            get: |s: &$S, _: usize| Some(s.$name),
+            field: |s: &mut $S, _: usize| Some(&mut s.$name),
+            optional: None,
+        }
+    };
 }

@@ -20,18 +20,9 @@ macro_rules! surface_rows {
         label: $label:literal, unit: $unit:literal,
         limit: ($min:expr, $max:expr), range: ($lo:expr, $hi:expr), step: $step:expr $(,)?
     })*) => {
-        [$(Row {
-            path: stringify!($name),
-            label: $label,
-            unit: $unit,
-            group: (),
-            limit: |_, _| ($min, $max),
-            range: |_, _| ($lo, $hi),
-            step: $step,
-            get: |s: &WheelSurface, _| Some(s.$name),
-            field: |s: &mut WheelSurface, _| Some(&mut s.$name),
-            optional: None,
-        }),*]
+        [$(wheelcollider_core::field_row!(
+            WheelSurface, $name, $label, $unit, (), ($min, $max), ($lo, $hi), $step
+        )),*]
     };
 }
 

@@ -93,18 +93,9 @@ macro_rules! declare_wheel_settings {
         impl WheelSettings {
             /// Every number setting, in the file form's order: its name, unit, default,
             /// limit, editor range and accessors.
-            pub const FLOATS: &'static [Row<WheelSettings, SettingGroup>] = &[$(Row {
-                path: stringify!($name),
-                label: $label,
-                unit: $unit,
-                group: SettingGroup::$group,
-                limit: |_, _| ($min, $max),
-                range: |_, _| ($lo, $hi),
-                step: $speed,
-                get: |s, _| Some(s.$name),
-                field: |s, _| Some(&mut s.$name),
-                optional: None,
-            }),*];
+            pub const FLOATS: &'static [Row<WheelSettings, SettingGroup>] = &[$(
+                $crate::field_row!(WheelSettings, $name, $label, $unit, SettingGroup::$group, ($min, $max), ($lo, $hi), $speed)
+            ),*];
 
             $(
                 $(#[doc = $doc])*

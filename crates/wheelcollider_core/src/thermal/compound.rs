@@ -7,7 +7,7 @@
 //! Every figure of the three compounds is an estimate of its class (no tyre maker
 //! publishes them); `docs/tyre-thermal.md` derives each one and names its sources.
 
-use crate::limits::{SettingsError, check};
+use crate::limits::SettingsError;
 use crate::rows::Row;
 
 /// Writes [`TyreCompound`], [`TyreCompound::FLOATS`] and [`TyreCompoundDef`] from one
@@ -57,22 +57,16 @@ macro_rules! declare_compound {
 
         impl TyreCompound {
             /// Every number field: its label, unit, limit, editor range and step.
-            pub const FLOATS: &'static [Row<TyreCompound>] = &[$(Row {
-                path: stringify!($name),
-                label: $label,
-                unit: $unit,
-                group: (),
-                limit: |_, _| ($min, $max),
-                range: |_, _| ($lo, $hi),
-                step: $step,
-                get: |c, _| Some(c.$name),
-                field: |c, _| Some(&mut c.$name),
-                optional: None,
-            }),*];
+            pub const FLOATS: &'static [Row<TyreCompound>] = &[$(
+                $crate::field_row!(TyreCompound, $name, $label, $unit, (), ($min, $max), ($lo, $hi), $step)
+            ),*];
 
-            /// Every field clamped to its limit; an error names the first non-finite one.
+            /// Every field clamped to its limit (its row's); an error names the first
+            /// non-finite one.
             pub fn validated(mut self) -> Result<Self, SettingsError> {
-                $(self.$name = check(stringify!($name), self.$name, $min, $max)?;)*
+                for row in Self::FLOATS {
+                    row.clamp(&mut self, 0)?;
+                }
                 Ok(self)
             }
         }

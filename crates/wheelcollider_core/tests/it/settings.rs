@@ -340,3 +340,25 @@ fn check_table<S: Default, G>(doc: &str, name: &str, rows: &[Row<S, G>]) {
         panic!("{doc}'s table of {name} is not the rows'; it should read:\n{want}");
     }
 }
+
+/// `TyreCompound::validated` (what a file and `WheelSettings::set_compound` go through)
+/// clamps every field to its row's limit and refuses a non-finite one, naming it.
+/// Checked that it fails with `validated` returning the compound unclamped.
+#[test]
+fn a_compound_is_validated_through_its_rows() {
+    for row in TyreCompound::FLOATS {
+        let (min, max) = (row.limit)(&TyreCompound::default(), 0);
+        for (typed, stored) in [(1.0e30, max), (-1.0e30, min)] {
+            let mut c = TyreCompound::default();
+            row.write(&mut c, 0, typed);
+            let c = c.validated().unwrap();
+            assert_eq!((row.get)(&c, 0), Some(stored), "{} at {typed}", row.path);
+        }
+        let mut c = TyreCompound::default();
+        row.write(&mut c, 0, f32::NAN);
+        match c.validated() {
+            Err(SettingsError::NonFinite { field, .. }) => assert_eq!(field, row.path),
+            other => panic!("{} accepted NaN: {other:?}", row.path),
+        }
+    }
+}
