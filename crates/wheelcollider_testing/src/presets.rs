@@ -4,7 +4,8 @@
 /// Every shipped vehicle a driver drives, by file name
 /// (`crates/wheelcollider_core/presets/<name>.ron`, which `assets/presets` links to).
 /// The core's test `vehicle::the_preset_list_is_every_shipped_file` checks that the
-/// folder holds exactly these, the [`TRAILERS`] and the [`VARIANTS`].
+/// folder holds exactly these, the [`TRAILERS`], the [`VARIANTS`] and the
+/// [`TWO_WHEELERS`].
 pub const PRESETS: [&str; 5] = ["road", "rally", "kart", "gt86", "tractor"];
 
 /// Every shipped trailer (a vehicle towed, not driven), by file name in the same
@@ -16,6 +17,11 @@ pub const TRAILERS: [&str; 2] = ["caravan", "semitrailer"];
 /// slicks), by file name in the same folder: left out of [`PRESETS`]' sweeps, proved by
 /// the track's stint and the core's preset checks.
 pub const VARIANTS: [&str; 1] = ["gt86_track"];
+
+/// Every shipped two-wheeler (a vehicle its rider balances: `mt07`), by file name in the
+/// same folder: left out of [`PRESETS`]' sweeps (a car's manoeuvres), ridden by the
+/// plugin's `two_wheeler` tests.
+pub const TWO_WHEELERS: [&str; 1] = ["mt07"];
 
 /// The folder of the shipped presets, the core's `presets/`.
 pub fn presets_dir() -> std::path::PathBuf {

@@ -139,7 +139,7 @@ impl Sim {
         world.flush();
         // One step so the wheels find their chassis.
         app.update();
-        let n = settings.wheel_count();
+        let n = settings.wheel_indices();
         let mut wheels = vec![Entity::PLACEHOLDER; n];
         let children = app.world().get::<ChassisWheels>(car).map(|c| c.wheels().to_vec());
         for w in children.unwrap_or_default() {

@@ -6,10 +6,11 @@
 //!
 //! The law is a lean controller on the handlebar torque:
 //!
-//! `T = −k_p·e − k_i·∫e + k_d·φ̇ − k_s·δ̇`, `e = φ* − φ`,
+//! `T = s·(−k_p·e − k_i·∫e + k_d·φ̇) − k_s·δ̇`, `e = φ* − φ` (the arms' damping `k_s`
+//! handed to the head, which takes it implicitly with its damper),
 //!
-//! with `φ` the lean (positive left, as the steer), `φ*` the asked lean and `δ̇` the
-//! steer rate; `T` within `±max_torque`, the integral gathered only within 0.05 rad of
+//! with `φ` the lean (positive left, as the steer), `φ*` the asked lean, `δ̇` the
+//! steer rate and `s = min(1, gain_speed / v)` (lighter hands at speed; 1 by default); `T` within `±max_torque`, the integral gathered only within 0.05 rad of
 //! the asked lean and kept within what it can use (`max_torque / k_i`). Past `let_go` of
 //! lean the rider has fallen and lets go.
 //! Proved by `two_wheeler::rider` (the benchmark bicycle held in a steady turn at a
@@ -19,62 +20,23 @@ use super::SteeringHead;
 use crate::wheel::components::{ChassisForces, WheelOutput};
 use avian3d::prelude::*;
 use bevy::prelude::*;
+pub use wheelcollider_core::vehicle::RiderSettings;
 
 /// A rider on a two-wheeler with a [`SteeringHead`]: turns the handlebar (the head's
-/// [`torque`](SteeringHead::torque)) to hold the asked [`lean`](Self::lean). A game
-/// writes `lean` from its steer input each step (a positive steer input leans and turns
-/// left, as a car's turns left).
-#[derive(Component, Clone, Debug, PartialEq, Reflect)]
+/// [`torque`](SteeringHead::torque)) to hold the asked [`lean`](Self::lean), with the
+/// gains of its [`RiderSettings`]. A game writes `lean` from its steer input each step (a
+/// positive steer input leans and turns left, as a car's turns left); a vehicle with
+/// [`TwoWheelerSettings`](wheelcollider_core::vehicle::TwoWheelerSettings) gets its rider
+/// from its settings, its lean from its [`VehicleInput`](crate::vehicle::VehicleInput).
+#[derive(Component, Clone, Debug, Default, PartialEq, Reflect)]
 #[reflect(Component)]
 pub struct Rider {
+    /// The gains, the handlebar's bound and the foot.
+    pub settings: RiderSettings,
     /// The lean asked for (rad, positive left).
     pub lean: f32,
-    /// Handlebar torque per radian of lean error (N·m/rad).
-    pub lean_gain: f32,
-    /// Handlebar torque per radian-second of the lean error's integral (N·m/(rad·s)).
-    pub integral_gain: f32,
-    /// Handlebar torque per rad/s of lean rate (N·m·s/rad).
-    pub lean_rate_gain: f32,
-    /// Handlebar torque against the steer rate, per rad/s (N·m·s/rad): the arms' own
-    /// damping.
-    pub steer_rate_gain: f32,
-    /// The most torque the rider puts on the handlebar (N·m, ≥ 0).
-    pub max_torque: f32,
-    /// The lean past which the rider has fallen and lets go (rad).
-    pub let_go: f32,
-    /// Whether the rider puts a foot down below [`foot_speed`](Self::foot_speed) (an
-    /// assist a game can turn off: without it a bike at rest falls over).
-    pub foot_down: bool,
-    /// The speed below which a foot is down (m/s, walking pace).
-    pub foot_speed: f32,
-    /// The lean at which the foot meets the road (rad): within it the bike rests on its
-    /// wheels alone.
-    pub foot_lean: f32,
-    /// How far to the side of the wheels the foot stands (m).
-    pub foot_reach: f32,
     /// The lean error's integral (rad·s): state.
     pub integral: f32,
-}
-
-impl Default for Rider {
-    /// Gains for a bicycle of some 90 kg with its rider (`two_wheeler::rider` rides the
-    /// benchmark bicycle with them); a motorcycle's are larger with its mass.
-    fn default() -> Self {
-        Self {
-            lean: 0.0,
-            lean_gain: 30.0,
-            integral_gain: 20.0,
-            lean_rate_gain: 20.0,
-            steer_rate_gain: 2.0,
-            max_torque: 30.0,
-            let_go: 1.2,
-            foot_down: true,
-            foot_speed: 1.5,
-            foot_lean: 5f32.to_radians(),
-            foot_reach: 0.4,
-            integral: 0.0,
-        }
-    }
 }
 
 /// How near the asked lean (rad) the rider's integral gathers.
@@ -109,11 +71,12 @@ pub(crate) fn ride(
         return;
     }
     for (mut rider, mut head, rotation, velocity, spin) in &mut riders {
-        let max = rider.max_torque.max(0.0);
-        if rider.foot_down && velocity.0.length() < rider.foot_speed {
+        let max = rider.settings.max_torque.max(0.0);
+        if rider.settings.foot_down && velocity.0.length() < rider.settings.foot_speed {
             // A foot is down: the rider holds the handlebar straight.
             rider.integral = 0.0;
-            let torque = -rider.lean_gain * head.angle - rider.steer_rate_gain * head.rate;
+            let torque = -rider.settings.lean_gain * head.angle;
+            head.arms = rider.settings.steer_rate_gain.max(0.0);
             head.torque = if torque.is_finite() {
                 torque.clamp(-max, max)
             } else {
@@ -122,14 +85,15 @@ pub(crate) fn ride(
             continue;
         }
         let (lean, lean_rate) = lean_of(rotation.0, spin.0);
-        if !(lean.is_finite() && lean_rate.is_finite()) || lean.abs() > rider.let_go {
+        if !(lean.is_finite() && lean_rate.is_finite()) || lean.abs() > rider.settings.let_go.to_radians() {
             head.torque = 0.0;
+            head.arms = 0.0;
             rider.integral = 0.0;
             continue;
         }
         let error = rider.lean - lean;
-        let reach = if rider.integral_gain > 0.0 {
-            max / rider.integral_gain
+        let reach = if rider.settings.integral_gain > 0.0 {
+            max / rider.settings.integral_gain
         } else {
             0.0
         };
@@ -139,8 +103,15 @@ pub(crate) fn ride(
         if error.abs() < INTEGRAL_BAND {
             rider.integral = (rider.integral + error * dt).clamp(-reach, reach);
         }
-        let torque = -rider.lean_gain * error - rider.integral_gain * rider.integral + rider.lean_rate_gain * lean_rate
-            - rider.steer_rate_gain * head.rate;
+        let g = &rider.settings;
+        // Lighter hands at speed (`RiderSettings::gain_speed`).
+        let scale = match (g.gain_speed, velocity.0.length()) {
+            (s, v) if s > 0.0 && v > s => s / v,
+            _ => 1.0,
+        };
+        let torque = scale * (-g.lean_gain * error - g.integral_gain * rider.integral + g.lean_rate_gain * lean_rate);
+        // The arms' damping `k_s·δ̇`: the head takes it implicitly.
+        head.arms = g.steer_rate_gain.max(0.0);
         head.torque = if torque.is_finite() {
             torque.clamp(-max, max)
         } else {
@@ -149,9 +120,9 @@ pub(crate) fn ride(
     }
 }
 
-/// Every [`Rider`]'s foot: below [`foot_speed`](Rider::foot_speed), with
-/// [`foot_down`](Rider::foot_down), a lean past [`foot_lean`](Rider::foot_lean) puts the
-/// foot on the road [`foot_reach`](Rider::foot_reach) to that side of the wheels, under
+/// Every [`Rider`]'s foot: below [`foot_speed`](RiderSettings::foot_speed), with
+/// [`foot_down`](RiderSettings::foot_down), a lean past [`foot_lean`](RiderSettings::foot_lean) puts the
+/// foot on the road [`foot_reach`](RiderSettings::foot_reach) to that side of the wheels, under
 /// the centre of mass (the road's height read at the front wheel's contact). The leg
 /// pushes up there (never pulls), as a spring and damper on the lean past the foot's,
 /// four times as stiff as the bike's toppling `m·g·h`, so the bike leans on it and
@@ -178,14 +149,14 @@ pub(crate) fn put_feet_down(
         return;
     }
     for (rider, head, rotation, velocity, spin, mass, inertia, mut forces) in &mut riders {
-        if !rider.foot_down || velocity.0.length() >= rider.foot_speed {
+        if !rider.settings.foot_down || velocity.0.length() >= rider.settings.foot_speed {
             continue;
         }
         let Ok(front) = wheels.get(head.wheel) else {
             continue;
         };
         let (lean, lean_rate) = lean_of(rotation.0, spin.0);
-        let past = lean.abs() - rider.foot_lean.max(0.0);
+        let past = lean.abs() - rider.settings.foot_lean.to_radians().max(0.0);
         if !front.output.grounded || !past.is_finite() || past <= 0.0 {
             continue;
         }
@@ -194,7 +165,7 @@ pub(crate) fn put_feet_down(
         let height = (centre.y - front.contact_position.y).max(0.0);
         let heading = (rotation.0 * Vec3::NEG_Z).with_y(0.0).normalize_or(Vec3::NEG_Z);
         let left = Vec3::Y.cross(heading);
-        let reach = rider.foot_reach.max(0.05);
+        let reach = rider.settings.foot_reach.max(0.05);
         let foot = Vec3::new(centre.x, front.contact_position.y, centre.z) + left * reach * lean.signum();
         // The leg's roll stiffness and damping about the wheels' line, as a force at the
         // foot: a torque T there is the force T / reach. The damping is critical for the

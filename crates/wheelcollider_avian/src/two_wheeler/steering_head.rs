@@ -17,7 +17,8 @@
 //!
 //! 1. The torque about the head axis `τ`: the front wheel's force at its contact and its
 //!    aligning torque, the front wheel's gyroscopic torque (its spin's angular momentum
-//!    turned with the chassis), the steering damper and the rider's torque.
+//!    turned with the chassis), the steering damper and the rider's arms (both taken
+//!    implicitly) and the rider's torque.
 //! 2. The head's acceleration `δ̈` from the assembly's equation about the axis,
 //!    `I_s·δ̈ = τ − s·I_o·Ω̇ − m·s·(e × (a_o − g))`, with the chassis' angular and
 //!    linear accelerations `Ω̇`, `a_o` those its force channel gives it *with* the
@@ -39,6 +40,7 @@
 use crate::wheel::components::{ChassisForces, WheelCollider, WheelOutput};
 use avian3d::prelude::*;
 use bevy::prelude::*;
+use wheelcollider_core::vehicle::VehicleSettings;
 
 /// A steering head on a chassis: its front wheel turns about `axis` through `anchor`
 /// by the forces on the front assembly (see the module docs). Put it on the chassis'
@@ -75,6 +77,10 @@ pub struct SteeringHead {
     pub lock: f32,
     /// The rider's torque on the handlebar this step (N·m, positive turns left).
     pub torque: f32,
+    /// The rider's arms' damping on the handlebar this step (N·m·s/rad, ≥ 0), taken
+    /// implicitly with the [`damping`](Self::damping): a rider's hands damp the steering
+    /// as a damper does, and a stiff one taken explicitly would overshoot.
+    pub arms: f32,
     /// The steer angle (rad, positive left).
     pub angle: f32,
     /// The steer rate (rad/s).
@@ -106,9 +112,46 @@ impl SteeringHead {
             damping: 0.0,
             lock: core::f32::consts::FRAC_PI_4,
             torque: 0.0,
+            arms: 0.0,
             angle: 0.0,
             rate: 0.0,
         }
+    }
+
+    /// The head of a two-wheeler's settings ([`VehicleSettings::two_wheeler`]) on its
+    /// front wheel `wheel`: the axis and anchor of its
+    /// [`head_geometry`](VehicleSettings::head_geometry), the front assembly, damper and
+    /// lock; straight ahead and still. `None` for a vehicle that is not a two-wheeler.
+    pub fn of_vehicle(wheel: Entity, settings: &VehicleSettings) -> Option<Self> {
+        let mut head = Self::new(
+            wheel,
+            Transform::IDENTITY,
+            Vec3::Y,
+            Vec3::ZERO,
+            1.0,
+            Vec3::ZERO,
+            Mat3::IDENTITY,
+        );
+        head.take_settings(settings).then_some(head)
+    }
+
+    /// Takes a two-wheeler's numbers from `settings` (geometry, front assembly, damper,
+    /// lock), keeping its wheel, angle, rate and torque (the angle held within the new
+    /// lock). Returns false, changing nothing, for a vehicle that is not a two-wheeler.
+    pub fn take_settings(&mut self, settings: &VehicleSettings) -> bool {
+        let (Some(bike), Some(geometry)) = (settings.two_wheeler.as_ref(), settings.head_geometry()) else {
+            return false;
+        };
+        self.mount = Transform::from_translation(Vec3::from(geometry.mount));
+        self.axis = Vec3::from(geometry.axis).normalize_or(Vec3::Y);
+        self.anchor = Vec3::from(geometry.anchor);
+        self.mass = bike.front_mass;
+        self.centre_of_mass = Vec3::from(bike.front_centre_of_mass);
+        self.inertia = Mat3::from_diagonal(Vec3::from(bike.front_inertia));
+        self.damping = bike.steering_damper;
+        self.lock = bike.lock.to_radians();
+        self.angle = self.angle.clamp(-self.lock, self.lock);
+        true
     }
 
     /// The front wheel's mount at the steer angle `angle` (chassis frame).
@@ -198,12 +241,12 @@ fn head_step(
     // 1. The torque about the axis, and the front wheel's gyroscopic torque from the
     // head's turn (the chassis' own turn is in the wheels' step).
     let momentum = (output.rotation * Vec3::X) * (-wheel.inertia() * output.output.angular_velocity);
-    let mut tau = head.torque - head.damping.max(0.0) * rate + s.dot(momentum.cross(spin));
+    let damping = head.damping.max(0.0) + head.arms.max(0.0);
+    let mut tau = head.torque - damping * rate;
     // The damper is taken implicitly (a stiff one would overshoot explicitly). The front
     // tyre's castor damping is not: its force answers the head's turn a step later
     // through its relaxation, and an implicit term for it on top of that lag damps the
     // weave too much (`two_wheeler::benchmark`; `docs/two-wheeler.md`, the 30 Hz shimmy).
-    let damping = head.damping.max(0.0);
     if output.output.grounded {
         tau += s.dot((output.contact_position - o).cross(output.force));
         if let Some(hit) = output.hit {
@@ -217,11 +260,19 @@ fn head_step(
     let sweep = s.cross(e) * head.mass;
     let k = inertia_o * s + lever.cross(sweep);
     let (f0, t0) = (forces.force(), forces.torque());
+    // The front wheel's gyroscopic pair, at the end of the step's rates (both are
+    // affine in `x`): the chassis turning the spinning wheel torques the head,
+    // `s·(L × Ω')`, and the head turning it torques the chassis, `L × s·δ̇'`. Taken at the
+    // start of the step, the pair feeds energy into the weave (a coupling through the
+    // velocities, explicit both ways, is a rotation integrated by Euler's method): the
+    // MT-07's weave grew at 60 Hz and 160 km/h (`two_wheeler::motorcycle`).
+    let gyro_on_chassis = |x: f32| momentum.cross(s * (rate + x * dt));
     let residual = |x: f32| {
         let linear = (f0 - sweep * x) * inverse_mass;
-        let angular = inverse_inertia * (t0 - k * x);
+        let angular = inverse_inertia * (t0 - k * x + gyro_on_chassis(x));
         let at_anchor = linear + angular.cross(lever);
-        (inertia_o.mul_vec3(s).dot(s) + damping * dt) * x - tau
+        let spin_end = spin + angular * dt;
+        (inertia_o.mul_vec3(s).dot(s) + damping * dt) * x - tau - s.dot(momentum.cross(spin_end))
             + s.dot(inertia_o * angular)
             + head.mass * s.dot(e.cross(at_anchor))
     };
@@ -238,7 +289,7 @@ fn head_step(
     }
     // 3. The reaction of the turning assembly on the chassis.
     let force = -sweep * acceleration;
-    let torque = -k * acceleration + momentum.cross(s * rate);
+    let torque = -k * acceleration + momentum.cross(s * new_rate);
     (force.is_finite() && torque.is_finite() && new_rate.is_finite() && new_angle.is_finite()).then_some(HeadStep {
         force,
         torque,

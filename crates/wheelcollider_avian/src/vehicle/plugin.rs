@@ -70,7 +70,7 @@ impl Plugin for VehiclePlugin {
                     (systems::sync_vehicles, towing::place_stands)
                         .chain()
                         .in_set(VehicleSystems::Sync),
-                    (towing::tow_trailers, systems::drive_vehicles)
+                    (towing::tow_trailers, systems::drive_vehicles, systems::ask_lean)
                         .chain()
                         .in_set(VehicleSystems::Drive),
                     events::gear_events.in_set(WheelSystems::Events),

@@ -4,11 +4,13 @@ use avian3d::prelude::*;
 use bevy::prelude::*;
 
 use super::{Vehicle, VehicleSettings, VehicleSettingsError, VehicleWheel};
+use crate::two_wheeler::{Rider, SteeringHead};
 use crate::wheel::{AntiRollBar, WheelCollider, WheelOf};
 
 /// Spawns a vehicle from a settings: the chassis (dynamic rigid body, box collider, mass,
 /// inertia, centre of mass, [`Vehicle`]) and one [`WheelCollider`] child per wheel,
-/// named `"axle 0 left"` and so on. The settings is validated first; an invalid one spawns
+/// named `"axle 0 left"` and so on (`"axle 0"` on a single axle); a two-wheeler's
+/// steering head and rider ([`TwoWheelerSettings`](wheelcollider_core::vehicle::TwoWheelerSettings)). The settings is validated first; an invalid one spawns
 /// nothing and returns the error.
 ///
 /// The chassis also gets avian's [`SpeculativeMargin`] of [`CHASSIS_SPECULATIVE_MARGIN`]
@@ -115,15 +117,19 @@ pub(crate) fn build_vehicle(
         SpeculativeMargin(CHASSIS_SPECULATIVE_MARGIN),
         SweptCcd::NON_LINEAR.with_velocity_threshold(CHASSIS_CCD_SPEED, f32::MAX),
     ));
+    let mut wheels = Vec::with_capacity(settings.wheel_indices());
     for (a, axle) in settings.axles.iter().enumerate() {
-        let ends = [false, true].map(|right| {
-            let x = if right { axle.half_track } else { -axle.half_track };
-            let side = if right { "right" } else { "left" };
+        let mut spawn_end = |right: bool| {
+            let side = match (axle.single, right) {
+                (true, _) => "",
+                (false, true) => " right",
+                (false, false) => " left",
+            };
             let wheel = (
-                Name::new(format!("axle {a} {side}")),
+                Name::new(format!("axle {a}{side}")),
                 WheelCollider(settings.wheel_settings(a, right)),
                 VehicleWheel { axle: a, right },
-                Transform::from_xyz(x, axle.mount_height, axle.z),
+                Transform::from_xyz(axle.wheel_x(right), axle.mount_height, axle.z),
             );
             // In the same bundle: the plugin attaches a wheel when its `WheelCollider`
             // is added, by its `WheelOf` or else its rigid-body ancestor.
@@ -131,7 +137,13 @@ pub(crate) fn build_vehicle(
                 WheelPlacement::Children => commands.spawn((wheel, ChildOf(chassis))).id(),
                 WheelPlacement::OutsideHierarchy => commands.spawn((wheel, WheelOf(chassis))).id(),
             }
-        });
+        };
+        if axle.single {
+            wheels.push(spawn_end(false));
+            continue;
+        }
+        let ends = [false, true].map(&mut spawn_end);
+        wheels.extend(ends);
         // Each axle's anti-roll bar, solved with the suspension (zero stiffness: none).
         for (this, partner) in [(ends[0], ends[1]), (ends[1], ends[0])] {
             commands.entity(this).insert(AntiRollBar {
@@ -142,6 +154,16 @@ pub(crate) fn build_vehicle(
     }
     if let Some(trailer) = &settings.trailer {
         super::towing::spawn_stand(commands, chassis, trailer);
+    }
+    // A two-wheeler's steering head on its front wheel, and its rider.
+    if let (Some(bike), Some(&front)) = (&settings.two_wheeler, wheels.first())
+        && let Some(head) = SteeringHead::of_vehicle(front, &settings)
+    {
+        let rider = Rider {
+            settings: bike.rider.clone(),
+            ..default()
+        };
+        commands.entity(chassis).insert((head, rider));
     }
     commands.entity(chassis).insert(Vehicle(settings));
 }

@@ -6,11 +6,21 @@ use bevy::prelude::*;
 use wheelcollider_core::vehicle::{ChassisMotion, VehicleState, VehicleStep, WheelFeedback, step_vehicle};
 
 use super::{Vehicle, VehicleInput, VehicleRuntime, VehicleSettings, VehicleTelemetry, VehicleWheel};
+use crate::two_wheeler::{Rider, SteeringHead};
 use crate::wheel::{AntiRollBar, ChassisWheels, WheelCollider, WheelDriveline, WheelInput, WheelOutput};
 
 /// Validates changed cars and pushes them to the wheels and the body.
 pub(crate) fn sync_vehicles(
-    mut vehicles: Query<(Entity, &Vehicle, &mut VehicleRuntime, Option<&ChassisWheels>), Changed<Vehicle>>,
+    mut vehicles: Query<
+        (
+            Entity,
+            &Vehicle,
+            &mut VehicleRuntime,
+            Option<&ChassisWheels>,
+            Option<(&mut SteeringHead, &mut Rider)>,
+        ),
+        Changed<Vehicle>,
+    >,
     mut wheels: Query<(
         &VehicleWheel,
         &mut WheelCollider,
@@ -19,7 +29,7 @@ pub(crate) fn sync_vehicles(
     )>,
     mut bodies: Query<(&mut Mass, &mut AngularInertia, &mut CenterOfMass, &mut Collider)>,
 ) {
-    for (entity, vehicle, mut runtime, children) in &mut vehicles {
+    for (entity, vehicle, mut runtime, children, bike) in &mut vehicles {
         let mut settings = vehicle.0.clone();
         if let Err(e) = settings.validate() {
             warn!("vehicle {entity}: settings refused, keeping the last good one: {e}");
@@ -55,8 +65,7 @@ pub(crate) fn sync_vehicles(
             if collider.0 != wanted {
                 collider.0 = wanted;
             }
-            let x = if id.right { axle.half_track } else { -axle.half_track };
-            let t = Vec3::new(x, axle.mount_height, axle.z);
+            let t = Vec3::new(axle.wheel_x(id.right), axle.mount_height, axle.z);
             if transform.translation != t {
                 transform.translation = t;
             }
@@ -66,7 +75,32 @@ pub(crate) fn sync_vehicles(
                 bar.stiffness = axle.anti_roll_stiffness;
             }
         }
+        // A two-wheeler's head and rider (spawned with it) take its numbers.
+        if let (Some((mut head, mut rider)), Some(two_wheeler)) = (bike, settings.two_wheeler.as_ref()) {
+            head.take_settings(&settings);
+            if rider.settings != two_wheeler.rider {
+                rider.settings = two_wheeler.rider.clone();
+            }
+        }
         runtime.settings = Some(settings);
+    }
+}
+
+/// Each two-wheeler's [`Rider`] asked for the lean its driver's steer input gives:
+/// `steer × max_lean` (a positive steer leans and turns left, as a car's turns left;
+/// [`TwoWheelerSettings::max_lean`](wheelcollider_core::vehicle::TwoWheelerSettings::max_lean)).
+/// In [`VehicleSystems::Drive`](super::VehicleSystems::Drive), before the rider steers.
+pub(crate) fn ask_lean(mut bikes: Query<(&VehicleRuntime, &VehicleInput, &mut Rider)>) {
+    for (runtime, input, mut rider) in &mut bikes {
+        let Some(bike) = runtime.settings.as_ref().and_then(|s| s.two_wheeler.as_ref()) else {
+            continue;
+        };
+        let steer = if input.0.steer.is_finite() {
+            input.0.steer.clamp(-1.0, 1.0)
+        } else {
+            0.0
+        };
+        rider.lean = steer * bike.max_lean.to_radians();
     }
 }
 
@@ -162,7 +196,7 @@ pub(crate) fn drive_vehicles(time: Res<Time>, mut vehicles: VehicleQuery, mut wh
 /// Each wheel's last output as the vehicle's feedback, at its index (and its entity);
 /// returns how many are grounded. Sized to the settings' wheel count.
 fn gather_feedback(runtime: &mut VehicleRuntime, children: &ChassisWheels, wheels: &VehicleWheels) -> u32 {
-    let n = runtime.settings.as_ref().map_or(0, |s| s.wheel_count());
+    let n = runtime.settings.as_ref().map_or(0, |s| s.wheel_indices());
     runtime.feedback.resize(n, WheelFeedback::default());
     runtime.inputs.resize(n, WheelInput::default());
     runtime.entities.clear();

@@ -13,16 +13,35 @@ use bevy::prelude::*;
 /// `docs/performance.md`.
 #[cfg_attr(feature = "stage-table", inline(never))] // a stage of its own in `--stages`
 pub(crate) fn apply_forces(
+    time: Res<Time>,
     wheels: Query<&WheelOutput>,
     chassis: Query<(Entity, &ChassisWheels, &ChassisForces)>,
-    mut bodies: ParamSet<(Query<(Forces, &ChassisForces, &mut ChassisState)>, Query<Forces>)>,
+    mut bodies: ParamSet<(
+        Query<(
+            Forces,
+            &ChassisForces,
+            &mut ChassisState,
+            &ComputedAngularInertia,
+            &Rotation,
+        )>,
+        Query<Forces>,
+    )>,
 ) {
-    for (mut forces, sums, mut state) in &mut bodies.p0() {
+    let dt = time.delta_secs();
+    for (mut forces, sums, mut state, inertia, rotation) in &mut bodies.p0() {
+        let spin = forces.angular_velocity();
+        let world = inertia.rotated(rotation.0).value();
+        let world = Mat3::from_cols(
+            world.mul_vec3(Vec3::X),
+            world.mul_vec3(Vec3::Y),
+            world.mul_vec3(Vec3::Z),
+        );
+        let gyro = implicit_rotor(sums, world, spin, dt);
         forces.apply_force(sums.force);
-        forces.apply_torque(sums.torque);
+        forces.apply_torque(sums.torque + gyro);
         forces.apply_angular_acceleration(sums.angular_acceleration);
         let state = state.bypass_change_detection();
-        (state.free_force, state.free_torque) = (sums.free_force, sums.free_torque);
+        (state.free_force, state.free_torque) = (sums.free_force, sums.free_torque + gyro);
     }
     let mut others = bodies.p1();
     for (entity, children, _) in chassis.iter().filter(|(_, _, b)| b.reactions) {
@@ -38,4 +57,29 @@ pub(crate) fn apply_forces(
             }
         }
     }
+}
+
+/// The change (N·m, world) that takes the wheels' gyroscopic torque with the chassis'
+/// own turning, `L × ω` (in the channel at the step's start, [`ChassisForces::add_rotor`]),
+/// at the end of the step's angular velocity `ω'`: `I·(ω' − ω)/dt = τ − L×ω + L×ω' + I·α`
+/// is linear in `ω'` (`I` the chassis' inertia in the world, `τ` the channel's torque, `α`
+/// its inertia-free angular acceleration); avian's contacts and joints are not in it.
+/// Zero without rotors, or where the solve is not finite.
+fn implicit_rotor(sums: &ChassisForces, inertia: Mat3, spin: Vec3, dt: f32) -> Vec3 {
+    let l = sums.rotor;
+    if l == Vec3::ZERO || dt <= 0.0 {
+        return Vec3::ZERO;
+    }
+    let explicit = l.cross(spin);
+    // [L]×: the matrix of v ↦ L × v.
+    let cross = Mat3::from_cols(
+        Vec3::new(0.0, l.z, -l.y),
+        Vec3::new(-l.z, 0.0, l.x),
+        Vec3::new(l.y, -l.x, 0.0),
+    );
+    let a = inertia / dt - cross;
+    let b = inertia * spin / dt + (sums.torque - explicit) + inertia * sums.angular_acceleration;
+    let end = a.inverse() * b;
+    let change = l.cross(end) - explicit;
+    if change.is_finite() { change } else { Vec3::ZERO }
 }

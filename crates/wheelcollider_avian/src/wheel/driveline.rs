@@ -28,7 +28,8 @@ impl Slots {
             index: [None; MAX_WHEELS],
         };
         for (i, &wheel) in driveline.wheels.iter().enumerate() {
-            if driveline.line.axles[i / 2].share <= 0.0 {
+            let axle = &driveline.line.axles[i / 2];
+            if axle.share <= 0.0 || !axle.wheels(i / 2).contains(&i) {
                 continue;
             }
             let s = batch.iter().position(|&e| e == wheel)?;

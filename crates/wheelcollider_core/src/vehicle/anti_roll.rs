@@ -13,9 +13,9 @@ use crate::WheelInput;
 /// (`out[2·axle]` left, `out[2·axle + 1]` right), from the wheels' feedback of the last
 /// step: for a loop that steps the core's wheels itself, after
 /// [`step_vehicle`](super::step_vehicle). Wheels missing from `wheels` or `out` are
-/// skipped.
+/// skipped, and so is a [`single`](super::AxleSettings::single) axle (no bar).
 pub fn apply_bars(settings: &VehicleSettings, wheels: &[WheelFeedback], out: &mut [WheelInput]) {
-    for (axle, a) in settings.axles.iter().enumerate() {
+    for (axle, a) in settings.axles.iter().enumerate().filter(|(_, a)| !a.single) {
         let (l, r) = (2 * axle, 2 * axle + 1);
         let (Some(wl), Some(wr)) = (wheels.get(l), wheels.get(r)) else {
             continue;

@@ -308,6 +308,10 @@ pub(crate) fn yaw_stability(
     }
     let oversteer = r * e > 0.0;
     let axle = if oversteer { 0 } else { n_axles - 1 };
+    // One wheel on the centre line turns no yaw by its brake.
+    if settings.axles[axle].single {
+        return None;
+    }
     let i = VehicleSettings::wheel_index(axle, e > 0.0);
     let w = wheel(i);
     if !w.grounded {

@@ -114,6 +114,7 @@ pub(crate) fn budget_deceleration(
     wheel: impl Fn(usize) -> WheelFeedback,
 ) -> f32 {
     let force: f32 = (0..2 * n_axles)
+        .filter(|&i| settings.has_wheel(i))
         .map(|i| budget(&wheel(i), settings.axles[i / 2].wheel.longitudinal_tyre()).1)
         .sum();
     ABS_PEAK_FRACTION * force / settings.chassis.mass.max(1.0)
@@ -142,8 +143,9 @@ fn abs_cap(service: f32, w: &WheelFeedback, curve: &MagicFormula, inertia: f32, 
 }
 
 /// Brake torque (N·m, ≥ 0 before the caller's clamp) of each wheel of `axle`: its share
-/// of the service brake at pedal `brake` plus yaw stability's, limited by ABS, plus the
-/// handbrake's.
+/// of the service brake at pedal `brake` (half the axle's; all of it on a
+/// [`single`](super::AxleSettings::single) axle, whose right entry is then unused) plus
+/// yaw stability's, limited by ABS, plus the handbrake's.
 pub(crate) fn axle_brake_torques(
     settings: &VehicleSettings,
     axle: usize,
@@ -151,7 +153,8 @@ pub(crate) fn axle_brake_torques(
     aids: Aids,
     wheels: [WheelFeedback; 2],
 ) -> [f32; 2] {
-    let service = settings.brakes.max_torque * settings.brake_share(axle) * 0.5 * brake;
+    let per_wheel = 1.0 / settings.axles[axle].wheel_count() as f32;
+    let service = settings.brakes.max_torque * settings.brake_share(axle) * per_wheel * brake;
     let hand = if settings.axles[axle].handbrake {
         settings.brakes.handbrake_torque * aids.handbrake
     } else {
@@ -256,7 +259,11 @@ pub(crate) fn traction_limit(
         if unloads && transfer > 0.0 {
             budgets = anticipated(&pair, budgets, dir, transfer);
         }
+        let single = settings.axles[a].single;
         let caps = [0, 1].map(|i| {
+            if single && i == 1 {
+                return 0.0;
+            }
             let (w, f) = (&pair[i], budgets[i]);
             force += f;
             inertia += w.inertia;
@@ -265,6 +272,7 @@ pub(crate) fn traction_limit(
         });
         let weak = caps[0].min(caps[1]);
         let axle = match settings.axles[a].differential {
+            _ if single => caps[0],
             DifferentialKind::Open => 2.0 * weak,
             // |T_strong − T_weak| ≤ preload + k·T_in with T_in = T_strong + T_weak.
             DifferentialKind::LimitedSlip { preload, locking, .. } if locking < 1.0 => {

@@ -100,7 +100,11 @@ impl VehicleSettings {
     /// (`every_field_typed_at_the_bottom_of_its_range`) types it; the figures are in
     /// `docs/inspector.md`.
     pub fn lightest_sprung_mass(&self) -> f32 {
-        let k: f32 = self.axles.iter().map(|a| 2.0 * a.wheel.suspension_spring()).sum();
+        let k: f32 = self
+            .axles
+            .iter()
+            .map(|a| a.wheel_count() as f32 * a.wheel.suspension_spring())
+            .sum();
         let w = core::f32::consts::TAU * LIGHTEST_HEAVE_HZ;
         (k / (w * w)).clamp(1.0, 100_000.0)
     }
@@ -108,8 +112,8 @@ impl VehicleSettings {
     /// Resistance on flat ground at `v` (N): aerodynamic drag, rolling resistance and
     /// the drivetrain's drag torque at the driven wheels.
     pub fn resistance_force(&self, v: f32) -> f32 {
-        let driven = self.axles.iter().filter(|a| a.driven).count() as f32;
-        let drivetrain = 2.0 * driven * self.gearbox.drag_torque / self.drive_radius();
+        let driven: usize = self.axles.iter().filter(|a| a.driven).map(|a| a.wheel_count()).sum();
+        let drivetrain = driven as f32 * self.gearbox.drag_torque / self.drive_radius();
         self.aero.drag_factor() * v * v + self.rolling_resistance_force(v) + drivetrain
     }
 
@@ -122,10 +126,11 @@ impl VehicleSettings {
             .fold(0.0, f32::max)
     }
 
-    /// Each wheel of `axle`'s static load (N): half of
+    /// Each wheel of `axle`'s static load (N): its share (half, or all on a
+    /// [`single`](AxleSettings::single) axle) of
     /// [`static_axle_load`](Self::static_axle_load) with nothing on the hitch.
     pub fn corner_load(&self, axle: usize) -> f32 {
-        0.5 * self.static_axle_load(axle, 0.0, 0.0)
+        self.static_axle_load(axle, 0.0, 0.0) / self.axles[axle].wheel_count() as f32
     }
 
     /// `axle`'s static load (N, ≥ 0) with `extra` N more pressing down at `extra_z` (m,
@@ -264,12 +269,17 @@ impl VehicleSettings {
     /// The links' slopes of `axle`'s wheels (roll centre, braking, driving; see
     /// [`WheelSettings::roll_centre_slope`](crate::WheelSettings::roll_centre_slope)) from the axle's
     /// `roll_centre_height`, `anti_dive` and `anti_squat` ([`Self::axle_geometry`]):
-    /// `h_rc / half_track`, and
+    /// `h_rc / half_track` (0 on a [`single`](AxleSettings::single) axle), and
     /// `pct / 100 · h_cg / (β · L)` with β the axle's brake or drive share; 0 where β
     /// or L is 0. The wheel's setters clamp them to ±1.
     pub fn link_slopes(&self, axle: usize) -> [f32; 3] {
         let a = self.axle_geometry(axle);
-        let roll = a.roll_centre_height / self.axles[axle].half_track.max(0.01);
+        // One wheel on the centre line has no roll centre across it.
+        let roll = if self.axles[axle].single {
+            0.0
+        } else {
+            a.roll_centre_height / self.axles[axle].half_track.max(0.01)
+        };
         let (h, l) = (self.centre_of_mass_height(), self.wheelbase());
         let pitch = |pct: f32, share: f32| {
             if pct == 0.0 || share <= 0.0 || l <= 0.0 {

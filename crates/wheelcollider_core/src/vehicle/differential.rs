@@ -177,14 +177,21 @@ pub(crate) fn distribute(
     };
     if let [Some(f), Some(r)] = driven {
         let side = |a: usize| {
-            let (l, r) = (wheel(2 * a), wheel(2 * a + 1));
-            let reflected = inputs[2 * a].drivetrain_inertia + inputs[2 * a + 1].drivetrain_inertia;
-            Side {
-                speed: 0.5 * (l.angular_velocity + r.angular_velocity),
-                inertia: l.inertia + r.inertia + reflected,
-                tyre_torque: l.tyre_torque + r.tyre_torque,
+            let wheels = settings.wheels_of(a);
+            let n = wheels.len().max(1) as f32;
+            let mut side = Side {
+                speed: 0.0,
+                inertia: 0.0,
+                tyre_torque: 0.0,
                 drive: axle_torque[a],
+            };
+            for i in wheels {
+                let w = wheel(i);
+                side.speed += w.angular_velocity / n;
+                side.inertia += w.inertia + inputs[i].drivetrain_inertia;
+                side.tyre_torque += w.tyre_torque;
             }
+            side
         };
         let (a, b) = (side(f), side(r));
         let input = axle_torque[f] + axle_torque[r];
@@ -211,6 +218,18 @@ pub(crate) fn distribute(
                 drive: 0.5 * axle_torque[a],
             }
         };
+        if settings.axles[a].single {
+            // One wheel takes the axle's torque: no differential.
+            if a < MAX_DRIVEN_AXLES {
+                line.axles[a] = DrivenAxle {
+                    share: shares[a],
+                    coupling: Coupling::Open,
+                    single: true,
+                };
+            }
+            inputs[l].drive_torque = finite(axle_torque[a]);
+            continue;
+        }
         let (sl, sr) = (side(l), side(r));
         let coast = coasting(axle_torque[a], sl.speed + sr.speed);
         let kind = settings.axles[a].differential;
@@ -219,6 +238,7 @@ pub(crate) fn distribute(
             line.axles[a] = DrivenAxle {
                 share: shares[a],
                 coupling: kind.coupling(coast),
+                single: false,
             };
         }
         let t = couple(sl, sr, cap, dt);

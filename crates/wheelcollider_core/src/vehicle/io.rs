@@ -161,7 +161,7 @@ impl VehicleState {
             stopped_braking: 0.0,
             clutch_locked: false,
             stalled: false,
-            compliance_steer: vec![0.0; settings.wheel_count()],
+            compliance_steer: vec![0.0; settings.wheel_indices()],
             trailer_brake: 0.0,
         }
     }

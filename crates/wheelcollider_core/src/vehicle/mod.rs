@@ -21,6 +21,7 @@
 //! | `aero.rs` | [`AeroSettings`] | drag and downforce (applied by the plugin) |
 //! | `towing.rs` | [`HitchSettings`], [`TrailerSettings`] | a trailer's brakes from its tow vehicle ([`trailer_controls`]); off-tracking and reversing closed forms |
 //! | `sway.rs` | [`SwayModel`] | the linear car–trailer model: the sway's damping and frequency, the critical speed |
+//! | `two_wheeler.rs` | [`TwoWheelerSettings`], [`RiderSettings`] | a two-wheeler's steering head and rider (built and run by the plugin) |
 //! | `assists.rs` | [`AssistSettings`] | yaw stability (ESC) in the step; anti-flip and air control on the body ([`body_acceleration`], applied by the plugin) |
 //! | `geometry.rs` | [`AxleSuspension`], [`AxleGeometry`] | an axle's roll and compliance steer, roll centre, anti-dive and anti-squat, typical by role when unset |
 //! | `settings.rs` | [`VehicleSettings`], [`AxleSettings`], [`ChassisSettings`] | the whole car: layout, validation, RON |
@@ -77,6 +78,7 @@ mod steering;
 mod sway;
 mod towing;
 mod transmission;
+mod two_wheeler;
 
 pub use crate::WheelInput;
 pub use aero::AeroSettings;
@@ -106,6 +108,7 @@ pub use towing::{
     reversing_divergence, trailer_controls,
 };
 pub use transmission::{AUTO_REVERSE_DELAY, CLOSING_TIME, ClutchSettings, GearboxSettings};
+pub use two_wheeler::{HeadGeometry, RiderSettings, TwoWheelerSettings};
 
 use crate::limits::MAX_VALUE;
 pub use crate::limits::RAD_PER_S_TO_RPM;
@@ -195,7 +198,7 @@ pub fn step_vehicle(
         let aids = brakes::Aids {
             handbrake: raw.handbrake,
             abs,
-            carried: 0.5 * share * carried,
+            carried: share * carried / settings.axles[a].wheel_count() as f32,
             stability: [l, r].map(|i| match stability {
                 Some((w, torque)) if w == i => torque,
                 _ => 0.0,
@@ -273,7 +276,7 @@ fn powertrain<W: Fn(usize) -> WheelFeedback + Copy>(
     } = *ctx;
     let ratio = settings.gearbox.total_ratio(state.gear);
     let disconnected = transmission::disconnect_handbraked(settings, shares, raw.handbrake);
-    let driven = transmission::DrivenSide::new(shares, wheel);
+    let driven = transmission::DrivenSide::new(settings, shares, wheel);
     if state.clutch_locked {
         // The engine turned with the driven wheels last step: read its speed back.
         state.engine_speed = (driven.speed * ratio).clamp(0.0, 2.0e4);
@@ -309,9 +312,10 @@ fn powertrain<W: Fn(usize) -> WheelFeedback + Copy>(
         ));
     let clutch = transmission::clutch_step(settings, state, &driven, ratio, engine_torque, capacity, dt);
     for (a, s) in shares.iter().enumerate() {
-        let j = 0.5 * s * clutch.reflected_inertia;
+        let wheels = settings.wheels_of(a);
+        let j = s * clutch.reflected_inertia / wheels.len().max(1) as f32;
         let drag = if *s > 0.0 { settings.gearbox.drag_torque } else { 0.0 };
-        for w in [2 * a, 2 * a + 1] {
+        for w in wheels {
             inputs[w].drivetrain_inertia = j;
             inputs[w].drivetrain_friction_torque = drag;
         }

@@ -79,9 +79,12 @@ impl VehicleSettings {
     }
 
     /// The roll stiffness of `axle` (N·m/rad): its springs and its bar over the track
-    /// `t`, `t² · (k / 2 + k_bar)`.
+    /// `t`, `t² · (k / 2 + k_bar)`; 0 on a [`single`](AxleSettings::single) axle.
     pub fn roll_stiffness(&self, axle: usize) -> f32 {
         let a = &self.axles[axle];
+        if a.single {
+            return 0.0;
+        }
         let t = 2.0 * a.half_track;
         t * t * (0.5 * a.wheel.suspension_spring() + a.anti_roll_stiffness)
     }
@@ -176,9 +179,9 @@ impl VehicleSettings {
                         -transfer / back.max(1) as f32
                     };
                     let load = (loads[i] + shift).max(0.0);
-                    // Each axle's tyre at its load (load sensitivity), two tyres per axle.
+                    // Each axle's tyre at its load (load sensitivity), its wheels sharing it.
                     let tyre = &axle.wheel;
-                    let corner = 0.5 * load as f64;
+                    let corner = load as f64 / axle.wheel_count() as f64;
                     let peak = tyre.longitudinal_tyre().peak_value() * grip * tyre.load_grip_factor(corner) as f32;
                     let locked = tyre.longitudinal_friction(tyre.locked_slip(v), corner) * grip;
                     let brake = self.brakes.max_torque * self.brake_share(i) / tyre.radius();

@@ -24,6 +24,12 @@ pub const NAMES: [&str; 5] = ["road", "rally", "kart", "gt86", "tractor"];
 /// three axles, towed by `tractor`).
 pub const TRAILERS: [&str; 2] = ["caravan", "semitrailer"];
 
+/// The shipped two-wheelers' names (vehicles with a
+/// [`TwoWheelerSettings`](super::TwoWheelerSettings), ridden by their rider): `mt07`,
+/// the Yamaha MT-07 (2014) with its rider. Left out of the sweeps over every car preset
+/// (their manoeuvres are a car's); `two_wheeler` tests ride them.
+pub const TWO_WHEELERS: [&str; 1] = ["mt07"];
+
 /// The shipped variants' names: a preset's car with other parts, driven as it is but
 /// left out of the sweeps over every preset (its chassis, drivetrain and brakes are its
 /// preset's, swept already): `gt86_track`, the GT86 on club racing slicks.
@@ -32,9 +38,9 @@ pub const VARIANTS: [&str; 1] = ["gt86_track"];
 /// The shipped presets as RON text, by name: `road` (a front-driven hot hatch after the
 /// VW Golf GTI Mk7), `rally` (all-wheel drive, after the Subaru Impreza WRX STI),
 /// `kart` (a 125 cc racing kart with its driver), `gt86` (the Toyota GT86 of 2012),
-/// `tractor` (a 6×4 tractor unit after the Volvo FH 500), then the [`TRAILERS`] and the
-/// [`VARIANTS`].
-pub const TEXTS: [(&str, &str); 8] = [
+/// `tractor` (a 6×4 tractor unit after the Volvo FH 500), then the [`TRAILERS`], the
+/// [`VARIANTS`] and the [`TWO_WHEELERS`].
+pub const TEXTS: [(&str, &str); 9] = [
     ("road", include_str!("../../presets/road.ron")),
     ("rally", include_str!("../../presets/rally.ron")),
     ("kart", include_str!("../../presets/kart.ron")),
@@ -43,6 +49,7 @@ pub const TEXTS: [(&str, &str); 8] = [
     ("caravan", include_str!("../../presets/caravan.ron")),
     ("semitrailer", include_str!("../../presets/semitrailer.ron")),
     ("gt86_track", include_str!("../../presets/gt86_track.ron")),
+    ("mt07", include_str!("../../presets/mt07.ron")),
 ];
 
 /// A shipped preset's RON text, or `None` for a name not in [`NAMES`], [`TRAILERS`] or

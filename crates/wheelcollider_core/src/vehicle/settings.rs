@@ -15,7 +15,7 @@
 use super::fields::VEHICLE_FLOATS;
 use super::{
     AeroSettings, AssistSettings, AxleSuspension, BrakeSettings, ClutchSettings, DifferentialKind, EngineLayout,
-    EngineSettings, GearboxSettings, HitchSettings, SteeringSettings, TrailerSettings,
+    EngineSettings, GearboxSettings, HitchSettings, SteeringSettings, TrailerSettings, TwoWheelerSettings,
 };
 use crate::limits::MAX_VALUE;
 use crate::settings::WheelSettings;
@@ -74,7 +74,8 @@ pub enum PresetError {
     },
 }
 
-/// One axle: where its two wheels sit and what they do.
+/// One axle: where its wheels sit and what they do. Two wheels, one each side, or one on
+/// the centre line ([`single`](Self::single): a two-wheeler's, a trike's front).
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(default, deny_unknown_fields))]
@@ -82,8 +83,17 @@ pub enum PresetError {
 pub struct AxleSettings {
     /// Position along the chassis (m, local Z; front axles are negative).
     pub z: f32,
-    /// Half the track: the wheels' mounts sit at x = ±half_track (m), > 0.
+    /// Half the track: the wheels' mounts sit at x = ±half_track (m), > 0. Not used by a
+    /// [`single`](Self::single) axle.
     pub half_track: f32,
+    /// One wheel on the centre line (x = 0) instead of a pair: a two-wheeler's axles, a
+    /// trike's front. Its wheel has the axle's left index
+    /// ([`VehicleSettings::wheel_index`]`(axle, false)`); the right index is empty
+    /// ([`VehicleSettings::has_wheel`]). It takes the axle's whole load, brake and drive
+    /// torque; the anti-roll bar, the roll centre, the roll steer and the differential do
+    /// not apply to it, nor does yaw stability (it brakes one side of a pair). Camber
+    /// and toe are as written (not mirrored).
+    pub single: bool,
     /// Height of the suspension mounts in the chassis frame (m, local Y).
     pub mount_height: f32,
     /// The wheel and tyre. Camber and toe are written for the left wheel in the usual
@@ -167,11 +177,29 @@ pub struct AxleSettings {
     pub ride_height: Option<f32>,
 }
 
+impl AxleSettings {
+    /// Its wheels: 1 for a [`single`](Self::single) axle, else 2.
+    pub fn wheel_count(&self) -> usize {
+        if self.single { 1 } else { 2 }
+    }
+
+    /// Where the wheel of side `right` sits across the chassis (m, local X): ∓`half_track`,
+    /// 0 on a [`single`](Self::single) axle.
+    pub fn wheel_x(&self, right: bool) -> f32 {
+        match (self.single, right) {
+            (true, _) => 0.0,
+            (false, true) => self.half_track,
+            (false, false) => -self.half_track,
+        }
+    }
+}
+
 impl Default for AxleSettings {
     fn default() -> Self {
         Self {
             z: 0.0,
             half_track: 0.78,
+            single: false,
             mount_height: -0.2,
             wheel: WheelSettings::default(),
             steered: false,
@@ -269,6 +297,11 @@ pub struct VehicleSettings {
     /// default: a vehicle with a driver). A trailer's axles are not driven; its
     /// engine, clutch and gearbox are not used.
     pub trailer: Option<TrailerSettings>,
+    /// Makes the vehicle a two-wheeler: its steering head and rider (`None`, the
+    /// default: not one). Every axle of a two-wheeler is
+    /// [`single`](AxleSettings::single); the first one's wheel is turned by the head (it
+    /// is not `steered`), and the driver's steer input asks the rider for a lean.
+    pub two_wheeler: Option<TwoWheelerSettings>,
 }
 
 impl Default for VehicleSettings {
@@ -303,6 +336,7 @@ impl Default for VehicleSettings {
             assists: AssistSettings::default(),
             hitch: None,
             trailer: None,
+            two_wheeler: None,
         }
     }
 }
@@ -386,6 +420,37 @@ fn check_engine(e: &mut EngineSettings) -> Result<(), VehicleSettingsError> {
     Ok(())
 }
 
+/// A two-wheeler's layout and arrays (its scalars are in [`VEHICLE_FLOATS`]): every axle
+/// single, the front one not steered (its head turns it), at least two axles; the front
+/// assembly's centre of mass and inertia finite.
+fn check_two_wheeler(s: &mut VehicleSettings) -> Result<(), VehicleSettingsError> {
+    let Some(bike) = s.two_wheeler.as_mut() else {
+        return Ok(());
+    };
+    for (i, v) in bike.front_centre_of_mass.iter_mut().enumerate() {
+        field!(format!("two_wheeler.front_centre_of_mass[{i}]"), *v, -1000.0, 1000.0);
+    }
+    for (i, v) in bike.front_inertia.iter_mut().enumerate() {
+        field!(format!("two_wheeler.front_inertia[{i}]"), *v, 1e-4, MAX_VALUE);
+    }
+    if s.axles.len() < 2 {
+        return Err(VehicleSettingsError::new("axles", "a two-wheeler needs two axles"));
+    }
+    if let Some(i) = s.axles.iter().position(|a| !a.single) {
+        return Err(VehicleSettingsError::new(
+            format!("axles[{i}].single"),
+            "every axle of a two-wheeler has one wheel (single: true)",
+        ));
+    }
+    if s.axles[0].steered {
+        return Err(VehicleSettingsError::new(
+            "axles[0].steered",
+            "a two-wheeler's front wheel is turned by its steering head (steered: false)",
+        ));
+    }
+    Ok(())
+}
+
 /// The forward gears' ratios (the gearbox's scalars are in [`VEHICLE_FLOATS`]).
 fn check_gears(g: &mut GearboxSettings) -> Result<(), VehicleSettingsError> {
     if g.forward.is_empty() {
@@ -415,6 +480,7 @@ impl VehicleSettings {
         check_engine(&mut self.engine)?;
         check_gears(&mut self.gearbox)?;
         super::towing::check_towing(self)?;
+        check_two_wheeler(self)?;
         // Every scalar, in the table's order (a limit reads only fields before it).
         for f in VEHICLE_FLOATS {
             for i in f.indices(self) {
@@ -461,14 +527,34 @@ impl VehicleSettings {
     }
 
     /// Wheel index of the left wheel of `axle`: wheels are numbered axle by axle, left
-    /// then right.
+    /// then right, two indices per axle (a [`single`](AxleSettings::single) axle's
+    /// wheel is its left one and its right index is empty).
     pub fn wheel_index(axle: usize, right: bool) -> usize {
         2 * axle + right as usize
     }
 
-    /// Number of wheels (two per axle).
-    pub fn wheel_count(&self) -> usize {
+    /// Number of wheel indices: two per axle (arrays by wheel index are this long).
+    pub fn wheel_indices(&self) -> usize {
         2 * self.axles.len()
+    }
+
+    /// Number of wheels: two per axle, one per [`single`](AxleSettings::single) axle.
+    pub fn wheel_count(&self) -> usize {
+        self.axles.iter().map(AxleSettings::wheel_count).sum()
+    }
+
+    /// Whether wheel index `index` has a wheel (the right index of a
+    /// [`single`](AxleSettings::single) axle has none).
+    pub fn has_wheel(&self, index: usize) -> bool {
+        self.axles
+            .get(index / 2)
+            .is_some_and(|a| index.is_multiple_of(2) || !a.single)
+    }
+
+    /// The wheel indices of `axle`: its left and right, or its one.
+    pub fn wheels_of(&self, axle: usize) -> core::ops::Range<usize> {
+        let n = self.axles.get(axle).map_or(0, AxleSettings::wheel_count);
+        2 * axle..2 * axle + n
     }
 
     /// The wheel settings of one wheel, with camber and toe mirrored for the right side
@@ -482,7 +568,7 @@ impl VehicleSettings {
         // Camber gain and bump steer mirror with them.
         let (camber, toe) = (a.wheel.camber_angle(), a.wheel.toe_angle());
         let (gain, steer) = (a.wheel.camber_gain(), a.wheel.bump_steer());
-        let side = if right { [-1.0, 1.0] } else { [1.0, -1.0] };
+        let side = if right && !a.single { [-1.0, 1.0] } else { [1.0, -1.0] };
         let _ = w.set_camber_angle(side[0] * camber);
         let _ = w.set_toe_angle(side[1] * toe);
         let _ = w.set_camber_gain(side[0] * gain);

@@ -58,12 +58,13 @@ impl SteeringSettings {
 
 impl VehicleSettings {
     /// Steer angles (deg) of the left and right wheels of `axle` for a centre-wheel
-    /// angle `delta` (deg, positive left), with the settings's Ackermann fraction.
+    /// angle `delta` (deg, positive left), with the settings's Ackermann fraction
+    /// (`delta` itself for a [`single`](super::AxleSettings::single) axle's wheel).
     pub fn ackermann_angles(&self, axle: usize, delta: f32) -> (f32, f32) {
         let a = &self.axles[axle];
         let l = self.wheelbase_for(axle);
         let k = self.steering.ackermann;
-        if delta.abs() < 1e-4 || l < 1e-3 || k == 0.0 {
+        if delta.abs() < 1e-4 || l < 1e-3 || k == 0.0 || a.single {
             return (delta, delta);
         }
         let t = math::tan(delta.abs().to_radians());
@@ -117,7 +118,8 @@ const MAX_COMPLIANCE_STEER: f32 = 5.0;
 const MIN_COMPLIANCE_GAIN: f32 = -0.5;
 
 /// Roll steer and compliance steer of the two wheels of `axle` (deg, positive left),
-/// from last step's suspension compressions and lateral forces.
+/// from last step's suspension compressions and lateral forces (a
+/// [`single`](super::AxleSettings::single) axle has no roll across it: compliance only).
 ///
 /// The body's roll `φ = atan((c_right − c_left) / track)` (positive rolling onto the
 /// right wheels, as in a left turn) steers both wheels by `roll_steer · φ`.
@@ -138,7 +140,7 @@ pub(crate) fn elastic_steer(
     [wl, wr]: [&super::WheelFeedback; 2],
     last: &mut [f32],
 ) -> [f32; 2] {
-    let roll = if wl.grounded && wr.grounded {
+    let roll = if wl.grounded && wr.grounded && !axle.single {
         math::atan((wr.compression - wl.compression) / (2.0 * axle.half_track).max(1e-3)).to_degrees()
     } else {
         0.0

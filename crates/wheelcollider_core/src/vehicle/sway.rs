@@ -72,8 +72,10 @@ impl SwayModel {
         let (hitch, coupling) = (tow.hitch.as_ref()?, trailer.trailer.as_ref()?);
         let nose = trailer.nose_load();
         let tow_cg = tow.chassis.centre_of_mass[2];
-        let axle =
-            |s: &VehicleSettings, i: usize, load: f32| 2.0 * s.axles[i].wheel.cornering_stiffness(0.5 * load as f64);
+        let axle = |s: &VehicleSettings, i: usize, load: f32| {
+            let n = s.axles[i].wheel_count() as f64;
+            n * s.axles[i].wheel.cornering_stiffness(load as f64 / n)
+        };
         let tow_axles = (0..tow.axles.len())
             .map(|i| {
                 let load = tow.static_axle_load(i, nose, hitch.position[2]);

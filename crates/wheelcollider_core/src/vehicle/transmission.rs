@@ -192,7 +192,7 @@ fn driven_wheel_speed(settings: &VehicleSettings, wheels: &[WheelFeedback]) -> f
     let mut shares = [0.0f32; 16];
     let n = settings.axles.len().min(16);
     settings.drive_shares(&mut shares[..n]);
-    DrivenSide::new(&shares[..n], |i| super::feedback(wheels, i)).speed
+    DrivenSide::new(settings, &shares[..n], |i| super::feedback(wheels, i)).speed
 }
 
 /// The automatic: auto-reverse after standing braked, first gear out of reverse or
@@ -298,7 +298,8 @@ pub(crate) fn closing_capacity(
 }
 
 /// The gearbox output's side of the clutch: the driven axles' mean wheel speed weighted
-/// by their shares (rad/s), their inertia (kg·m²) and their tyres' last reaction (N·m).
+/// by their shares (rad/s; an axle's speed is its wheels' mean, its one wheel's on a
+/// single axle), their inertia (kg·m²) and their tyres' last reaction (N·m).
 #[derive(Clone, Copy)]
 pub(crate) struct DrivenSide {
     /// Speed at the gearbox output (rad/s).
@@ -310,14 +311,17 @@ pub(crate) struct DrivenSide {
 }
 
 impl DrivenSide {
-    pub(crate) fn new(shares: &[f32], wheel: impl Fn(usize) -> WheelFeedback) -> Self {
+    pub(crate) fn new(settings: &VehicleSettings, shares: &[f32], wheel: impl Fn(usize) -> WheelFeedback) -> Self {
         let (mut speed, mut inertia, mut tyre_torque) = (0.0, 0.0, 0.0);
         for (a, s) in shares.iter().enumerate() {
             if *s > 0.0 {
-                let (wl, wr) = (wheel(2 * a), wheel(2 * a + 1));
-                speed += s * 0.5 * (wl.angular_velocity + wr.angular_velocity);
-                inertia += wl.inertia + wr.inertia;
-                tyre_torque += wl.tyre_torque + wr.tyre_torque;
+                let wheels = settings.wheels_of(a);
+                let n = wheels.len().max(1) as f32;
+                for w in wheels.map(&wheel) {
+                    speed += s * w.angular_velocity / n;
+                    inertia += w.inertia;
+                    tyre_torque += w.tyre_torque;
+                }
             }
         }
         DrivenSide {

@@ -152,12 +152,13 @@ fn the_preset_list_is_every_shipped_file() {
         .iter()
         .chain(&crate::common::TRAILERS)
         .chain(&crate::common::VARIANTS)
+        .chain(&crate::common::TWO_WHEELERS)
         .map(|s| s.to_string())
         .collect();
     listed.sort();
     assert_eq!(
         files, listed,
-        "tests/it/common's PRESETS, TRAILERS and VARIANTS must name every file in assets/presets"
+        "tests/it/common's PRESETS, TRAILERS, VARIANTS and TWO_WHEELERS must name every file in assets/presets"
     );
 }
 
@@ -214,9 +215,13 @@ fn at_path(value: &ron::Value, path: &str) -> Option<f64> {
     }
 }
 
-/// Every shipped preset and trailer.
+/// Every shipped preset, trailer and two-wheeler.
 fn every_shipped() -> impl Iterator<Item = (&'static str, VehicleSettings)> {
-    PRESETS.iter().chain(TRAILERS.iter()).map(|&name| (name, preset(name)))
+    PRESETS
+        .iter()
+        .chain(TRAILERS.iter())
+        .chain(crate::common::TWO_WHEELERS.iter())
+        .map(|&name| (name, preset(name)))
 }
 
 /// Every scalar of a vehicle outside its wheels is declared once (`VEHICLE_FLOATS`): its
@@ -321,6 +326,8 @@ fn every_number_of_a_preset_is_declared() {
         "gearbox.forward[]",
         "hitch.position[]",
         "trailer.coupling[]",
+        "two_wheeler.front_centre_of_mass[]",
+        "two_wheeler.front_inertia[]",
         "axles[].wheel.cylinder_resolution",
     ];
     let wheel: Vec<&str> = WheelSettings::FLOATS.iter().map(|f| f.path).collect();
@@ -379,10 +386,12 @@ fn the_compiled_in_presets_are_the_shipped_files() {
     assert_eq!(presets::NAMES, crate::common::PRESETS);
     assert_eq!(presets::TRAILERS, crate::common::TRAILERS);
     assert_eq!(presets::VARIANTS, crate::common::VARIANTS);
+    assert_eq!(presets::TWO_WHEELERS, crate::common::TWO_WHEELERS);
     for name in presets::NAMES
         .into_iter()
         .chain(presets::TRAILERS)
         .chain(presets::VARIANTS)
+        .chain(presets::TWO_WHEELERS)
     {
         let embedded = VehicleSettings::preset(name).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(embedded, crate::common::preset(name), "{name}");

@@ -17,7 +17,7 @@ pub(crate) fn settle(settings: &VehicleSettings, o: &ManeuverOptions, out: &mut 
     let loads: Vec<f32> = (0..settings.axles.len())
         .map(|a| settings.static_axle_load(a, 0.0, 0.0))
         .collect();
-    for i in 0..settings.wheel_count() {
+    for i in (0..settings.wheel_indices()).filter(|&i| settings.has_wheel(i)) {
         let a = i / 2;
         // The corner's load over the rate, or the compression the ride height leaves.
         let expected = Some(settings.static_compression(a) * 1000.0);
@@ -32,8 +32,14 @@ pub(crate) fn settle(settings: &VehicleSettings, o: &ManeuverOptions, out: &mut 
     // Push the body down and watch each axle ring down. The push is sized so the first
     // swing is about half the sag (v = ½·g/ω): the wheels stay on the ground and off the
     // bump stops, where the suspension is linear.
-    let rest: Vec<f32> = (0..settings.wheel_count())
-        .map(|i| sim.wheel(i).output.compression)
+    let rest: Vec<f32> = (0..settings.wheel_indices())
+        .map(|i| {
+            if settings.has_wheel(i) {
+                sim.wheel(i).output.compression
+            } else {
+                0.0
+            }
+        })
         .collect();
     let start = sim.rec.time.len();
     let omega_max = (0..loads.len())

@@ -4,4 +4,5 @@
 
 mod benchmark;
 mod bicycle;
+mod motorcycle;
 mod rider;

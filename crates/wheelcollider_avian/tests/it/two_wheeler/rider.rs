@@ -7,7 +7,7 @@ use crate::common::*;
 use avian3d::prelude::*;
 use bevy::prelude::*;
 use wheelcollider_avian::prelude::*;
-use wheelcollider_avian::two_wheeler::lean_of;
+use wheelcollider_avian::two_wheeler::{RiderSettings, lean_of};
 
 /// What a steady turn settles to: lean (rad, positive left), yaw rate (rad/s), the
 /// centre of mass' speed (m/s) and its height over the contacts' line (m), and the
@@ -258,9 +258,10 @@ fn at_rest_the_bike_falls_without_a_foot_down_and_stands_with_one() {
             let mut app = app(hz);
             spawn_ground(&mut app, Quat::IDENTITY);
             let bike = spawn_bicycle(&mut app, Vec3::ZERO, 0.0, 0.1, 40.0);
-            app.world_mut()
-                .entity_mut(bike.body)
-                .insert(Rider { foot_down, ..default() });
+            app.world_mut().entity_mut(bike.body).insert(Rider {
+                settings: RiderSettings { foot_down, ..default() },
+                ..default()
+            });
             run(&mut app, steps(5.0, hz));
             let q = rotation(&app, bike.body);
             let (lean, _) = lean_of(q, Vec3::ZERO);

@@ -35,6 +35,17 @@ pub(super) fn axle<W: DrivenWheel>(l: &W, r: &W, coupling: Coupling, input: f64)
     }
 }
 
+/// A single axle's one wheel (the right entries 0) with the whole `input` N·m.
+pub(super) fn alone<W: DrivenWheel>(wheel: &W, input: f64) -> AxleAnswer {
+    let (spin, slope) = wheel.respond(input, 0.0);
+    AxleAnswer {
+        drive: [input, 0.0],
+        spin: [spin, 0.0],
+        speed: spin,
+        slope,
+    }
+}
+
 /// The two wheels each on its own with `input/2 ∓ t`, `(t, dt/d input)` = `transfer`.
 fn split<W: DrivenWheel>(l: &W, r: &W, input: f64, (t, dt): (f64, f64)) -> AxleAnswer {
     let drive = [0.5 * input - t, 0.5 * input + t];

@@ -74,15 +74,27 @@ pub enum Coupling {
 
 /// One driven axle of a [`Driveline`]: its share of the gearbox's torque and its
 /// differential. Its wheels are `2·axle` (left) and `2·axle + 1` (right), as in
-/// [`VehicleSettings::wheel_index`](super::VehicleSettings::wheel_index).
+/// [`VehicleSettings::wheel_index`](super::VehicleSettings::wheel_index); a
+/// [`single`](Self::single) axle's one wheel is `2·axle`.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
 pub struct DrivenAxle {
     /// Share of the gearbox output's torque, 0..=1; 0: not driven.
     pub share: f32,
-    /// The axle's differential.
+    /// The axle's differential (not used by a [`single`](Self::single) axle).
     pub coupling: Coupling,
+    /// One wheel takes the axle's whole torque (a two-wheeler's rear): the
+    /// [`AxleSettings::single`](super::AxleSettings::single) axle.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub single: bool,
+}
+
+impl DrivenAxle {
+    /// The wheel indices of axle `a` with this drive: `2a` and `2a + 1`, or `2a` alone.
+    pub fn wheels(&self, a: usize) -> core::ops::Range<usize> {
+        2 * a..2 * a + if self.single { 1 } else { 2 }
+    }
 }
 
 /// What the vehicle step hands the wheels' step to solve the driveline with the tyres
@@ -119,7 +131,7 @@ mod axle;
 
 use crate::roots::Bracket;
 use crate::spin::DrivenWheel;
-use axle::{AxleAnswer, axle};
+use axle::{AxleAnswer, alone, axle};
 
 /// What [`solve_driveline`] found.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -240,12 +252,16 @@ impl<W: DrivenWheel> Evaluation<'_, '_, W> {
         self.moved = distribute(self.line, &last, out, &mut self.torque).2;
         let mut lin = Linear::open();
         for a in (0..MAX_DRIVEN_AXLES).filter(|&a| self.driven[a]) {
-            let answer = axle(
-                (self.wheel)(2 * a),
-                (self.wheel)(2 * a + 1),
-                self.line.axles[a].coupling,
-                self.torque[a],
-            );
+            let answer = if self.line.axles[a].single {
+                alone((self.wheel)(2 * a), self.torque[a])
+            } else {
+                axle(
+                    (self.wheel)(2 * a),
+                    (self.wheel)(2 * a + 1),
+                    self.line.axles[a].coupling,
+                    self.torque[a],
+                )
+            };
             lin.q[a] = answer.slope;
             lin.p[a] = answer.speed - answer.slope * self.torque[a];
             self.answers[a] = answer;
@@ -301,7 +317,12 @@ pub fn solve_driveline<'w, W: DrivenWheel + 'w>(
     // The output's speed at the start of the step, from its wheels' (what they carry).
     let speed0: f64 = (0..MAX_DRIVEN_AXLES)
         .filter(|&a| driven[a])
-        .map(|a| 0.5 * line.axles[a].share as f64 * (wheel(2 * a).terms().omega + wheel(2 * a + 1).terms().omega))
+        .map(|a| {
+            let wheels = line.axles[a].wheels(a);
+            let n = wheels.len() as f64;
+            let sum: f64 = wheels.map(|i| wheel(i).terms().omega).sum();
+            line.axles[a].share as f64 * sum / n
+        })
         .sum();
     let friction = line.friction.max(0.0) as f64;
     // g and its slope from an evaluation's output speed and slope.
@@ -361,7 +382,7 @@ pub fn solve_driveline<'w, W: DrivenWheel + 'w>(
         ..Default::default()
     };
     for a in (0..MAX_DRIVEN_AXLES).filter(|&a| driven[a]) {
-        for side in 0..2 {
+        for side in 0..line.axles[a].wheels(a).len() {
             let spin = e.answers[a].spin[side];
             sol.drive[2 * a + side] = e.answers[a].drive[side];
             // Held by the friction: a wheel left turning within the tolerance stands, so
@@ -378,7 +399,7 @@ pub fn solve_driveline<'w, W: DrivenWheel + 'w>(
 }
 
 /// Every driven wheel solved alone with its feed-forward torque from `start` and its
-/// share of the output's inertia (`J_r·sₐ/2`); the torque each then passes is its
+/// share of the output's inertia (`J_r·sₐ/2`, `J_r·sₐ` on a single axle); the torque each then passes is its
 /// feed-forward less what that share took. `speed` holds the output's speed.
 struct Warm {
     solution: DrivelineSolution,
@@ -401,14 +422,16 @@ fn warm_start<'w, W: DrivenWheel + 'w>(
     let mut sol = DrivelineSolution::default();
     let mut speed = 0.0;
     for (a, axle) in line.axles.iter().enumerate().filter(|(_, x)| x.share > 0.0) {
-        let m = 0.5 * axle.share as f64 * line.inertia.max(0.0) as f64;
-        for i in [2 * a, 2 * a + 1] {
+        let wheels = axle.wheels(a);
+        let n = wheels.len() as f64;
+        let m = axle.share as f64 * line.inertia.max(0.0) as f64 / n;
+        for i in wheels {
             let w = wheel(i);
             let drive = start.get(i).copied().unwrap_or(0.0);
             let (spin, _) = w.respond(drive, m);
             sol.spin[i] = spin;
             sol.drive[i] = drive - m / dt * (spin - w.terms().omega);
-            speed += 0.5 * axle.share as f64 * spin;
+            speed += axle.share as f64 * spin / n;
         }
     }
     Warm { solution: sol, speed }

@@ -56,7 +56,11 @@ fn rear(coupling: Coupling) -> Driveline {
         inertia: 4.0,
         ..Default::default()
     };
-    line.axles[1] = DrivenAxle { share: 1.0, coupling };
+    line.axles[1] = DrivenAxle {
+        share: 1.0,
+        coupling,
+        single: false,
+    };
     line
 }
 

@@ -1,0 +1,153 @@
+//! A two-wheeler's settings: its steering head (the front assembly turning about a
+//! tilted axis, by the forces on it) and its rider (who balances it by the torque on the
+//! handlebar). A vehicle with [`VehicleSettings::two_wheeler`] set is a two-wheeler: its
+//! axles are [`single`](super::AxleSettings::single), the first one's wheel is turned by
+//! the head, and the driver's steer input asks the rider for a lean. The Bevy plugin
+//! builds the head and the rider from these (`docs/two-wheeler.md`); the vehicle step
+//! drives, brakes and shifts it as it does a car.
+
+use super::VehicleSettings;
+
+/// A two-wheeler's steering head and rider: what a preset file holds under
+/// `two_wheeler`.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(default, deny_unknown_fields))]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+pub struct TwoWheelerSettings {
+    /// The head axis' tilt back from vertical, the rake (deg), 0..=45 (a sport bike's
+    /// 23–25°, a cruiser's 30–34°, the benchmark bicycle's 18°).
+    pub rake: f32,
+    /// The trail (m), −0.2..=0.5: how far behind the point where the head axis meets the
+    /// road the front wheel's contact sits, at rest (a sport bike's 0.09–0.10 m). The
+    /// suspension travels along the chassis' vertical, so the trail changes by
+    /// `tan(rake)` of the front's compression.
+    pub trail: f32,
+    /// The front assembly's mass (kg): fork, handlebar, front wheel; part of the
+    /// chassis' mass, > 0.
+    pub front_mass: f32,
+    /// The front assembly's centre of mass at straight ahead (m, chassis frame).
+    pub front_centre_of_mass: [f32; 3],
+    /// The front assembly's principal moments of inertia about its centre of mass (kg·m²,
+    /// about the chassis' X, Y, Z), its wheel's included.
+    pub front_inertia: [f32; 3],
+    /// The steering damper (N·m·s/rad, ≥ 0).
+    pub steering_damper: f32,
+    /// The steering lock each way (deg), 1..=60.
+    pub lock: f32,
+    /// The lean asked of the rider at a full steer input (deg), 0..=60: a positive steer
+    /// input leans and turns left, as a car's turns left.
+    pub max_lean: f32,
+    /// The rider.
+    pub rider: RiderSettings,
+}
+
+impl Default for TwoWheelerSettings {
+    /// The benchmark bicycle's rake, trail and front assembly's mass and inertia
+    /// (Meijaard et al., 2007) with the default rider; the front assembly's centre of
+    /// mass at the chassis' origin (a preset sets it).
+    fn default() -> Self {
+        Self {
+            rake: 18.0,
+            trail: 0.08,
+            front_mass: 7.0,
+            front_centre_of_mass: [0.0, 0.0, 0.0],
+            front_inertia: [0.575, 0.172, 0.409],
+            steering_damper: 0.0,
+            lock: 45.0,
+            max_lean: 30.0,
+            rider: RiderSettings::default(),
+        }
+    }
+}
+
+/// A rider who balances a two-wheeler by steering: the handlebar torque
+/// `T = s·(−k_p·e − k_i·∫e + k_d·φ̇) − k_s·δ̇`, `e = φ* − φ`, `s = min(1, gain_speed / v)`
+/// (the plugin's `Rider`), and the foot put down at walking pace.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(default, deny_unknown_fields))]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+pub struct RiderSettings {
+    /// Handlebar torque per radian of lean error (N·m/rad, ≥ 0).
+    pub lean_gain: f32,
+    /// Handlebar torque per radian-second of the lean error's integral (N·m/(rad·s), ≥ 0).
+    pub integral_gain: f32,
+    /// Handlebar torque per rad/s of lean rate (N·m·s/rad, ≥ 0).
+    pub lean_rate_gain: f32,
+    /// Handlebar torque against the steer rate, per rad/s (N·m·s/rad, ≥ 0): the arms'
+    /// own damping.
+    pub steer_rate_gain: f32,
+    /// The most torque the rider puts on the handlebar (N·m, ≥ 0).
+    pub max_torque: f32,
+    /// The speed (m/s, ≥ 0) above which the lean's three gains fall as `gain_speed / v`:
+    /// a bike's roll answers a handlebar torque more strongly the faster it goes (the
+    /// front wheel's gyroscopic torque and the tyre's force at the trail both grow with
+    /// the speed), so a rider's hands are lighter at speed; the arms' damping
+    /// (`steer_rate_gain`) stays. 0: the gains at every speed.
+    pub gain_speed: f32,
+    /// The lean past which the rider has fallen and lets go (deg; 68.75°, 1.2 rad, by default).
+    pub let_go: f32,
+    /// Whether the rider puts a foot down below [`foot_speed`](Self::foot_speed) (an
+    /// assist a game can turn off: without it a bike at rest falls over).
+    pub foot_down: bool,
+    /// The speed below which a foot is down (m/s, walking pace).
+    pub foot_speed: f32,
+    /// The lean at which the foot meets the road (deg): within it the bike rests on its
+    /// wheels alone.
+    pub foot_lean: f32,
+    /// How far to the side of the wheels the foot stands (m).
+    pub foot_reach: f32,
+}
+
+impl Default for RiderSettings {
+    /// Gains for a bicycle of some 90 kg with its rider (`two_wheeler::rider` rides the
+    /// benchmark bicycle with them); a motorcycle's are larger with its mass.
+    fn default() -> Self {
+        Self {
+            lean_gain: 30.0,
+            integral_gain: 20.0,
+            lean_rate_gain: 20.0,
+            steer_rate_gain: 2.0,
+            max_torque: 30.0,
+            gain_speed: 0.0,
+            let_go: 68.75,
+            foot_down: true,
+            foot_speed: 1.5,
+            foot_lean: 5.0,
+            foot_reach: 0.4,
+        }
+    }
+}
+
+/// The head's geometry in the chassis frame, from a two-wheeler's settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HeadGeometry {
+    /// The head axis (unit, pointing up and back by the rake).
+    pub axis: [f32; 3],
+    /// A point of the axis (m): where it meets the road at rest.
+    pub anchor: [f32; 3],
+    /// The front wheel's mount (m): the first axle's.
+    pub mount: [f32; 3],
+}
+
+impl VehicleSettings {
+    /// The steering head of a two-wheeler ([`two_wheeler`](Self::two_wheeler)), in the
+    /// chassis frame: the axis tilted back by the rake, through the road `trail` ahead of
+    /// the first axle's contact at rest (its mount less the wheel's extension and
+    /// radius). `None` for a vehicle that is not a two-wheeler.
+    pub fn head_geometry(&self) -> Option<HeadGeometry> {
+        let bike = self.two_wheeler.as_ref()?;
+        let front = self.axles.first()?;
+        let rake = bike.rake.to_radians();
+        let (sin, cos) = (crate::math::sin(rake), crate::math::cos(rake));
+        let w = &front.wheel;
+        let road = front.mount_height - (w.suspension_length() - self.static_compression(0)) - w.radius();
+        // −Z is forward: the axis meets the road `trail` ahead of the contact.
+        Some(HeadGeometry {
+            axis: [0.0, cos, sin],
+            anchor: [0.0, road, front.z - bike.trail],
+            mount: [0.0, front.mount_height, front.z],
+        })
+    }
+}
