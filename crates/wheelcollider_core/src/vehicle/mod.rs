@@ -211,6 +211,10 @@ pub fn step_vehicle(
             &mut state.compliance_steer[l..=r],
         );
         [inputs[l], inputs[r]] = axle_inputs(settings, a, delta, elastic, brake, aids, [wheel(l), wheel(r)]);
+        if settings.axles[a].single {
+            // A single axle's right index has no wheel.
+            inputs[r] = WheelInput::default();
+        }
     }
 
     // The powertrain: traction control, engine, clutch, gearbox, differentials.

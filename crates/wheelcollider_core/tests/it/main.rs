@@ -39,4 +39,5 @@ mod towing;
 mod tyre;
 mod tyre_dynamics;
 mod tyre_grip;
+mod two_wheeler;
 mod vehicle;

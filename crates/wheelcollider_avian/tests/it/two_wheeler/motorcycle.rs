@@ -183,11 +183,11 @@ fn turn(s: &VehicleSettings, hz: f64, v: f32, gear: i32, lean: f32) -> Turn {
 /// radius, at 60, 120 and 240 Hz: the lean is the turn's, `tan φ = (v·ψ̇ + ψ̇·L/(m·h))/g`
 /// (the centre of mass' centripetal acceleration and the wheels' spin momentum `L`
 /// turning at the yaw rate, against gravity about the contacts' line, `h` the centre of
-/// mass' height over it), within 5 % (tangents; a knife-edge tyre: no crown moves the
-/// contact across the tread yet). A positive steer input leans and turns left (yaw rate
-/// positive), and the rider countersteers on entry (the steer goes right first). Checked
-/// that it fails: without the wheels' gyroscopic moment in the closed form the 60 km/h
-/// turns read 6–9 % over.
+/// mass' height over it), within 1.5 % (tangents; the issue asks 5 %; a knife-edge
+/// tyre: no crown moves the contact across the tread yet). A positive steer input leans
+/// and turns left (yaw rate positive), and the rider countersteers on entry (the steer
+/// goes right first). Checked that it fails: without the wheels' gyroscopic moment in
+/// the closed form the turns read 1.9–2.7 % over.
 #[test]
 fn a_rider_holds_a_steady_turn_and_the_lean_is_the_turns() {
     let s = manual();
@@ -216,7 +216,7 @@ fn a_rider_holds_a_steady_turn_and_the_lean_is_the_turns() {
                 t.last_steer.to_degrees(),
             );
             assert!(t.lean > 0.0 && t.yaw_rate > 0.0, "a positive steer leans and turns left");
-            assert!(error.abs() < 0.05, "{kmh} km/h at {hz} Hz: {error}");
+            assert!(error.abs() < 0.015, "{kmh} km/h at {hz} Hz: {error}");
             assert!(t.spread < 1f32.to_radians(), "{kmh} km/h at {hz} Hz: not steady");
             assert!(t.first_steer < 0.0, "no countersteer: {}", t.first_steer);
             assert!(t.last_steer > 0.0, "not steering into the turn: {}", t.last_steer);
@@ -252,9 +252,9 @@ fn at_rest_the_motorcycle_stands_on_a_foot_and_falls_without_it() {
 
 /// Asked for a 55° lean at 60 km/h, past what its tyres hold, the motorcycle slides and
 /// falls, and nothing explodes: at 30–240 Hz, with every sweep, its speed never rises
-/// over its start's and it comes to rest within 10 s. Checked that it fails: with the
-/// rider's `let_go` past 90° it still passes (the fall is the tyres' and the ground's);
-/// with the chassis box 2 m wide the bike stands on the box and the lean check fails.
+/// over its start's and it comes to rest within 10 s. Checked that it fails: asked for
+/// 20° instead, within the tyres' grip, the bike holds its turn and the fall check
+/// fails.
 #[test]
 fn a_fall_at_speed_slides_to_rest_without_an_explosion() {
     for sweep in [SweepType::Ray, SweepType::Sphere, SweepType::Cylinder] {

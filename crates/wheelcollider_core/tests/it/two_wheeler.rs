@@ -1,0 +1,108 @@
+//! A vehicle of single axles (a two-wheeler's): each axle's one wheel takes the axle's
+//! whole load, brake and drive, and its right index stays empty.
+use crate::common::preset;
+use wheelcollider_core::limits::STANDARD_GRAVITY;
+use wheelcollider_core::vehicle::*;
+
+/// The MT-07's two single axles: two wheels at indices 0 and 2 of four; their static
+/// loads sum to the weight; a full brake puts the front's share of the brakes on the
+/// front wheel and the rest on the rear, a full throttle the whole wheel torque on the
+/// rear, nothing on the empty indices; the driveline hands the rear on as single.
+/// Checked that it fails: with `corner_load` halving a single axle's load as a pair's,
+/// the load check reads half the weight.
+#[test]
+fn a_single_axle_takes_its_axles_whole_load_brake_and_drive() {
+    let mut s = preset("mt07");
+    s.brakes.abs = false;
+    s.gearbox.automatic = false;
+    assert_eq!((s.wheel_count(), s.wheel_indices()), (2, 4));
+    assert_eq!([0, 1, 2, 3].map(|i| s.has_wheel(i)), [true, false, true, false]);
+    let weight = s.chassis.mass * STANDARD_GRAVITY;
+    let loads = s.corner_load(0) + s.corner_load(1);
+    println!("measured: static loads {:.1} + {:.1} N against the weight {weight:.1} N", s.corner_load(0), s.corner_load(1));
+    assert!((loads / weight - 1.0).abs() < 1e-5, "{loads} against {weight}");
+
+    // Rolling at 10 m/s on both wheels.
+    let wheel = |a: usize| WheelFeedback {
+        angular_velocity: 10.0 / s.axles[a].wheel.radius(),
+        inertia: s.axles[a].wheel.inertia(),
+        radius: s.axles[a].wheel.radius(),
+        load: s.corner_load(a),
+        grounded: true,
+        ground_speed: 10.0,
+        ..Default::default()
+    };
+    let feedback = [wheel(0), WheelFeedback::default(), wheel(1), WheelFeedback::default()];
+    let motion = ChassisMotion::straight(10.0);
+    let dt = 1.0 / 60.0;
+
+    let mut state = VehicleState::new(&s);
+    let mut inputs = [WheelInput::default(); 4];
+    let mut input = DriverInput {
+        brake: 1.0,
+        ..Default::default()
+    };
+    step_vehicle(&s, &mut state, &mut input, motion, &feedback, &mut inputs, dt);
+    let brakes = inputs.map(|i| i.brake_torque);
+    let front = s.brakes.max_torque * s.brake_share(0);
+    let rear = s.brakes.max_torque * s.brake_share(1);
+    println!("measured: brake torques {brakes:?} N·m against {front} and {rear}");
+    assert!((brakes[0] - front).abs() < 1e-3 && (brakes[2] - rear).abs() < 1e-3, "{brakes:?}");
+    assert_eq!((brakes[1], brakes[3]), (0.0, 0.0));
+
+    let mut state = VehicleState::new(&s);
+    (state.gear, state.next_gear) = (2, 2);
+    state.engine_speed = 10.0 / s.drive_radius() * s.gearbox.total_ratio(2);
+    state.clutch_locked = true;
+    let mut inputs = [WheelInput::default(); 4];
+    let mut input = DriverInput {
+        throttle: 1.0,
+        ..Default::default()
+    };
+    let step = step_vehicle(&s, &mut state, &mut input, motion, &feedback, &mut inputs, dt);
+    let drive = inputs.map(|i| i.drive_torque);
+    println!("measured: drive torques {drive:?} N·m, the wheel torque {}", step.report.wheel_torque);
+    assert!(step.report.wheel_torque > 100.0);
+    assert!((drive[2] - step.report.wheel_torque).abs() < 1e-3, "{drive:?}");
+    assert_eq!((drive[0], drive[1], drive[3]), (0.0, 0.0, 0.0));
+    assert!(step.driveline.axles[1].single && step.driveline.axles[1].share == 1.0);
+    assert_eq!(step.driveline.axles[1].wheels(1), 2..3);
+}
+
+/// A two-wheeler's layout is checked by name: an axle with a pair of wheels, a front
+/// wheel `steered` by the vehicle's steering (its head turns it) or a single axle are
+/// errors that name the field; the steering head's geometry puts the axis through the
+/// road `trail` ahead of the front contact, tilted back by the rake.
+#[test]
+fn a_two_wheelers_layout_is_checked_and_its_head_is_where_its_trail_says() {
+    let mut s = preset("mt07");
+    s.axles[1].single = false;
+    assert_eq!(s.validate().unwrap_err().field, "axles[1].single");
+    let mut s = preset("mt07");
+    s.axles[0].steered = true;
+    assert_eq!(s.validate().unwrap_err().field, "axles[0].steered");
+    let mut s = preset("mt07");
+    s.axles.pop();
+    assert_eq!(s.validate().unwrap_err().field, "axles");
+
+    let s = preset("mt07");
+    let bike = s.two_wheeler.as_ref().unwrap();
+    let head = s.head_geometry().unwrap();
+    // Where the axis meets the road, and the front contact below the wheel's centre.
+    let front = &s.axles[0];
+    let centre_y = front.mount_height - (front.wheel.suspension_length() - s.static_compression(0));
+    let road = centre_y - front.wheel.radius();
+    let [_, ay, az] = head.anchor;
+    let [_, sy, sz] = head.axis;
+    let at_road = az + (road - ay) / sy * sz;
+    let trail = at_road - front.z;
+    println!(
+        "measured: the head axis meets the road {:.4} m ahead of the front contact (trail {}), rake {:.2}°",
+        -trail,
+        bike.trail,
+        sz.atan2(sy).to_degrees()
+    );
+    assert!((-trail - bike.trail).abs() < 1e-5, "trail {trail}");
+    assert!((sz.atan2(sy).to_degrees() - bike.rake).abs() < 1e-4);
+    assert!(preset("road").head_geometry().is_none());
+}
