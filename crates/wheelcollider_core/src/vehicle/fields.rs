@@ -680,12 +680,6 @@ floats! {
         get: |s, _| s.two_wheeler.as_ref().map(|b| b.rider.max_torque),
         field: |s, _| s.two_wheeler.as_mut().map(|b| &mut b.rider.max_torque),
     }
-    "two_wheeler.rider.gain_speed" {
-        label: "gains fall above", unit: "m/s", group: Rider,
-        limit: |_, _| (0.0, 1000.0), range: |_, _| (0.0, 60.0), step: 0.1,
-        get: |s, _| s.two_wheeler.as_ref().map(|b| b.rider.gain_speed),
-        field: |s, _| s.two_wheeler.as_mut().map(|b| &mut b.rider.gain_speed),
-    }
     "two_wheeler.rider.let_go" {
         label: "lets go past", unit: "deg", group: Rider,
         limit: |_, _| (5.0, 90.0), range: |_, _| (5.0, 90.0), step: 0.5,

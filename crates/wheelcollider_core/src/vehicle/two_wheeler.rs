@@ -62,8 +62,8 @@ impl Default for TwoWheelerSettings {
 }
 
 /// A rider who balances a two-wheeler by steering: the handlebar torque
-/// `T = s·(−k_p·e − k_i·∫e + k_d·φ̇) − k_s·δ̇`, `e = φ* − φ`, `s = min(1, gain_speed / v)`
-/// (the plugin's `Rider`), and the foot put down at walking pace.
+/// `T = −k_p·e − k_i·∫e + k_d·φ̇ − k_s·δ̇`, `e = φ* − φ` (the plugin's `Rider`), and the
+/// foot put down at walking pace.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(default, deny_unknown_fields))]
@@ -80,12 +80,6 @@ pub struct RiderSettings {
     pub steer_rate_gain: f32,
     /// The most torque the rider puts on the handlebar (N·m, ≥ 0).
     pub max_torque: f32,
-    /// The speed (m/s, ≥ 0) above which the lean's three gains fall as `gain_speed / v`:
-    /// a bike's roll answers a handlebar torque more strongly the faster it goes (the
-    /// front wheel's gyroscopic torque and the tyre's force at the trail both grow with
-    /// the speed), so a rider's hands are lighter at speed; the arms' damping
-    /// (`steer_rate_gain`) stays. 0: the gains at every speed.
-    pub gain_speed: f32,
     /// The lean past which the rider has fallen and lets go (deg; 68.75°, 1.2 rad, by default).
     pub let_go: f32,
     /// Whether the rider puts a foot down below [`foot_speed`](Self::foot_speed) (an
@@ -110,7 +104,6 @@ impl Default for RiderSettings {
             lean_rate_gain: 20.0,
             steer_rate_gain: 2.0,
             max_torque: 30.0,
-            gain_speed: 0.0,
             let_go: 68.75,
             foot_down: true,
             foot_speed: 1.5,

@@ -19,7 +19,11 @@ fn a_single_axle_takes_its_axles_whole_load_brake_and_drive() {
     assert_eq!([0, 1, 2, 3].map(|i| s.has_wheel(i)), [true, false, true, false]);
     let weight = s.chassis.mass * STANDARD_GRAVITY;
     let loads = s.corner_load(0) + s.corner_load(1);
-    println!("measured: static loads {:.1} + {:.1} N against the weight {weight:.1} N", s.corner_load(0), s.corner_load(1));
+    println!(
+        "measured: static loads {:.1} + {:.1} N against the weight {weight:.1} N",
+        s.corner_load(0),
+        s.corner_load(1)
+    );
     assert!((loads / weight - 1.0).abs() < 1e-5, "{loads} against {weight}");
 
     // Rolling at 10 m/s on both wheels.
@@ -47,7 +51,10 @@ fn a_single_axle_takes_its_axles_whole_load_brake_and_drive() {
     let front = s.brakes.max_torque * s.brake_share(0);
     let rear = s.brakes.max_torque * s.brake_share(1);
     println!("measured: brake torques {brakes:?} N·m against {front} and {rear}");
-    assert!((brakes[0] - front).abs() < 1e-3 && (brakes[2] - rear).abs() < 1e-3, "{brakes:?}");
+    assert!(
+        (brakes[0] - front).abs() < 1e-3 && (brakes[2] - rear).abs() < 1e-3,
+        "{brakes:?}"
+    );
     assert_eq!((brakes[1], brakes[3]), (0.0, 0.0));
 
     let mut state = VehicleState::new(&s);
@@ -61,7 +68,10 @@ fn a_single_axle_takes_its_axles_whole_load_brake_and_drive() {
     };
     let step = step_vehicle(&s, &mut state, &mut input, motion, &feedback, &mut inputs, dt);
     let drive = inputs.map(|i| i.drive_torque);
-    println!("measured: drive torques {drive:?} N·m, the wheel torque {}", step.report.wheel_torque);
+    println!(
+        "measured: drive torques {drive:?} N·m, the wheel torque {}",
+        step.report.wheel_torque
+    );
     assert!(step.report.wheel_torque > 100.0);
     assert!((drive[2] - step.report.wheel_torque).abs() < 1e-3, "{drive:?}");
     assert_eq!((drive[0], drive[1], drive[3]), (0.0, 0.0, 0.0));

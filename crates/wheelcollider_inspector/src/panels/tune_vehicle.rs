@@ -118,6 +118,7 @@ pub(super) fn vehicle_ui(ui: &mut egui::Ui, settings: &mut VehicleSettings) -> b
     changed |= vehicle_aerodynamics_ui(ui, settings);
     changed |= vehicle_assists_ui(ui, settings);
     changed |= vehicle_towing_ui(ui, settings);
+    changed |= vehicle_two_wheeler_ui(ui, settings);
     changed
 }
 
@@ -394,5 +395,31 @@ pub(super) fn vehicle_towing_ui(ui: &mut egui::Ui, settings: &mut VehicleSetting
         });
         ui.end_row();
         part_fields(ui, settings, VehiclePart::Trailer, changed);
+    })
+}
+
+/// The "two-wheeler" section of [`vehicle_ui`], for a vehicle with
+/// [`TwoWheelerSettings`](wheelcollider_core::vehicle::TwoWheelerSettings): the steering
+/// head (rake, trail, the front assembly, damper, lock, the lean at a full steer input;
+/// [`VehiclePart::SteeringHead`]), the front assembly's centre of mass (within the
+/// chassis' [`VehicleSettings::editor_scale`]), and the rider's gains and foot
+/// ([`VehiclePart::Rider`]).
+pub(super) fn vehicle_two_wheeler_ui(ui: &mut egui::Ui, settings: &mut VehicleSettings) -> bool {
+    if settings.two_wheeler.is_none() {
+        return false;
+    }
+    let scale = settings.editor_scale();
+    section(ui, "vehicle", "two-wheeler", false, |ui, changed| {
+        part_fields(ui, settings, VehiclePart::SteeringHead, changed);
+        if let Some(bike) = settings.two_wheeler.as_mut() {
+            *changed |= point_ui(ui, "front assembly", &mut bike.front_centre_of_mass, scale);
+            *changed |= toggle(
+                ui,
+                "foot down",
+                &mut bike.rider.foot_down,
+                "the rider puts a foot down at walking pace (without it a bike at rest falls)",
+            );
+        }
+        part_fields(ui, settings, VehiclePart::Rider, changed);
     })
 }

@@ -191,8 +191,8 @@ fn turn(s: &VehicleSettings, hz: f64, v: f32, gear: i32, lean: f32) -> Turn {
 #[test]
 fn a_rider_holds_a_steady_turn_and_the_lean_is_the_turns() {
     let s = manual();
-    let wheels_inertia = s.axles[0].wheel.inertia() / s.axles[0].wheel.radius()
-        + s.axles[1].wheel.inertia() / s.axles[1].wheel.radius();
+    let wheels_inertia =
+        s.axles[0].wheel.inertia() / s.axles[0].wheel.radius() + s.axles[1].wheel.inertia() / s.axles[1].wheel.radius();
     // (km/h, radius m, gear).
     for (kmh, radius, gear) in [(30.0f32, 50.0f32, 1), (60.0, 50.0, 2), (60.0, 100.0, 2)] {
         let v = kmh / 3.6;
@@ -215,7 +215,10 @@ fn a_rider_holds_a_steady_turn_and_the_lean_is_the_turns() {
                 t.first_steer.to_degrees(),
                 t.last_steer.to_degrees(),
             );
-            assert!(t.lean > 0.0 && t.yaw_rate > 0.0, "a positive steer leans and turns left");
+            assert!(
+                t.lean > 0.0 && t.yaw_rate > 0.0,
+                "a positive steer leans and turns left"
+            );
             assert!(error.abs() < 0.015, "{kmh} km/h at {hz} Hz: {error}");
             assert!(t.spread < 1f32.to_radians(), "{kmh} km/h at {hz} Hz: not steady");
             assert!(t.first_steer < 0.0, "no countersteer: {}", t.first_steer);
@@ -281,6 +284,39 @@ fn a_fall_at_speed_slides_to_rest_without_an_explosion() {
             assert!(fastest < v + 0.5, "{sweep:?} {hz} Hz: {fastest}");
             assert!(most > 50f32.to_radians(), "{sweep:?} {hz} Hz: did not fall ({most})");
             assert!(end.speed < 0.5, "{sweep:?} {hz} Hz: still {} m/s", end.speed);
+        }
+    }
+}
+
+/// The rider's envelope: asked for 10–30° of lean (30°: a full steer input) at 36 and
+/// 72 km/h, at 60 and 240 Hz, the MT-07 settles within 1° of it (the integral takes up
+/// what the proportional term leaves at a deep lean), never past 35°. The rows above
+/// (90–162 km/h) are measured and printed, not asserted: there a leaned bike's ride
+/// diverges (`docs/two-wheeler.md`, "Not yet"). Checked that it fails: with the integral gathering only within
+/// 0.05 rad of the asked lean (as for the bicycle) the 20° and 30° rows settle 4–5° deep.
+#[test]
+fn the_rider_settles_on_the_asked_lean_from_36_to_72_kmh() {
+    let s = manual();
+    for hz in [60.0, 240.0] {
+        for (v, gear) in [(10.0f32, 1), (20.0, 2), (25.0, 3), (30.0, 3), (35.0, 4), (45.0, 5)] {
+            let mut row = format!("measured: {hz} Hz, {:.0} km/h:", v * 3.6);
+            for lean in [10.0f32, 20.0, 30.0] {
+                let steer = lean / s.two_wheeler.as_ref().unwrap().max_lean;
+                let readings = ride(&s, hz, (v, gear), 8.0, |r| DriverInput {
+                    throttle: (0.2 + 0.05 * (v - r.speed)).clamp(0.0, 1.0),
+                    steer: if r.t >= 1.0 { steer } else { 0.0 },
+                    ..default()
+                });
+                let asked = lean;
+                let most = readings.iter().map(|r| r.lean.abs()).fold(0.0, f32::max).to_degrees();
+                let end = readings.last().unwrap().lean.to_degrees();
+                row += &format!("  {asked:.0}° → {end:.1}° (most {most:.0}°)");
+                if v <= 20.0 && lean <= 30.0 {
+                    assert!((end - asked).abs() < 1.0, "{hz} Hz, {v} m/s: {end}° for {asked}°");
+                    assert!(most < 35.0, "{hz} Hz, {v} m/s: {most}° on the way to {asked}°");
+                }
+            }
+            println!("{row}");
         }
     }
 }
