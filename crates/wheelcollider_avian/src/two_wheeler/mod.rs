@@ -16,7 +16,7 @@ mod steering_head;
 
 pub use plugin::TwoWheelerPlugin;
 
-pub use rider::{Rider, RiderSettings, lean_of};
+pub use rider::{Rider, lean_of};
 pub(crate) use rider::{put_feet_down, ride};
 pub use steering_head::SteeringHead;
 pub(crate) use steering_head::steer_heads;

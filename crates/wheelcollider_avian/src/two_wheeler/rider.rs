@@ -22,7 +22,7 @@ use super::SteeringHead;
 use crate::wheel::components::{ChassisForces, WheelOutput};
 use avian3d::prelude::*;
 use bevy::prelude::*;
-pub use wheelcollider_core::vehicle::RiderSettings;
+use wheelcollider_core::vehicle::RiderSettings;
 
 /// A rider on a two-wheeler with a [`SteeringHead`]: turns the handlebar (the head's
 /// [`torque`](SteeringHead::torque)) to hold the asked [`lean`](Self::lean), with the

@@ -19,7 +19,7 @@
 //! | file | what |
 //! | --- | --- |
 //! | `mod.rs` | the components: [`Vehicle`], [`VehicleInput`], [`VehicleWheel`], [`VehicleRuntime`], [`VehicleTelemetry`] |
-//! | `spawn.rs` | [`spawn_vehicle`]: chassis and wheels from a settings; [`insert_vehicle`] on an existing entity |
+//! | `spawn.rs` | [`spawn_vehicle`]: chassis and wheels from a settings (a two-wheeler's head and rider too); [`insert_vehicle`] on an existing entity |
 //! | `systems.rs` | sync a changed settings, one vehicle step per chassis |
 //! | `preset.rs` | `VehiclePreset` assets from `.ron` files, `VehicleFromPreset` (hot reload); feature `serialize` |
 //! | `reset.rs` | [`ResetVehicle`]: put a car back at rest |
@@ -33,6 +33,7 @@
 //! | [`VehicleSystems::Sync`] | `place_stands` | each trailer's stand under its coupling, enabled while it is uncoupled |
 //! | [`VehicleSystems::Drive`] | `tow_trailers` | each trailer's hitch read back ([`towing::HitchTelemetry`], a break, a jackknife) and its brakes from its tow vehicle |
 //! | [`VehicleSystems::Drive`], after `WheelSystems::Prepare` | `drive_vehicles` | one [`step_vehicle`](wheelcollider_core::vehicle::step_vehicle) per chassis → each wheel's [`WheelInput`]; telemetry |
+//! | [`VehicleSystems::Drive`], after `drive_vehicles` | `ask_lean` | a two-wheeler's [`Rider`](crate::two_wheeler::Rider) asked for the lean of its steer input (`steer × max_lean`) |
 //! | [`VehicleSystems::Body`], in `WheelSystems::Body` | `apply_aero`, `apply_body_assists` | drag at the centre of pressure, downforce at the axles; anti-flip and air control, added to the chassis' [`ChassisForces`](crate::wheel::ChassisForces) |
 
 mod body;
@@ -60,8 +61,9 @@ use wheelcollider_core::vehicle::WheelFeedback;
 pub use wheelcollider_core::vehicle::{
     AeroSettings, AirControlSettings, AntiFlipSettings, AssistSettings, AxleSettings, AxleSuspension, BrakeSettings,
     ChassisSettings, ClutchSettings, DifferentialKind, DriverInput, EngineLayout, EngineSettings, GearboxSettings,
-    HitchKind, HitchSettings, PowertrainReport, SteeringSettings, TrailerBrakes, TrailerSettings, VEHICLE_FLOATS,
-    VehiclePart, VehicleSettings, VehicleSettingsError, VehicleState, YawStabilitySettings,
+    HitchKind, HitchSettings, PowertrainReport, RiderSettings, SteeringSettings, TrailerBrakes, TrailerSettings,
+    TwoWheelerSettings, VEHICLE_FLOATS, VehiclePart, VehicleSettings, VehicleSettingsError, VehicleState,
+    YawStabilitySettings,
 };
 
 /// The driver's controls for one vehicle: write it from game code, an AI, or the

@@ -7,7 +7,8 @@ use crate::common::*;
 use avian3d::prelude::*;
 use bevy::prelude::*;
 use wheelcollider_avian::prelude::*;
-use wheelcollider_avian::two_wheeler::{RiderSettings, lean_of};
+use wheelcollider_avian::two_wheeler::lean_of;
+use wheelcollider_avian::vehicle::RiderSettings;
 
 /// What a steady turn settles to: lean (rad, positive left), yaw rate (rad/s), the
 /// centre of mass' speed (m/s) and its height over the contacts' line (m), and the
