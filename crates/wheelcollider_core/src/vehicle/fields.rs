@@ -116,6 +116,16 @@ macro_rules! lsd {
     };
 }
 
+/// A two-wheeler's number `$f` (a path inside its `TwoWheelerSettings`) of `$s`.
+macro_rules! bike {
+    (get $s:expr, $($f:ident).+) => {
+        $s.two_wheeler.as_ref().map(|b| b.$($f).+)
+    };
+    (field $s:expr, $($f:ident).+) => {
+        $s.two_wheeler.as_mut().map(|b| &mut b.$($f).+)
+    };
+}
+
 /// An overrun brake's number `$f` (`response` or `full`) of the trailer of `$s`.
 macro_rules! overrun {
     (get $s:expr, $f:ident) => {
@@ -617,91 +627,91 @@ floats! {
     "two_wheeler.rake" {
         label: "rake", unit: "deg", group: SteeringHead,
         limit: |_, _| (0.0, 45.0), range: |_, _| (0.0, 45.0), step: 0.1,
-        get: |s, _| s.two_wheeler.as_ref().map(|b| b.rake),
-        field: |s, _| s.two_wheeler.as_mut().map(|b| &mut b.rake),
+        get: |s, _| bike!(get s, rake),
+        field: |s, _| bike!(field s, rake),
     }
     "two_wheeler.trail" {
         label: "trail", unit: "m", group: SteeringHead,
         limit: |_, _| (-0.2, 0.5), range: |_, _| (-0.05, 0.3), step: 0.001,
-        get: |s, _| s.two_wheeler.as_ref().map(|b| b.trail),
-        field: |s, _| s.two_wheeler.as_mut().map(|b| &mut b.trail),
+        get: |s, _| bike!(get s, trail),
+        field: |s, _| bike!(field s, trail),
     }
     "two_wheeler.front_mass" {
         label: "front assembly mass", unit: "kg", group: SteeringHead,
         limit: |s, _| (0.1, s.chassis.mass), range: |s, _| (0.1, 0.5 * s.chassis.mass), step: 0.1,
-        get: |s, _| s.two_wheeler.as_ref().map(|b| b.front_mass),
-        field: |s, _| s.two_wheeler.as_mut().map(|b| &mut b.front_mass),
+        get: |s, _| bike!(get s, front_mass),
+        field: |s, _| bike!(field s, front_mass),
     }
     "two_wheeler.steering_damper" {
         label: "steering damper", unit: "N·m·s/rad", group: SteeringHead,
         limit: |_, _| (0.0, 1000.0), range: |_, _| (0.0, 50.0), step: 0.05,
-        get: |s, _| s.two_wheeler.as_ref().map(|b| b.steering_damper),
-        field: |s, _| s.two_wheeler.as_mut().map(|b| &mut b.steering_damper),
+        get: |s, _| bike!(get s, steering_damper),
+        field: |s, _| bike!(field s, steering_damper),
     }
     "two_wheeler.lock" {
         label: "steering lock", unit: "deg", group: SteeringHead,
         limit: |_, _| (1.0, 60.0), range: |_, _| (1.0, 60.0), step: 0.1,
-        get: |s, _| s.two_wheeler.as_ref().map(|b| b.lock),
-        field: |s, _| s.two_wheeler.as_mut().map(|b| &mut b.lock),
+        get: |s, _| bike!(get s, lock),
+        field: |s, _| bike!(field s, lock),
     }
     "two_wheeler.max_lean" {
         label: "lean at full steer", unit: "deg", group: SteeringHead,
         limit: |_, _| (0.0, 60.0), range: |_, _| (0.0, 60.0), step: 0.1,
-        get: |s, _| s.two_wheeler.as_ref().map(|b| b.max_lean),
-        field: |s, _| s.two_wheeler.as_mut().map(|b| &mut b.max_lean),
+        get: |s, _| bike!(get s, max_lean),
+        field: |s, _| bike!(field s, max_lean),
     }
     "two_wheeler.rider.lean_gain" {
         label: "lean gain", unit: "N·m/rad", group: Rider,
         limit: |_, _| (0.0, MAX_VALUE), range: |_, _| (0.0, 2000.0), step: 0.5,
-        get: |s, _| s.two_wheeler.as_ref().map(|b| b.rider.lean_gain),
-        field: |s, _| s.two_wheeler.as_mut().map(|b| &mut b.rider.lean_gain),
+        get: |s, _| bike!(get s, rider.lean_gain),
+        field: |s, _| bike!(field s, rider.lean_gain),
     }
     "two_wheeler.rider.integral_gain" {
         label: "integral gain", unit: "N·m/(rad·s)", group: Rider,
         limit: |_, _| (0.0, MAX_VALUE), range: |_, _| (0.0, 2000.0), step: 0.5,
-        get: |s, _| s.two_wheeler.as_ref().map(|b| b.rider.integral_gain),
-        field: |s, _| s.two_wheeler.as_mut().map(|b| &mut b.rider.integral_gain),
+        get: |s, _| bike!(get s, rider.integral_gain),
+        field: |s, _| bike!(field s, rider.integral_gain),
     }
     "two_wheeler.rider.lean_rate_gain" {
         label: "lean rate gain", unit: "N·m·s/rad", group: Rider,
         limit: |_, _| (0.0, MAX_VALUE), range: |_, _| (0.0, 1000.0), step: 0.5,
-        get: |s, _| s.two_wheeler.as_ref().map(|b| b.rider.lean_rate_gain),
-        field: |s, _| s.two_wheeler.as_mut().map(|b| &mut b.rider.lean_rate_gain),
+        get: |s, _| bike!(get s, rider.lean_rate_gain),
+        field: |s, _| bike!(field s, rider.lean_rate_gain),
     }
     "two_wheeler.rider.steer_rate_gain" {
         label: "steer rate gain", unit: "N·m·s/rad", group: Rider,
         limit: |_, _| (0.0, MAX_VALUE), range: |_, _| (0.0, 200.0), step: 0.1,
-        get: |s, _| s.two_wheeler.as_ref().map(|b| b.rider.steer_rate_gain),
-        field: |s, _| s.two_wheeler.as_mut().map(|b| &mut b.rider.steer_rate_gain),
+        get: |s, _| bike!(get s, rider.steer_rate_gain),
+        field: |s, _| bike!(field s, rider.steer_rate_gain),
     }
     "two_wheeler.rider.max_torque" {
         label: "max handlebar torque", unit: "N·m", group: Rider,
         limit: |_, _| (0.0, MAX_VALUE), range: |_, _| (0.0, 500.0), step: 0.5,
-        get: |s, _| s.two_wheeler.as_ref().map(|b| b.rider.max_torque),
-        field: |s, _| s.two_wheeler.as_mut().map(|b| &mut b.rider.max_torque),
+        get: |s, _| bike!(get s, rider.max_torque),
+        field: |s, _| bike!(field s, rider.max_torque),
     }
     "two_wheeler.rider.let_go" {
         label: "lets go past", unit: "deg", group: Rider,
         limit: |_, _| (5.0, 90.0), range: |_, _| (5.0, 90.0), step: 0.5,
-        get: |s, _| s.two_wheeler.as_ref().map(|b| b.rider.let_go),
-        field: |s, _| s.two_wheeler.as_mut().map(|b| &mut b.rider.let_go),
+        get: |s, _| bike!(get s, rider.let_go),
+        field: |s, _| bike!(field s, rider.let_go),
     }
     "two_wheeler.rider.foot_speed" {
         label: "foot down below", unit: "m/s", group: Rider,
         limit: |_, _| (0.0, 10.0), range: |_, _| (0.0, 5.0), step: 0.01,
-        get: |s, _| s.two_wheeler.as_ref().map(|b| b.rider.foot_speed),
-        field: |s, _| s.two_wheeler.as_mut().map(|b| &mut b.rider.foot_speed),
+        get: |s, _| bike!(get s, rider.foot_speed),
+        field: |s, _| bike!(field s, rider.foot_speed),
     }
     "two_wheeler.rider.foot_lean" {
         label: "foot meets the road at", unit: "deg", group: Rider,
         limit: |_, _| (0.0, 45.0), range: |_, _| (0.0, 30.0), step: 0.1,
-        get: |s, _| s.two_wheeler.as_ref().map(|b| b.rider.foot_lean),
-        field: |s, _| s.two_wheeler.as_mut().map(|b| &mut b.rider.foot_lean),
+        get: |s, _| bike!(get s, rider.foot_lean),
+        field: |s, _| bike!(field s, rider.foot_lean),
     }
     "two_wheeler.rider.foot_reach" {
         label: "foot reach", unit: "m", group: Rider,
         limit: |_, _| (0.05, 2.0), range: |_, _| (0.05, 1.0), step: 0.005,
-        get: |s, _| s.two_wheeler.as_ref().map(|b| b.rider.foot_reach),
-        field: |s, _| s.two_wheeler.as_mut().map(|b| &mut b.rider.foot_reach),
+        get: |s, _| bike!(get s, rider.foot_reach),
+        field: |s, _| bike!(field s, rider.foot_reach),
     }
 }
