@@ -4,7 +4,7 @@
 //! them with one function.
 //!
 //! Each is declared once, in one keyword grammar (the declarations are in
-//! `settings/table.rs`, `thermal/compound.rs`, `vehicle/fields.rs` and the plugin's
+//! `settings/table.rs`, `thermal/compound.rs`, `vehicle/fields/` and the plugin's
 //! `wheel/surface.rs`):
 //!
 //! ```text
@@ -27,7 +27,7 @@
 //! - `step`: how much a value changes per pixel dragged in an editor (its unit);
 //! - the place: a wheel's or a compound's field name (`radius, set_radius` for a wheel:
 //!   the getter and the clamping setter), a vehicle's path in its file with how to reach
-//!   it (`vehicle/fields.rs`).
+//!   it (`vehicle/fields/`).
 //!
 //! [`WheelSettings::FLOATS`]: crate::WheelSettings::FLOATS
 //! [`TyreCompound::FLOATS`]: crate::TyreCompound::FLOATS

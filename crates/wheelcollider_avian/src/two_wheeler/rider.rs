@@ -16,7 +16,7 @@
 //! fallen and lets go.
 //! Proved by `two_wheeler::rider` (the benchmark bicycle held in a steady turn at a
 //! weave-unstable, a self-stable and a capsizing speed) and `two_wheeler::motorcycle`
-//! (the MT-07 on the asked lean from 36 to 72 km/h, and the lean of its steady turns).
+//! (the MT-07 held on its asked lean and in steady turns).
 
 use super::SteeringHead;
 use crate::wheel::components::{ChassisForces, WheelOutput};

@@ -264,8 +264,8 @@ fn head_step(
     // affine in `x`): the chassis turning the spinning wheel torques the head,
     // `s·(L × Ω')`, and the head turning it torques the chassis, `L × s·δ̇'`. Taken at the
     // start of the step, the pair feeds energy into the weave (a coupling through the
-    // velocities, explicit both ways, is a rotation integrated by Euler's method): the
-    // MT-07's weave grew at 60 Hz and 160 km/h (`two_wheeler::motorcycle`).
+    // velocities, explicit both ways, is a rotation integrated by Euler's method; the
+    // measurements: `docs/two-wheeler.md`, `two_wheeler::benchmark`).
     let gyro_on_chassis = |x: f32| momentum.cross(s * (rate + x * dt));
     let residual = |x: f32| {
         let linear = (f0 - sweep * x) * inverse_mass;

@@ -322,8 +322,8 @@ impl ChassisForces {
     /// step's angular velocity when the channel is applied (`wheel/apply.rs`): a
     /// gyroscopic pair between the chassis' roll and yaw taken at the step's start feeds
     /// energy into them as Euler's method does into a rotation, and a motorcycle's
-    /// wheels (218 N·m·s at 160 km/h on a 30 kg·m² roll inertia) weave up by it at 60 Hz
-    /// (`two_wheeler::motorcycle`).
+    /// heavy wheels on its light roll inertia weave up by it (`docs/two-wheeler.md`,
+    /// `two_wheeler::benchmark`).
     pub(crate) fn add_rotor(&mut self, output: &WheelOutput, inertia: f32, chassis_rate: Vec3, dt: f32) {
         let spin = output.output.angular_velocity;
         if spin == 0.0 {

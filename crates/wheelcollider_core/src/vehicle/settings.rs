@@ -10,7 +10,7 @@
 //!
 //! `validate` reads part by part: the arrays and choices here (`check_chassis`,
 //! `check_axle`, `check_engine`, `check_gears`), every scalar from its one declaration
-//! in `fields.rs` ([`VEHICLE_FLOATS`]).
+//! in `fields/` ([`VEHICLE_FLOATS`]).
 
 use super::fields::VEHICLE_FLOATS;
 use super::{

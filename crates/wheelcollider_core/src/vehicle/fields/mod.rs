@@ -40,6 +40,9 @@ use super::{DifferentialKind, TrailerBrakes, VehicleSettings};
 use crate::limits::{MAX_SPRING, MAX_VALUE};
 use crate::rows::{Optional, Read, Row};
 
+#[macro_use]
+mod inside;
+
 /// Which part of a vehicle a number belongs to (the inspector's sections).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum VehiclePart {
@@ -100,70 +103,10 @@ impl VehicleSettings {
     }
 }
 
-/// A limited-slip differential's number `$f` (`preload` or `locking`) in `$d`.
-macro_rules! lsd {
-    (get $d:expr, $f:ident) => {
-        match $d {
-            DifferentialKind::LimitedSlip { $f, .. } => Some($f),
-            _ => None,
-        }
-    };
-    (field $d:expr, $f:ident) => {
-        match &mut $d {
-            DifferentialKind::LimitedSlip { $f, .. } => Some($f),
-            _ => None,
-        }
-    };
-}
-
-/// A two-wheeler's number `$f` (a path inside its `TwoWheelerSettings`) of `$s`.
-macro_rules! bike {
-    (get $s:expr, $($f:ident).+) => {
-        $s.two_wheeler.as_ref().map(|b| b.$($f).+)
-    };
-    (field $s:expr, $($f:ident).+) => {
-        $s.two_wheeler.as_mut().map(|b| &mut b.$($f).+)
-    };
-}
-
-/// An overrun brake's number `$f` (`response` or `full`) of the trailer of `$s`.
-macro_rules! overrun {
-    (get $s:expr, $f:ident) => {
-        match $s.trailer.as_ref().map(|t| t.brakes) {
-            Some(TrailerBrakes::Overrun { $f, .. }) => Some($f),
-            _ => None,
-        }
-    };
-    (field $s:expr, $f:ident) => {
-        match $s.trailer.as_mut().map(|t| &mut t.brakes) {
-            Some(TrailerBrakes::Overrun { $f, .. }) => Some($f),
-            _ => None,
-        }
-    };
-}
-
 /// Overrun brakes are full at a push above their `response`: the limit and the editor's
 /// range of `trailer.brakes.full`.
 fn overrun_full(s: &VehicleSettings) -> (f32, f32) {
     (overrun!(get s, response).unwrap_or(0.0) + 0.01, 1.0)
-}
-
-/// A limited-slip differential's overrun locking in `$d`, where it has its own.
-macro_rules! coast {
-    (get $d:expr) => {
-        match $d {
-            DifferentialKind::LimitedSlip { coast_locking, .. } => coast_locking,
-            _ => None,
-        }
-    };
-    (field $d:expr) => {
-        match &mut $d {
-            DifferentialKind::LimitedSlip {
-                coast_locking: Some(c), ..
-            } => Some(c),
-            _ => None,
-        }
-    };
 }
 
 /// Gives a closure the type of an optional number's typical value (a closure inside
