@@ -61,10 +61,12 @@ pub(crate) fn apply_forces(
 
 /// The change (N·m, world) that takes the wheels' gyroscopic torque with the chassis'
 /// own turning, `L × ω` (in the channel at the step's start, [`ChassisForces::add_rotor`]),
-/// at the end of the step's angular velocity `ω'`: `I·(ω' − ω)/dt = τ − L×ω + L×ω' + I·α`
-/// is linear in `ω'` (`I` the chassis' inertia in the world, `τ` the channel's torque, `α`
-/// its inertia-free angular acceleration); avian's contacts and joints are not in it.
-/// Zero without rotors, or where the solve is not finite.
+/// at the step's mean angular velocity `(ω + ω')/2` (the trapezoidal rule: a gyroscopic
+/// exchange between roll and yaw neither gains energy, as at the start, nor loses it, as
+/// at the end): `I·(ω' − ω)/dt = τ − L×ω + L×(ω + ω')/2 + I·α` is linear in `ω'` (`I` the
+/// chassis' inertia in the world, `τ` the channel's torque, `α` its inertia-free angular
+/// acceleration); avian's contacts and joints are not in it. Zero without rotors, or
+/// where the solve is not finite.
 fn implicit_rotor(sums: &ChassisForces, inertia: Mat3, spin: Vec3, dt: f32) -> Vec3 {
     let l = sums.rotor;
     if l == Vec3::ZERO || dt <= 0.0 {
@@ -77,9 +79,9 @@ fn implicit_rotor(sums: &ChassisForces, inertia: Mat3, spin: Vec3, dt: f32) -> V
         Vec3::new(-l.z, 0.0, l.x),
         Vec3::new(l.y, -l.x, 0.0),
     );
-    let a = inertia / dt - cross;
-    let b = inertia * spin / dt + (sums.torque - explicit) + inertia * sums.angular_acceleration;
+    let a = inertia / dt - cross * 0.5;
+    let b = inertia * spin / dt + (sums.torque - explicit * 0.5) + inertia * sums.angular_acceleration;
     let end = a.inverse() * b;
-    let change = l.cross(end) - explicit;
+    let change = l.cross(0.5 * (spin + end)) - explicit;
     if change.is_finite() { change } else { Vec3::ZERO }
 }

@@ -281,7 +281,7 @@ pub struct ChassisForces {
     pub(crate) angular_acceleration: Vec3,
     /// The wheels' spin angular momentum (N·m·s, world) whose gyroscopic torque with the
     /// chassis' own turning, `L × ω`, is in `torque`: [`WheelSystems::Apply`](crate::WheelSystems::Apply)
-    /// takes that torque at the end of the step's angular velocity instead (see
+    /// takes that torque at the step's mean angular velocity instead (see
     /// [`add_rotor`](Self::add_rotor)).
     pub(crate) rotor: Vec3,
     /// The centre of mass the torques are about (world, m).
@@ -318,8 +318,8 @@ impl ChassisForces {
     /// the lean by it, `two_wheeler::benchmark`). `inertia` is the wheel's about its axle
     /// (kg·m²); the rest of the wheel's inertia is the chassis' own.
     ///
-    /// The part with the chassis' own turning, `L × ω`, is taken at the end of the
-    /// step's angular velocity when the channel is applied (`wheel/apply.rs`): a
+    /// The part with the chassis' own turning, `L × ω`, is taken at the step's mean
+    /// angular velocity when the channel is applied (`wheel/apply.rs`): a
     /// gyroscopic pair between the chassis' roll and yaw taken at the step's start feeds
     /// energy into them as Euler's method does into a rotation, and a motorcycle's
     /// heavy wheels on its light roll inertia weave up by it (`docs/two-wheeler.md`,
