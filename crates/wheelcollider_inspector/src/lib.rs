@@ -333,7 +333,12 @@ fn record_history(
     let Some((children, rotation)) = state.target.and_then(|t| vehicles.get(t).ok()) else {
         return;
     };
-    let n = children.wheels().len();
+    // One history per wheel index (a single axle's right index stays empty).
+    let n = wheels
+        .iter_many(children.wheels())
+        .map(|(id, _)| VehicleSettings::wheel_index(id.axle, id.right) + 1)
+        .max()
+        .unwrap_or(0);
     if state.history.len() != n {
         state.history = vec![VecDeque::with_capacity(HISTORY_LEN); n];
         state.times.clear();
