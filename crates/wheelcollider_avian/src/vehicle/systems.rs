@@ -78,6 +78,10 @@ pub(crate) fn sync_vehicles(
         // A two-wheeler's head and rider (spawned with it) take its numbers.
         if let (Some((mut head, mut rider)), Some(two_wheeler)) = (bike, settings.two_wheeler.as_ref()) {
             head.take_settings(&settings);
+            // The front wheel's mount as the head turns it (the loop above put it straight).
+            if let Ok((_, _, mut transform, _)) = wheels.get_mut(head.wheel) {
+                *transform = head.mount_at(head.angle);
+            }
             if rider.settings != two_wheeler.rider {
                 rider.settings = two_wheeler.rider.clone();
             }

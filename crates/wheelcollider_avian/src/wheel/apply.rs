@@ -30,13 +30,7 @@ pub(crate) fn apply_forces(
     let dt = time.delta_secs();
     for (mut forces, sums, mut state, inertia, rotation) in &mut bodies.p0() {
         let spin = forces.angular_velocity();
-        let world = inertia.rotated(rotation.0).value();
-        let world = Mat3::from_cols(
-            world.mul_vec3(Vec3::X),
-            world.mul_vec3(Vec3::Y),
-            world.mul_vec3(Vec3::Z),
-        );
-        let gyro = implicit_rotor(sums, world, spin, dt);
+        let gyro = implicit_rotor(sums, (inertia, rotation.0), spin, dt);
         forces.apply_force(sums.force);
         forces.apply_torque(sums.torque + gyro);
         forces.apply_angular_acceleration(sums.angular_acceleration);
@@ -67,11 +61,23 @@ pub(crate) fn apply_forces(
 /// chassis' inertia in the world, `τ` the channel's torque, `α` its inertia-free angular
 /// acceleration); avian's contacts and joints are not in it. Zero without rotors, or
 /// where the solve is not finite.
-fn implicit_rotor(sums: &ChassisForces, inertia: Mat3, spin: Vec3, dt: f32) -> Vec3 {
+fn implicit_rotor(
+    sums: &ChassisForces,
+    (inertia, rotation): (&ComputedAngularInertia, Quat),
+    spin: Vec3,
+    dt: f32,
+) -> Vec3 {
     let l = sums.rotor;
     if l == Vec3::ZERO || dt <= 0.0 {
         return Vec3::ZERO;
     }
+    // The chassis' inertia in the world, built only where there are rotors.
+    let world = inertia.rotated(rotation).value();
+    let inertia = Mat3::from_cols(
+        world.mul_vec3(Vec3::X),
+        world.mul_vec3(Vec3::Y),
+        world.mul_vec3(Vec3::Z),
+    );
     let explicit = l.cross(spin);
     // [L]×: the matrix of v ↦ L × v.
     let cross = Mat3::from_cols(
