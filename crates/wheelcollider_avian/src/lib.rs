@@ -135,7 +135,7 @@ pub mod prelude {
     };
     pub use wheelcollider_core::{
         CompoundBase, MagicFormula, Row, SettingGroup, SettingsError, SuspensionForceDirection, SweepType,
-        TyreCompound, TyreReading, WheelSettings,
+        TyreCompound, TyreCurve, TyreReading, WheelSettings,
     };
 }
 

@@ -125,12 +125,19 @@ fn main() {
     curve(
         &mut svg,
         &f,
-        wheel.longitudinal_tyre(),
+        wheel
+            .longitudinal_tyre()
+            .magic_formula()
+            .expect("the road preset's curves are magic formulas"),
         "#1565c0",
         "road, longitudinal",
         0.5,
     );
-    curve(&mut svg, &f, wheel.lateral_tyre(), "#2e7d32", "road, lateral", 0.4);
+    let lateral = wheel
+        .lateral_tyre()
+        .magic_formula()
+        .expect("the road preset's curves are magic formulas");
+    curve(&mut svg, &f, lateral, "#2e7d32", "road, lateral", 0.4);
     // The aligning torque over (trail at zero slip × load): (1 − σ/σ*)·MFy(σ).
     let (lat, t0) = (wheel.lateral_tyre(), wheel.pneumatic_trail());
     let mz = |s: f32| (1.0 - s / lat.peak_slip()).max(0.0) * lat.eval(s);

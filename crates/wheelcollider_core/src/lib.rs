@@ -10,7 +10,7 @@
 //! | [`limits`] | limits, errors and constants every part shares (a leaf: no cycle) |
 //! | [`rows`] | [`Row`]: one declared tunable number of any settings type, for editors and tests |
 //! | [`settings`] | [`WheelSettings`]: defaults and limits of the original, validated setters |
-//! | [`tyre`] | [`MagicFormula`], slips, combined slip (friction circle) |
+//! | [`tyre`] | [`TyreCurve`] ([`MagicFormula`]), slips, combined slip (friction circle) |
 //! | [`spin`] | the implicit wheel-spin integrator (why it is stable), its terms and what a driveline asks of a wheel |
 //! | [`suspension`] | the implicit suspension of one chassis' wheels, solved together |
 //! | [`thermal`] | a tyre's temperatures, pressure, grip window, wear and puncture ([`TyreCompound`]) |
@@ -69,7 +69,7 @@ pub use suspension::{SuspensionForce, SuspensionRow, hanging_bar_rate};
 pub use thermal::{Ambient, CompoundBase, TyreCompound, TyreReading, TyreState};
 pub use tyre::{
     CurveTable, FITTED_SLIP, MIN_DENOMINATOR, MagicFormula, RELAXED_LATERAL_MIN_DENOMINATOR, RELAXED_MIN_DENOMINATOR,
-    atan as fast_atan, sin_cos_0_pi,
+    TyreCurve, atan as fast_atan, sin_cos_0_pi,
 };
 pub use wheel::{
     Contact, DT_RANGE, MAX_ANGULAR_VELOCITY, STICK_SPEED, Staged, StepInput, StepOutput, StepState, Suspension, Travel,

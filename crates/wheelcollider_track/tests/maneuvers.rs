@@ -301,7 +301,11 @@ fn negative_front_camber_raises_the_circle_limit() {
     let o = ManeuverOptions { hz: 60.0, quick: false };
     let limit = |camber: f32| {
         let mut s = preset("road");
-        let rear = s.axles[1].wheel.lateral_tyre();
+        let rear = s.axles[1]
+            .wheel
+            .lateral_tyre()
+            .magic_formula()
+            .expect("a magic formula");
         let (b, c, e) = (rear.b(), rear.c(), rear.e());
         s.axles[1].wheel.set_lateral_tyre(b, c, 1.4, e).unwrap();
         s.axles[0].wheel.set_camber_angle(camber).unwrap();
@@ -520,7 +524,7 @@ fn shifts_and_clutch_slip_are_rate_independent() {
 fn loose_rear(esc: bool) -> VehicleSettings {
     let mut settings = preset("road");
     let rear = &mut settings.axles[1].wheel;
-    let lateral = rear.lateral_tyre().clone();
+    let lateral = rear.lateral_tyre().magic_formula().expect("a magic formula").clone();
     rear.set_lateral_tyre(lateral.b(), lateral.c(), 0.75, lateral.e())
         .unwrap();
     settings.assists.yaw_stability.enabled = esc;

@@ -70,8 +70,8 @@ macro_rules! declare_wheel_settings {
             pub(super) sweep_type: SweepType,
             pub(super) cylinder_resolution: u32,
             pub(super) suspension_force_direction: SuspensionForceDirection,
-            pub(super) longitudinal_tyre: MagicFormula,
-            pub(super) lateral_tyre: MagicFormula,
+            pub(super) longitudinal_tyre: TyreCurve,
+            pub(super) lateral_tyre: TyreCurve,
             pub(super) compound: Option<TyreCompound>,
             $(pub(super) $name: f32,)*
         }
@@ -82,8 +82,8 @@ macro_rules! declare_wheel_settings {
                     sweep_type: SweepType::Ray,
                     cylinder_resolution: 16,
                     suspension_force_direction: SuspensionForceDirection::ContactNormal,
-                    longitudinal_tyre: MagicFormula::default(),
-                    lateral_tyre: MagicFormula::default(),
+                    longitudinal_tyre: TyreCurve::default(),
+                    lateral_tyre: TyreCurve::default(),
                     compound: None,
                     $($name: $default,)*
                 }
@@ -157,14 +157,15 @@ macro_rules! declare_wheel_settings {
 
         impl From<&WheelSettings> for WheelSettingsDef {
             fn from(s: &WheelSettings) -> Self {
+                let curve = CurveDef::from(&s.longitudinal_tyre);
                 Self {
                     sweep_type: s.sweep_type,
                     cylinder_resolution: s.cylinder_resolution,
                     suspension_force_direction: s.suspension_force_direction,
-                    magic_formula_b: s.longitudinal_tyre.b(),
-                    magic_formula_c: s.longitudinal_tyre.c(),
-                    magic_formula_d: s.longitudinal_tyre.d(),
-                    magic_formula_e: s.longitudinal_tyre.e(),
+                    magic_formula_b: curve.b,
+                    magic_formula_c: curve.c,
+                    magic_formula_d: curve.d,
+                    magic_formula_e: curve.e,
                     lateral_tyre: (s.lateral_tyre != s.longitudinal_tyre).then(|| CurveDef::from(&s.lateral_tyre)),
                     compound: s.compound,
                     $($name: s.$name,)*

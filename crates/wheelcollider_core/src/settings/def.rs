@@ -4,7 +4,7 @@
 
 use super::{WheelSettings, WheelSettingsDef};
 use crate::limits::SettingsError;
-use crate::tyre::MagicFormula;
+use crate::tyre::TyreCurve;
 
 impl Default for WheelSettingsDef {
     fn default() -> Self {
@@ -50,7 +50,8 @@ impl WheelSettingsDef {
     }
 }
 
-/// One magic-formula curve in a file: `(b: 10.0, c: 1.3, d: 1.1, e: -0.5)`.
+/// One tyre curve in a file: `(b: 10.0, c: 1.3, d: 1.1, e: -0.5)`, the magic formula's
+/// coefficients (the one kind of [`TyreCurve`] so far).
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
@@ -65,8 +66,9 @@ pub struct CurveDef {
     pub e: f32,
 }
 
-impl From<&MagicFormula> for CurveDef {
-    fn from(m: &MagicFormula) -> Self {
+impl From<&TyreCurve> for CurveDef {
+    fn from(curve: &TyreCurve) -> Self {
+        let TyreCurve::MagicFormula(m) = curve;
         Self {
             b: m.b(),
             c: m.c(),

@@ -7,7 +7,7 @@
 //! (`Ray`), [`cylinder_resolution`](WheelSettings::cylinder_resolution) (16, 8 ..= 256),
 //! [`suspension_force_direction`](WheelSettings::suspension_force_direction)
 //! (`ContactNormal`) and the two tyre curves (B, C, D, E = 10, 1.65, 1.5, 0.97, one curve
-//! for both directions; see [`MagicFormula`]).
+//! for both directions; see [`TyreCurve`] and [`MagicFormula`]).
 //!
 //! Every setter clamps to the limit, as the original does, and returns the value it
 //! stored. A non-finite value (NaN, ±∞) is refused with a [`SettingsError`] naming the
@@ -21,7 +21,7 @@
 
 use crate::limits::SettingsError;
 use crate::thermal::TyreCompound;
-use crate::tyre::MagicFormula;
+use crate::tyre::{MagicFormula, TyreCurve};
 
 mod declare;
 mod def;
@@ -121,36 +121,42 @@ impl WheelSettings {
         Ok(())
     }
 
-    /// The longitudinal magic-formula curve: friction coefficient against forward slip
-    /// κ (its peak slip is solved when it is set).
+    /// The longitudinal curve: friction coefficient against forward slip κ (its peak
+    /// slip is solved when it is set).
     #[inline]
-    pub fn longitudinal_tyre(&self) -> &MagicFormula {
+    pub fn longitudinal_tyre(&self) -> &TyreCurve {
         &self.longitudinal_tyre
     }
-    /// The lateral magic-formula curve: friction coefficient against sideways slip
-    /// σ = tan(slip angle). The same as the longitudinal curve unless set apart.
+    /// The lateral curve: friction coefficient against sideways slip σ = tan(slip
+    /// angle). The same as the longitudinal curve unless set apart.
     #[inline]
-    pub fn lateral_tyre(&self) -> &MagicFormula {
+    pub fn lateral_tyre(&self) -> &TyreCurve {
         &self.lateral_tyre
     }
     /// Sets both curves to one from B, C, D, E (WheelCollider2's single curve). B, C and
     /// D clamp to ≥ 0; a curve that would not be a friction curve, or a non-finite
     /// coefficient, is refused and the old curves stay (see [`MagicFormula::new`]).
-    pub fn set_tyre(&mut self, b: f32, c: f32, d: f32, e: f32) -> Result<&MagicFormula, SettingsError> {
-        let mf = MagicFormula::new(b, c, d, e)?;
-        self.lateral_tyre = mf.clone();
-        self.longitudinal_tyre = mf;
+    pub fn set_tyre(&mut self, b: f32, c: f32, d: f32, e: f32) -> Result<&TyreCurve, SettingsError> {
+        let curve = TyreCurve::from(MagicFormula::new(b, c, d, e)?);
+        self.lateral_tyre = curve.clone();
+        self.longitudinal_tyre = curve;
         Ok(&self.longitudinal_tyre)
     }
+    /// Sets both curves from curves already built, of any kind of [`TyreCurve`] (a
+    /// curve is checked when it is built, as [`MagicFormula::new`] does).
+    pub fn set_curves(&mut self, longitudinal: TyreCurve, lateral: TyreCurve) {
+        self.longitudinal_tyre = longitudinal;
+        self.lateral_tyre = lateral;
+    }
     /// Sets the longitudinal curve alone (see [`set_tyre`](Self::set_tyre)).
-    pub fn set_longitudinal_tyre(&mut self, b: f32, c: f32, d: f32, e: f32) -> Result<&MagicFormula, SettingsError> {
-        self.longitudinal_tyre = MagicFormula::new(b, c, d, e)?;
+    pub fn set_longitudinal_tyre(&mut self, b: f32, c: f32, d: f32, e: f32) -> Result<&TyreCurve, SettingsError> {
+        self.longitudinal_tyre = MagicFormula::new(b, c, d, e)?.into();
         Ok(&self.longitudinal_tyre)
     }
     /// Sets the lateral curve alone (see [`set_tyre`](Self::set_tyre)); errors name
     /// the coefficients `lateral_b` … `lateral_e`.
-    pub fn set_lateral_tyre(&mut self, b: f32, c: f32, d: f32, e: f32) -> Result<&MagicFormula, SettingsError> {
-        self.lateral_tyre = MagicFormula::named(LATERAL_NAMES, b, c, d, e)?;
+    pub fn set_lateral_tyre(&mut self, b: f32, c: f32, d: f32, e: f32) -> Result<&TyreCurve, SettingsError> {
+        self.lateral_tyre = MagicFormula::named(LATERAL_NAMES, b, c, d, e)?.into();
         Ok(&self.lateral_tyre)
     }
 
@@ -298,11 +304,11 @@ impl WheelSettings {
     }
 
     /// `curve`'s slope at zero slip at `load`: B·b·C·D·f·load.
-    fn stiffness_at(&self, curve: &MagicFormula, load: f64) -> f64 {
+    fn stiffness_at(&self, curve: &TyreCurve, load: f64) -> f64 {
         curve.stiffness() as f64 * load.max(0.0) * self.load_grip_factor(load) * self.load_stiffness_factor(load)
     }
 
-    /// The longitudinal curve's peak slip as set (see [`MagicFormula::peak_slip`]);
+    /// The longitudinal curve's peak slip as set (see [`TyreCurve::peak_slip`]);
     /// [`StepOutput::peak_slip`](crate::StepOutput::peak_slip) has it at the load.
     #[inline]
     pub fn peak_slip(&self) -> f32 {

@@ -12,7 +12,7 @@ use super::{CurveDef, SuspensionForceDirection, SweepType};
 use crate::limits::{MAX_DAMPING, MAX_SPRING, MAX_VALUE, SettingsError, check};
 use crate::rows::Row;
 use crate::thermal::TyreCompound;
-use crate::tyre::MagicFormula;
+use crate::tyre::TyreCurve;
 
 declare_wheel_settings! {
     /// Tyre radius.

@@ -1,7 +1,7 @@
 //! Combined slip: a wheel's two curves at its present load, surface and camber
 //! ([`TyreAtLoad`]), and the forces they make for a pair of slips ([`combined`]).
 
-use super::MagicFormula;
+use super::TyreCurve;
 use crate::math;
 
 /// The forces a tyre makes for a combined slip, and their slopes. The outputs that
@@ -38,9 +38,9 @@ impl TyreForces {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct TyreAtLoad<'a> {
     /// The longitudinal curve.
-    pub longitudinal: &'a MagicFormula,
+    pub longitudinal: &'a TyreCurve,
     /// The lateral curve.
-    pub lateral: &'a MagicFormula,
+    pub lateral: &'a TyreCurve,
     /// Factor on the longitudinal curve's B (1 = the curve as set): the load's
     /// stiffness law and the surface's and the tyre's condition's stiffness factors over
     /// the surface's grip (see `docs/wheel-model.md` 3e).
@@ -75,12 +75,7 @@ impl<'a> TyreAtLoad<'a> {
     /// curve without a peak (B, C or D zero) borrows the other's peak slip for the
     /// normalisation (1 if neither has one): any common value gives the friction
     /// circle.
-    pub fn new(
-        longitudinal: &'a MagicFormula,
-        lateral: &'a MagicFormula,
-        b_scale: [f32; 2],
-        lateral_peak: f64,
-    ) -> Self {
+    pub fn new(longitudinal: &'a TyreCurve, lateral: &'a TyreCurve, b_scale: [f32; 2], lateral_peak: f64) -> Self {
         let [b_scale, b_lateral] = b_scale.map(|b| b.max(1e-6));
         let b_scale_y = (b_lateral as f64 / lateral_peak.max(1e-6)) as f32;
         let (px, py) = (
@@ -122,7 +117,7 @@ impl<'a> TyreAtLoad<'a> {
     /// the force characteristic at the present slip takes the stiffness' place).
     pub(crate) fn slope_ratios(&self, kappa: f64, sigma: f64, floor: f64) -> [f64; 2] {
         let rho = self.normalized(kappa, sigma).2;
-        let ratio = |curve: &MagicFormula, peak: f64, b: f32| {
+        let ratio = |curve: &TyreCurve, peak: f64, b: f32| {
             let k0 = curve.stiffness() as f64 * b as f64;
             if k0 > 0.0 {
                 (curve.eval_scaled(rho * peak, b).1 / k0).clamp(floor, 1.0)
@@ -241,7 +236,7 @@ pub(crate) fn combined(tyre: &TyreAtLoad, load: f64, grip: f64, kappa: f64, sigm
 /// curve is the tyre's with its slope kept and its peak lowered, a wheel spinning at
 /// full slip keeps the same fraction of its peak as on asphalt.
 #[inline]
-fn read_fitted(curve: &MagicFormula, s: f64, b: f32, end: f64) -> (f64, f64) {
+fn read_fitted(curve: &TyreCurve, s: f64, b: f32, end: f64) -> (f64, f64) {
     if s <= end {
         curve.eval_scaled(s, b)
     } else {

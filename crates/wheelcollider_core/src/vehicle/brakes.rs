@@ -3,7 +3,7 @@
 //!
 //! Both aids work on the tyre's **longitudinal budget**: the most longitudinal force
 //! it can give under its present lateral slip (the friction ellipse of the combined
-//! slip, [`MagicFormula::longitudinal_budget`]), at its present load and grip. ABS caps
+//! slip, [`TyreCurve::longitudinal_budget`]), at its present load and grip. ABS caps
 //! each wheel's brake torque at that force × radius; traction control caps the drive
 //! torque at what the driven tyres can take plus what the rotating parts need to keep
 //! up with the car. Caps, not switches: a wheel is held at its budget instead of being
@@ -12,7 +12,7 @@
 //! [`LOCK_SPEED_FLOOR`], so that it sees one at walking pace.
 
 use super::{DifferentialKind, VehicleSettings, VehicleState, WheelFeedback};
-use crate::tyre::MagicFormula;
+use crate::tyre::TyreCurve;
 
 /// ABS holds each braked wheel at this fraction of its budget.
 pub const ABS_PEAK_FRACTION: f32 = 0.97;
@@ -79,7 +79,7 @@ pub(crate) fn measured_slip(w: &WheelFeedback) -> f32 {
 /// Wheel `w`'s longitudinal budget on its axle's longitudinal `curve`: the tyre's slip
 /// (its own κ, as in [`WheelFeedback::forward_slip`]) where the force along the wheel
 /// is largest under the present lateral slip, and that force (N; 0 in the air).
-pub(crate) fn budget(w: &WheelFeedback, curve: &MagicFormula) -> (f32, f32) {
+pub(crate) fn budget(w: &WheelFeedback, curve: &TyreCurve) -> (f32, f32) {
     if !w.grounded {
         return (w.peak_slip, 0.0);
     }
@@ -126,7 +126,7 @@ pub(crate) fn budget_deceleration(
 /// proportion as the wheel's slip passes 1.2× the budget's slip (fully at 2.2×), and
 /// released outright when the wheel is nearly locked ([`LOCK_SLIP`], measured at
 /// walking pace).
-fn abs_cap(service: f32, w: &WheelFeedback, curve: &MagicFormula, inertia: f32, decel: f32) -> f32 {
+fn abs_cap(service: f32, w: &WheelFeedback, curve: &TyreCurve, inertia: f32, decel: f32) -> f32 {
     if !w.grounded {
         return service;
     }

@@ -59,7 +59,7 @@ pub(super) fn heat(
     let deformation = if loaded.grounded {
         let (grip, stiffness) = settings.load_factors(loaded.load);
         let per_slip = loaded.load.max(0.0) * grip * stiffness;
-        let carcass = |curve: &crate::tyre::MagicFormula, length: f32| {
+        let carcass = |curve: &crate::tyre::TyreCurve, length: f32| {
             curve.stiffness() as f64 * per_slip / (length as f64 * loaded.relaxation)
         };
         thermal::deformation_power(

@@ -412,7 +412,10 @@ pub(super) fn slips<'a>(
         sigma,
         sigma_state,
         deflection_rate: vy - den_y * (sigma - camber_slip),
-        max_force: [lon.d() as f64 * scale, lat.d() as f64 * scale * tyre.lateral_peak],
+        max_force: [
+            lon.max_value() as f64 * scale,
+            lat.max_value() as f64 * scale * tyre.lateral_peak,
+        ],
     }
 }
 

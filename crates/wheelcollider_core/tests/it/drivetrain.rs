@@ -345,10 +345,12 @@ fn the_longitudinal_budget_sits_on_the_peak_circle() {
     // κ there is exactly √(1 − l²) × peak; past l ≈ 0.97 the point is held at κ/κ* =
     // 0.25 and the force is MF(ρ·κ*)·0.25/ρ. Either way no more than the most force
     // along κ at that lateral slip (a brute-force search on a 0.0005 grid).
-    let road = wheelcollider_core::MagicFormula::new(13.0, 1.65, 1.1, 0.4).unwrap();
+    let road =
+        wheelcollider_core::TyreCurve::from(wheelcollider_core::MagicFormula::new(13.0, 1.65, 1.1, 0.4).unwrap());
     let default = VehicleSettings::default().axles[0].wheel.longitudinal_tyre().clone();
     for curve in [road, default] {
         assert_eq!(curve.longitudinal_budget(0.0), (1.0, 1.0));
+        let mf = curve.magic_formula().expect("a magic formula");
         let mut last = 1.0;
         for l in [0.2f32, 0.4, 0.6, 0.8, 0.95, 1.2] {
             let (k, f) = curve.longitudinal_budget(l);
@@ -361,8 +363,8 @@ fn the_longitudinal_budget_sits_on_the_peak_circle() {
             let expected = if ellipse >= 0.25 { ellipse } else { along(0.25) };
             println!(
                 "measured: C {} E {}: lateral {l}: budget {f:.4} at κ/κ* {k:.3} (expected {expected:.4}, most along κ {most:.4})",
-                curve.c(),
-                curve.e()
+                mf.c(),
+                mf.e()
             );
             assert!((f - expected).abs() < 1e-4, "{l}: {f} vs {expected}");
             assert!(f <= most + 1e-4 && f < last, "{l}: {f}");

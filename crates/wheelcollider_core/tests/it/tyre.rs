@@ -129,7 +129,7 @@ fn coefficient_limits_follow_from_the_formula() {
     // A refused curve leaves the wheel's curves as they were.
     let mut s = WheelSettings::default();
     assert!(s.set_lateral_tyre(10.0, 2.5, 1.0, 0.5).is_err());
-    assert_eq!(s.lateral_tyre(), &MagicFormula::default());
+    assert_eq!(s.lateral_tyre(), &MagicFormula::default().into());
 }
 
 /// Friction circle: with lateral slip, the forward force is the curve at the combined

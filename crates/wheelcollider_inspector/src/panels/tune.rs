@@ -96,12 +96,17 @@ pub(super) fn wheel_settings_alignment_ui(ui: &mut egui::Ui, id: &str, w: &mut W
 /// one was edited. C's range is what the formula allows with the curve's E
 /// ([`MagicFormula::max_c`]: up to 2, or 3.13 with E = 1), so a C at the top of its
 /// range is one the setter takes; an E lowered under a C above 2 is refused by the
-/// setter and its reason shown.
-fn curve_ui(ui: &mut egui::Ui, heading: &str, mf: &MagicFormula) -> Option<[f32; 4]> {
-    let (mut b, mut c, mut d, mut e) = (mf.b(), mf.c(), mf.d(), mf.e());
+/// setter and its reason shown. Another kind of [`TyreCurve`] shows its peak only.
+fn curve_ui(ui: &mut egui::Ui, heading: &str, curve: &TyreCurve) -> Option<[f32; 4]> {
     ui.strong(heading);
-    ui.label(format!("peak {:.3} at slip {:.3}", mf.peak_value(), mf.peak_slip()));
+    ui.label(format!(
+        "peak {:.3} at slip {:.3}",
+        curve.peak_value(),
+        curve.peak_slip()
+    ));
     ui.end_row();
+    let mf = curve.magic_formula()?;
+    let (mut b, mut c, mut d, mut e) = (mf.b(), mf.c(), mf.d(), mf.e());
     let mut any = num(ui, "  B (stiffness)", &mut b, 0.0..=50.0, "", 0.05);
     any |= num(ui, "  C (shape)", &mut c, 0.0..=MagicFormula::max_c(e), "", 0.01);
     any |= num(ui, "  D (peak μ)", &mut d, 0.0..=5.0, "", 0.01);
@@ -121,7 +126,8 @@ pub(super) fn wheel_settings_tyre_ui(ui: &mut egui::Ui, id: &str, w: &mut WheelS
         ui.label("lateral curve");
         if ui.checkbox(&mut separate, "separate from longitudinal").changed() && !separate && !same {
             let l = w.longitudinal_tyre().clone();
-            *changed |= w.set_tyre(l.b(), l.c(), l.d(), l.e()).is_ok();
+            w.set_curves(l.clone(), l);
+            *changed = true;
         }
         ui.ctx().data_mut(|d| d.insert_temp(flag, separate));
         ui.end_row();
