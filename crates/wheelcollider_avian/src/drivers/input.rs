@@ -9,6 +9,7 @@
 //! | handbrake | Space | South (A / ✕) |
 //! | gear up / down | E / Q | right / left bumper |
 //! | clutch (manual clutch only) | C | West (X / □) |
+//! | a two-wheeler's rider's weight back / forward | Z / X | right stick down / up |
 
 use bevy::prelude::*;
 
@@ -57,6 +58,7 @@ fn read_input(
         axis(pressed(&[KeyCode::KeyA, KeyCode::ArrowLeft])) - axis(pressed(&[KeyCode::KeyD, KeyCode::ArrowRight]));
     let mut handbrake = axis(pressed(&[KeyCode::Space]));
     let mut clutch = axis(pressed(&[KeyCode::KeyC]));
+    let mut weight_shift = axis(pressed(&[KeyCode::KeyX])) - axis(pressed(&[KeyCode::KeyZ]));
     let mut up = just(&[KeyCode::KeyE]);
     let mut down = just(&[KeyCode::KeyQ]);
     if let Some(pad) = gamepads.iter().next() {
@@ -69,6 +71,10 @@ fn read_input(
         }
         handbrake = handbrake.max(get(GamepadButton::South));
         clutch = clutch.max(get(GamepadButton::West));
+        let stick = pad.get(GamepadAxis::RightStickY).unwrap_or(0.0);
+        if stick.abs() > 0.08 {
+            weight_shift = stick;
+        }
         up |= pad.just_pressed(GamepadButton::RightTrigger);
         down |= pad.just_pressed(GamepadButton::LeftTrigger);
     }
@@ -78,6 +84,7 @@ fn read_input(
         input.steer = steer;
         input.handbrake = handbrake;
         input.clutch = clutch;
+        input.weight_shift = weight_shift;
         // Held until a physics step consumes them.
         input.gear_up |= up;
         input.gear_down |= down;

@@ -34,6 +34,7 @@
 //! | [`VehicleSystems::Drive`] | `tow_trailers` | each trailer's hitch read back ([`towing::HitchTelemetry`], a break, a jackknife) and its brakes from its tow vehicle |
 //! | [`VehicleSystems::Drive`], after `WheelSystems::Prepare` | `drive_vehicles` | one [`step_vehicle`](wheelcollider_core::vehicle::step_vehicle) per chassis → each wheel's [`WheelInput`]; telemetry |
 //! | [`VehicleSystems::Drive`], after `drive_vehicles` | `ask_lean` | a two-wheeler's [`Rider`](crate::two_wheeler::Rider) asked for the lean of its steer input (`steer × max_lean`) |
+//! | [`VehicleSystems::Drive`], after `drive_vehicles` | `shift_weight` | a two-wheeler's centre of mass moved by its rider's weight shift (`weight_shift × shift_reach × rider mass / chassis mass`) |
 //! | [`VehicleSystems::Body`], in `WheelSystems::Body` | `apply_aero`, `apply_body_assists` | drag at the centre of pressure, downforce at the axles; anti-flip and air control, added to the chassis' [`ChassisForces`](crate::wheel::ChassisForces) |
 
 mod body;

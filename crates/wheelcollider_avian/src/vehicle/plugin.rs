@@ -70,7 +70,12 @@ impl Plugin for VehiclePlugin {
                     (systems::sync_vehicles, towing::place_stands)
                         .chain()
                         .in_set(VehicleSystems::Sync),
-                    (towing::tow_trailers, systems::drive_vehicles, systems::ask_lean)
+                    (
+                        towing::tow_trailers,
+                        systems::drive_vehicles,
+                        systems::ask_lean,
+                        systems::shift_weight,
+                    )
                         .chain()
                         .in_set(VehicleSystems::Drive),
                     events::gear_events.in_set(WheelSystems::Events),

@@ -108,6 +108,36 @@ pub(crate) fn ask_lean(mut bikes: Query<(&VehicleRuntime, &VehicleInput, &mut Ri
     }
 }
 
+/// Each two-wheeler's rider's weight where its driver's
+/// [`weight_shift`](wheelcollider_core::vehicle::DriverInput::weight_shift) puts it: the
+/// chassis' centre of mass moved forward by `weight_shift × shift_reach × rider mass /
+/// chassis mass` from the settings' own (back for a negative shift), as the rider's
+/// body slides on the seat. The inertia stays the settings' (the rider's own moment
+/// about the moved centre changes it by under 1 % on the MT-07). In
+/// [`VehicleSystems::Drive`](super::VehicleSystems::Drive), with `ask_lean`.
+pub(crate) fn shift_weight(mut bikes: Query<(&VehicleRuntime, &VehicleInput, &mut CenterOfMass)>) {
+    for (runtime, input, mut centre) in &mut bikes {
+        let Some(settings) = runtime.settings.as_ref() else {
+            continue;
+        };
+        let Some(bike) = settings.two_wheeler.as_ref() else {
+            continue;
+        };
+        let shift = if input.0.weight_shift.is_finite() {
+            input.0.weight_shift.clamp(-1.0, 1.0)
+        } else {
+            0.0
+        };
+        let rider = &bike.rider;
+        let moved = shift * rider.shift_reach * rider.mass / settings.chassis.mass.max(1e-3);
+        // Forward is the chassis' −Z.
+        let wanted = Vec3::from(settings.chassis.centre_of_mass) - Vec3::Z * moved;
+        if wanted.is_finite() {
+            centre.set_if_neq(CenterOfMass(wanted));
+        }
+    }
+}
+
 type VehicleQuery<'w, 's> = Query<
     'w,
     's,

@@ -24,6 +24,11 @@ pub struct DriverInput {
     pub gear_up: bool,
     /// Shift down once (consumed by the step that reads it).
     pub gear_down: bool,
+    /// A two-wheeler's rider's weight, −1 (back, over the rear wheel) ..= 1 (forward,
+    /// over the tank): the rider's own centre of mass moved by this times
+    /// [`RiderSettings::shift_reach`](super::RiderSettings::shift_reach). A car ignores it.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub weight_shift: f32,
 }
 
 impl DriverInput {
@@ -36,6 +41,7 @@ impl DriverInput {
             steer: f(self.steer, -1.0, 1.0),
             handbrake: f(self.handbrake, 0.0, 1.0),
             clutch: f(self.clutch, 0.0, 1.0),
+            weight_shift: f(self.weight_shift, -1.0, 1.0),
             ..*self
         }
     }

@@ -92,6 +92,13 @@ pub struct RiderSettings {
     pub foot_lean: f32,
     /// How far to the side of the wheels the foot stands (m).
     pub foot_reach: f32,
+    /// The rider's mass (kg), part of the chassis' mass: what a weight shift moves
+    /// (0: the rider cannot shift).
+    pub mass: f32,
+    /// How far the rider's own centre of mass moves fore or aft at a full weight shift
+    /// ([`DriverInput::weight_shift`](super::DriverInput::weight_shift) ±1) (m): the
+    /// chassis' centre of mass moves by this times `mass / chassis mass`.
+    pub shift_reach: f32,
 }
 
 impl Default for RiderSettings {
@@ -109,6 +116,8 @@ impl Default for RiderSettings {
             foot_speed: 1.5,
             foot_lean: 5.0,
             foot_reach: 0.4,
+            mass: 0.0,
+            shift_reach: 0.25,
         }
     }
 }

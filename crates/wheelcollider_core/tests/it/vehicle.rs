@@ -95,6 +95,7 @@ fn step_vehicle_survives_hostile_input() {
             clutch: v,
             gear_up: true,
             gear_down: false,
+            weight_shift: v,
         };
         let wheels = [WheelFeedback {
             angular_velocity: v,

@@ -27,11 +27,16 @@ struct Reading {
     /// The centre of mass (m) and its height over the wheels' contacts' line (m).
     centre: Vec3,
     height: f32,
+    /// The front and the rear wheel's contacts (m) and loads (N; 0 off the ground).
+    contacts: [Vec3; 2],
+    loads: [f32; 2],
+    /// The centre of mass in the chassis' frame (m).
+    local_centre: Vec3,
 }
 
-/// The MT-07 `settings` on flat asphalt at `hz`, its wheels just touching, one step run.
-fn bike(settings: &VehicleSettings, hz: f64) -> (App, Entity, [Entity; 2]) {
-    let (mut app, bike) = on_ground(settings, hz, Some(WheelSurface::ASPHALT));
+/// The MT-07 `settings` on flat `surface` at `hz`, its wheels just touching, one step run.
+fn bike(settings: &VehicleSettings, hz: f64, surface: WheelSurface) -> (App, Entity, [Entity; 2]) {
+    let (mut app, bike) = on_ground(settings, hz, Some(surface));
     run(&mut app, 1);
     let mut wheels = [Entity::PLACEHOLDER; 2];
     for &w in app.world().get::<ChassisWheels>(bike).unwrap().wheels() {
@@ -46,9 +51,13 @@ fn read(app: &App, bike: Entity, wheels: [Entity; 2], t: f32) -> Reading {
     let w = app.world().get::<AngularVelocity>(bike).unwrap().0;
     let (lean, _) = lean_of(q, w);
     let head = app.world().get::<SteeringHead>(bike).unwrap();
-    let centre = app.world().get::<ComputedCenterOfMass>(bike).unwrap().0;
-    let centre = position(app, bike) + q * centre;
-    let contacts = wheels.map(|e| output(app, e).contact_position);
+    let local_centre = app.world().get::<ComputedCenterOfMass>(bike).unwrap().0;
+    let centre = position(app, bike) + q * local_centre;
+    // The contacts as the step found them, carried with the chassis over the step to
+    // where they are under it now.
+    let dt = app.world().resource::<Time<Fixed>>().timestep().as_secs_f32();
+    let moved = velocity(app, bike) * dt;
+    let contacts = wheels.map(|e| output(app, e).contact_position + moved);
     let ground = 0.5 * (contacts[0].y + contacts[1].y);
     Reading {
         t,
@@ -58,6 +67,12 @@ fn read(app: &App, bike: Entity, wheels: [Entity; 2], t: f32) -> Reading {
         yaw_rate: w.y,
         centre,
         height: (centre.y - ground) / lean.cos().max(0.1),
+        contacts,
+        loads: wheels.map(|e| {
+            let o = output(app, e);
+            if o.output.grounded { o.output.load } else { 0.0 }
+        }),
+        local_centre,
     }
 }
 
@@ -70,7 +85,19 @@ fn ride(
     seconds: f64,
     input: impl Fn(&Reading) -> DriverInput,
 ) -> Vec<Reading> {
-    let (mut app, bike, wheels) = bike(settings, hz);
+    ride_on(settings, hz, WheelSurface::ASPHALT, (v, gear), seconds, input)
+}
+
+/// [`ride`] on `surface`.
+fn ride_on(
+    settings: &VehicleSettings,
+    hz: f64,
+    surface: WheelSurface,
+    (v, gear): (f32, i32),
+    seconds: f64,
+    input: impl Fn(&Reading) -> DriverInput,
+) -> Vec<Reading> {
+    let (mut app, bike, wheels) = bike(settings, hz, surface);
     if v > 0.0 {
         launch(&mut app, bike, v);
         let mut runtime = app.world_mut().get_mut::<VehicleRuntime>(bike).unwrap();
@@ -237,7 +264,7 @@ fn at_rest_the_motorcycle_stands_on_a_foot_and_falls_without_it() {
         for foot_down in [false, true] {
             let mut s = preset("mt07");
             s.two_wheeler.as_mut().unwrap().rider.foot_down = foot_down;
-            let (mut app, bike, _) = bike(&s, hz);
+            let (mut app, bike, _) = bike(&s, hz, WheelSurface::ASPHALT);
             app.world_mut().get_mut::<AngularVelocity>(bike).unwrap().0 = Vec3::NEG_Z * 0.1;
             run(&mut app, steps(4.0, hz));
             // The tilt of the bike's up from the vertical (a fallen bike may roll on
@@ -317,6 +344,147 @@ fn the_rider_settles_on_the_asked_lean_from_36_to_72_kmh() {
                 }
             }
             println!("{row}");
+        }
+    }
+}
+
+/// The time the rider acts in the weight tests (s): the bike has settled on its springs.
+const SETTLED: f32 = 0.6;
+/// How long the rider takes to open the throttle or squeeze the lever fully (s): slow
+/// against the bike's pitch (about 2 Hz), so the load follows the acceleration.
+const RAMP: f32 = 1.0;
+
+/// Wheel `w`'s load (N) just before [`SETTLED`] (coasting in gear) and its share of
+/// both loads by the moment balance about the other contact, `(N_f + N_r)·c/L` (`c` the
+/// centre of mass' distance from the other contact along the road, `L` the contacts'
+/// distance); the time wheel `w` first leaves the road after [`SETTLED`] (s), and the
+/// bike's forward acceleration (m/s²) over the 0.05 s before that.
+fn load_and_lift(readings: &[Reading], hz: f64, w: usize) -> ((f32, f32), Option<(f32, f32)>) {
+    let r = readings.iter().rfind(|r| r.t <= SETTLED).unwrap();
+    let (this, other) = (r.contacts[w], r.contacts[1 - w]);
+    let share = (r.loads[0] + r.loads[1]) * (r.centre.z - other.z) / (this.z - other.z);
+    let load = (r.loads[w], share);
+    let back = ((0.05 * hz) as usize).max(1);
+    let lift = readings
+        .iter()
+        .position(|r| r.t > SETTLED && r.loads[w] == 0.0)
+        .map(|i| {
+            let accel = (readings[i - 1].speed - readings[i - 1 - back].speed) * hz as f32 / back as f32;
+            (readings[i].t - SETTLED, accel)
+        });
+    (load, lift)
+}
+
+/// The quasi-static limit of a lift about wheel `1 − w`'s contact, `g·c/h` (m/s²): `c`
+/// the centre of mass' distance from that contact along the road, `h` its height, read
+/// just before [`SETTLED`].
+fn lift_limit(readings: &[Reading], w: usize) -> f32 {
+    let r = readings.iter().rfind(|r| r.t <= SETTLED).unwrap();
+    let pivot = r.contacts[1 - w];
+    9.81 * (r.centre.z - pivot.z).abs() / (r.centre.y - pivot.y)
+}
+
+/// The rider's weight back and forward on the MT-07 in first gear at 20 km/h, at 60,
+/// 120 and 240 Hz: the centre of mass moves by `2·m_r·reach/m` (0.146 m) between them
+/// (`m_r` the rider's mass) within 1 %, and coasting, the front wheel's load is its
+/// share by the moment balance about the rear contact within 3 % (the weight forward
+/// puts about 270 N more on it); then, the throttle opened over a second, the front leaves the road (a wheelie)
+/// with the weight back and stays down through first gear with it forward. The
+/// acceleration at the lift against the quasi-static `g·b/h` is printed: the front tops
+/// out on its preloaded spring some 200 N before its load would reach zero, so it
+/// lifts somewhat under that limit. Checked that it fails: with `shift_weight` left
+/// out of the schedule the centre does not move and both rides lift the front.
+#[test]
+fn the_riders_weight_moves_the_load_and_back_lifts_the_front_under_throttle() {
+    let s = manual();
+    let rider = s.two_wheeler.as_ref().unwrap().rider.clone();
+    for hz in [60.0, 120.0, 240.0] {
+        let mut centres = Vec::new();
+        for shift in [-1.0f32, 1.0] {
+            let readings = ride(&s, hz, (20.0 / 3.6, 1), 3.5, |r| DriverInput {
+                throttle: ((r.t - SETTLED) / RAMP).clamp(0.0, 1.0),
+                weight_shift: shift,
+                ..default()
+            });
+            let ((load, share), lift) = load_and_lift(&readings, hz, 0);
+            let limit = lift_limit(&readings, 0);
+            let top = readings.last().unwrap().speed * 3.6;
+            println!(
+                "measured: {hz} Hz, weight {shift:+}: front load {load:.0} N coasting, its share {share:.0} ({:+.1} %); {}",
+                100.0 * (load / share - 1.0),
+                lift.map_or(
+                    format!("the front stays down to {top:.0} km/h (limit {limit:.2} m/s²)"),
+                    |(t, a)| format!(
+                        "the front lifts {t:.2} s into the throttle at {a:.2} m/s² (quasi-static limit {limit:.2})"
+                    )
+                ),
+            );
+            assert!(
+                (load / share - 1.0).abs() < 0.03,
+                "{hz} Hz, weight {shift}: {load} vs {share}"
+            );
+            assert_eq!(
+                lift.is_some(),
+                shift < 0.0,
+                "{hz} Hz, weight {shift}: a wheelie only with the weight back"
+            );
+            centres.push(readings.last().unwrap().local_centre.z);
+        }
+        let moved = 2.0 * rider.shift_reach * rider.mass / s.chassis.mass;
+        let measured = centres[0] - centres[1];
+        assert!(
+            (measured / moved - 1.0).abs() < 0.01,
+            "{hz} Hz: the centre moved {measured} m, not {moved}"
+        );
+    }
+}
+
+/// The front brake lever alone from 60 km/h on a grippy surface (grip 1.5), the
+/// rider's weight forward, at 60, 120 and 240 Hz: at full lever the rear wheel leaves
+/// the road (a stoppie) when the deceleration reaches the quasi-static limit `g·c/h`
+/// (`c` the centre of mass' distance behind the front contact, `h` its height), within
+/// 3 %; at half lever (half the front disc's torque) it stays down to a stop: the lever
+/// controls it. Checked that it fails: with `front_bias` 0.5 (the lever's torque
+/// shared with the rear) the full lever stops the bike without a stoppie.
+#[test]
+fn a_full_front_lever_lifts_the_rear_and_half_a_lever_does_not() {
+    let s = manual();
+    let grippy = WheelSurface {
+        grip: 1.5,
+        ..WheelSurface::ASPHALT
+    };
+    for hz in [60.0, 120.0, 240.0] {
+        for lever in [1.0f32, 0.5] {
+            let readings = ride_on(&s, hz, grippy, (60.0 / 3.6, 2), 5.0, |r| DriverInput {
+                brake: lever * ((r.t - SETTLED) / RAMP).clamp(0.0, 1.0),
+                weight_shift: 1.0,
+                ..default()
+            });
+            let (_, lift) = load_and_lift(&readings, hz, 1);
+            let limit = lift_limit(&readings, 1);
+            let end = readings.last().unwrap().speed;
+            println!(
+                "measured: {hz} Hz, lever {lever}: {}",
+                lift.map_or(format!("the rear stays down; {end:.2} m/s at 5 s"), |(t, a)| format!(
+                    "the rear lifts {t:.2} s into the braking at {:.2} m/s² (quasi-static limit {limit:.2})",
+                    -a
+                )),
+            );
+            assert_eq!(
+                lift.is_some(),
+                lever == 1.0,
+                "{hz} Hz, lever {lever}: a stoppie only at full lever"
+            );
+            if let Some((_, a)) = lift {
+                assert!(
+                    (-a / limit - 1.0).abs() < 0.03,
+                    "{hz} Hz: lifts at {} m/s², the limit {limit}",
+                    -a
+                );
+            }
+            if lift.is_none() {
+                assert!(end < 0.5, "{hz} Hz: half a lever did not stop the bike: {end} m/s");
+            }
         }
     }
 }

@@ -657,4 +657,16 @@ floats! {
         get: |s, _| bike!(get s, rider.foot_reach),
         field: |s, _| bike!(field s, rider.foot_reach),
     }
+    "two_wheeler.rider.mass" {
+        label: "rider mass", unit: "kg", group: Rider,
+        limit: |s, _| (0.0, s.chassis.mass), range: |s, _| (0.0, 0.5 * s.chassis.mass), step: 0.5,
+        get: |s, _| bike!(get s, rider.mass),
+        field: |s, _| bike!(field s, rider.mass),
+    }
+    "two_wheeler.rider.shift_reach" {
+        label: "weight shift reach", unit: "m", group: Rider,
+        limit: |_, _| (0.0, 1.0), range: |_, _| (0.0, 0.5), step: 0.005,
+        get: |s, _| bike!(get s, rider.shift_reach),
+        field: |s, _| bike!(field s, rider.shift_reach),
+    }
 }
