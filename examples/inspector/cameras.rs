@@ -124,11 +124,21 @@ fn follow(
             let want = target + back * distance + Vec3::Y * (2.0 * scale + 0.4 * towed);
             let k = 1.0 - (-5.0 * time.delta_secs()).exp();
             cam.translation = cam.translation.lerp(want, k);
-            cam.look_at(target, Vec3::Y);
+            // Behind a two-wheeler the camera leans with it, by half its lean.
+            let up = if settings.two_wheeler.is_some() {
+                (Vec3::Y + car.up().as_vec3()).normalize_or(Vec3::Y)
+            } else {
+                Vec3::Y
+            };
+            cam.look_at(target, up);
             fov += (speed * 0.25).min(15.0);
         }
         CameraMode::Bumper => {
-            let eye = if Style::of(settings) == Style::Kart { 0.95 } else { 0.7 };
+            let eye = match Style::of(settings) {
+                Style::Kart => 0.95,
+                Style::Motorcycle => 1.25,
+                _ => 0.7,
+            };
             let nose = Vec3::new(0.0, ground_y(settings) + eye, -length / 2.0 - 0.05);
             cam.translation = car.transform_point(nose);
             cam.rotation = car.rotation();

@@ -8,6 +8,7 @@
 //! another preset in the inspector changes the car in place.
 use std::f32::consts::{FRAC_PI_2, TAU};
 
+use crate::bike_bodies::motorcycle;
 use crate::car_bodies::{Painter, Style, kart, saloon};
 use crate::truck_bodies::{caravan, truck};
 
@@ -52,7 +53,11 @@ fn look_key(settings: &VehicleSettings, livery: usize) -> String {
 /// The ground's height in the chassis' frame when the car stands on flat ground: the
 /// wheels' touch height less the springs' static sag.
 pub fn ground_y(settings: &VehicleSettings) -> f32 {
-    let stiffness: f32 = settings.axles.iter().map(|a| 2.0 * a.wheel.suspension_spring()).sum();
+    let stiffness: f32 = settings
+        .axles
+        .iter()
+        .map(|a| a.wheel_count() as f32 * a.wheel.suspension_spring())
+        .sum();
     let min_travel = settings
         .axles
         .iter()
@@ -99,6 +104,7 @@ fn dress_cars(
             Style::Kart => kart(c, &mut painter, settings, livery, &tail),
             Style::Caravan => caravan(c, &mut painter, settings, &tail),
             Style::Truck => truck(c, &mut painter, settings, livery, &tail),
+            Style::Motorcycle => motorcycle(c, &mut painter, settings, livery, &tail),
             _ => saloon(c, &mut painter, settings, style, livery, &tail),
         });
         commands.entity(car).insert((

@@ -9,8 +9,9 @@
 //! handbrake, Q/E gear down/up, C camera (chase, bumper, orbit: right mouse drag, wheel
 //! to zoom), T add an AI car, Shift+T remove the AI cars, R reset the car, H hitch the
 //! trailer of the car's hitch parked behind the start (the caravan to the road car, the
-//! semi-trailer to the tractor) or unhitch it, F1 the inspector. A
-//! gamepad works too. The HUD's car menu switches presets.
+//! semi-trailer to the tractor) or unhitch it, F1 the inspector, Z/X a motorcycle
+//! rider's weight back and forward. A gamepad works too. The HUD's car menu switches
+//! presets (`mt07` is a motorcycle: S its front brake lever, Space its rear pedal).
 //!
 //! M mutes the sound. `--sound-lap DIR` drives a scripted lap (launch and shifts,
 //! the jump, a handbrake slide, gravel) and writes its sound to `DIR/sound_lap.wav`.
@@ -25,17 +26,19 @@
 //!   which the benches share; [`track`] dresses it with meshes, lines and labels,
 //!   [`textures`] its generated ground textures and sky;
 //! - [`terrain`]: its banked turn (a triangle mesh) and grass hill (a heightfield);
-//! - [`car_visuals`]: dresses each car (a body from [`car_bodies`] per preset, wheels
-//!   with rims and spokes) and lights its brake lights;
+//! - [`car_visuals`]: dresses each car (a body from [`car_bodies`] per preset, a
+//!   motorcycle's from [`bike_bodies`], wheels with rims and spokes) and lights its
+//!   brake lights;
 //! - [`effects`]: skid marks, tyre smoke and dust from each wheel's `WheelEffects`, a
 //!   dust burst on the `Landed` event;
-//! - [`cameras`]: chase, bumper and orbit;
+//! - [`cameras`]: chase (leaning with a two-wheeler), bumper and orbit;
 //! - [`traffic`]: AI cars lapping the track by pure pursuit;
 //! - [`hud`]: speed, gear, the camera and car menus, traffic, frame time, labels;
 //! - [`towing`]: the caravan and the semi-trailer by the start, hitched and unhitched
 //!   with H, its HUD;
 //! - [`script`]: the scripted run for the README's pictures;
 //! - [`sound`]: the sound, heard from the camera, and the recorded sound lap.
+mod bike_bodies;
 mod cameras;
 mod car_bodies;
 mod car_visuals;

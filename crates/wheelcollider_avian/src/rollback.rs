@@ -26,7 +26,7 @@
 //!
 //! let mut count = Count::default();
 //! visit_rollback_state(&mut count);
-//! assert_eq!((count.components, count.resources), (26, 8));
+//! assert_eq!((count.components, count.resources), (28, 8));
 //! ```
 //!
 //! With bevy_ggrs, `component` calls `app.rollback_component_with_clone::<C>()` and
@@ -115,6 +115,10 @@ pub fn visit_rollback_state(r: &mut impl RollbackRegistry) {
     // integral).
     r.component::<SteeringHead>(Simulation);
     r.component::<Rider>(Simulation);
+    // The centre of mass, which a two-wheeler's rider's weight shift moves
+    // (`shift_weight`; avian's computed one follows at the next step's start).
+    r.component::<CenterOfMass>(Simulation);
+    r.component::<ComputedCenterOfMass>(Simulation);
     // Towing: the coupling, the hitch's force of the last step (the next step's brakes
     // read it, on the joints' entities) and the hitch's report.
     r.component::<Coupled>(Simulation);

@@ -70,6 +70,7 @@ pub(crate) fn ride(
         &LinearVelocity,
         &AngularVelocity,
     )>,
+    wheels: Query<&WheelOutput>,
 ) {
     let dt = time.delta_secs();
     if dt <= 0.0 {
@@ -77,8 +78,12 @@ pub(crate) fn ride(
     }
     for (mut rider, mut head, rotation, velocity, spin) in &mut riders {
         let max = rider.settings.max_torque.max(0.0);
-        if rider.settings.foot_down && velocity.0.length() < rider.settings.foot_speed {
-            // A foot is down: the rider holds the handlebar straight.
+        // The front wheel off the road (a wheelie, a jump): steering it turns nothing but
+        // the wheel, so the rider holds the handlebar straight for the landing.
+        let airborne = wheels.get(head.wheel).is_ok_and(|w| !w.output.grounded);
+        if airborne || (rider.settings.foot_down && velocity.0.length() < rider.settings.foot_speed) {
+            // A foot is down, or the front is in the air: the rider holds the handlebar
+            // straight.
             rider.integral = 0.0;
             let torque = -rider.settings.lean_gain * head.angle;
             head.arms = rider.settings.steer_rate_gain.max(0.0);

@@ -150,7 +150,7 @@ pub struct VehicleTelemetry {
     pub downforce: [f32; 2],
     /// Grounded wheels.
     pub grounded_wheels: u32,
-    /// Wheels (two per axle).
+    /// Wheels (two per axle, one on a [`single`](wheelcollider_core::vehicle::AxleSettings::single) axle).
     pub wheels: u32,
     #[reflect(ignore)]
     last_velocity: Vec3,

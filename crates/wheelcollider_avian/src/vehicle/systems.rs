@@ -113,7 +113,9 @@ pub(crate) fn ask_lean(mut bikes: Query<(&VehicleRuntime, &VehicleInput, &mut Ri
 /// chassis' centre of mass moved forward by `weight_shift × shift_reach × rider mass /
 /// chassis mass` from the settings' own (back for a negative shift), as the rider's
 /// body slides on the seat. The inertia stays the settings' (the rider's own moment
-/// about the moved centre changes it by under 1 % on the MT-07). In
+/// about the moved centre changes it by under 1 % on the MT-07). Avian takes the new
+/// centre at the next step's start (its mass properties are prepared before this set);
+/// both centres are in the rollback list. In
 /// [`VehicleSystems::Drive`](super::VehicleSystems::Drive), with `ask_lean`.
 pub(crate) fn shift_weight(mut bikes: Query<(&VehicleRuntime, &VehicleInput, &mut CenterOfMass)>) {
     for (runtime, input, mut centre) in &mut bikes {
@@ -187,6 +189,7 @@ pub(crate) fn drive_vehicles(time: Res<Time>, mut vehicles: VehicleQuery, mut wh
         let (Some(settings), Some(state)) = (runtime.settings.as_ref(), runtime.state.as_mut()) else {
             continue;
         };
+        let wheel_count = settings.wheel_count() as u32;
         let VehicleStep {
             report,
             driveline: line,
@@ -219,7 +222,7 @@ pub(crate) fn drive_vehicles(time: Res<Time>, mut vehicles: VehicleQuery, mut wh
             yaw_rate: motion.yaw_rate,
             powertrain: report,
             grounded_wheels: grounded,
-            wheels: runtime.feedback.len() as u32,
+            wheels: wheel_count,
             last_velocity: v,
             // The aerodynamics' report, written by `body::aero` later in the step.
             ..*telemetry

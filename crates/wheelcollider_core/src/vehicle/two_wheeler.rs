@@ -99,6 +99,38 @@ pub struct RiderSettings {
     /// ([`DriverInput::weight_shift`](super::DriverInput::weight_shift) ±1) (m): the
     /// chassis' centre of mass moves by this times `mass / chassis mass`.
     pub shift_reach: f32,
+    /// Whether the rider keeps the front wheel down under throttle (an assist a game
+    /// can turn off, as a real rider's right hand): the throttle eased as the front
+    /// wheel's load falls from [`HOLD_FRONT_FROM`] to [`HOLD_FRONT_TO`] of its static
+    /// load, unless the rider's weight is back (a wheelie asked for).
+    pub hold_front: bool,
+}
+
+/// The share of the front wheel's static load under which a rider who
+/// [holds the front down](RiderSettings::hold_front) starts to ease the throttle.
+pub const HOLD_FRONT_FROM: f32 = 0.3;
+/// The share at which that rider's throttle is closed.
+pub const HOLD_FRONT_TO: f32 = 0.1;
+
+impl RiderSettings {
+    /// The throttle the rider opens for the driver's `throttle` (0..=1): with
+    /// [`hold_front`](Self::hold_front) and the weight not back (`weight_shift ≥ 0`),
+    /// scaled down linearly as the front wheel's `front_load` (N, last step) falls from
+    /// [`HOLD_FRONT_FROM`] to [`HOLD_FRONT_TO`] of its `static_load` (N); otherwise as
+    /// asked. `two_wheeler::motorcycle`'s full-throttle launch keeps the front down with
+    /// it and lifts it without.
+    pub fn throttle(&self, throttle: f32, weight_shift: f32, front_load: f32, static_load: f32) -> f32 {
+        if !self.hold_front
+            || weight_shift < 0.0
+            || static_load.is_nan()
+            || static_load <= 0.0
+            || !front_load.is_finite()
+        {
+            return throttle;
+        }
+        let share = front_load / static_load;
+        throttle * ((share - HOLD_FRONT_TO) / (HOLD_FRONT_FROM - HOLD_FRONT_TO)).clamp(0.0, 1.0)
+    }
 }
 
 impl Default for RiderSettings {
@@ -118,6 +150,7 @@ impl Default for RiderSettings {
             foot_reach: 0.4,
             mass: 0.0,
             shift_reach: 0.25,
+            hold_front: true,
         }
     }
 }

@@ -419,6 +419,12 @@ pub(super) fn vehicle_two_wheeler_ui(ui: &mut egui::Ui, settings: &mut VehicleSe
                 &mut bike.rider.foot_down,
                 "the rider puts a foot down at walking pace (without it a bike at rest falls)",
             );
+            *changed |= toggle(
+                ui,
+                "hold the front down",
+                &mut bike.rider.hold_front,
+                "the rider eases the throttle as the front wheel lifts, unless the weight is back",
+            );
         }
         part_fields(ui, settings, VehiclePart::Rider, changed);
     })
