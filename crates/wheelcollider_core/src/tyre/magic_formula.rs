@@ -5,31 +5,32 @@
 //! ```
 //!
 //! `s` is a slip (dimensionless), `MF(s)` the friction coefficient at that slip
-//! (force / load). The curve is odd: `MF(−s) = −MF(s)`.
-//!
-//! ## Which coefficients make a friction curve
-//!
-//! Write `y(x) = x − E·(x − atan x)` with `x = B·s`, so `MF = D·sin(C·atan y)`. The curve
-//! is a friction curve (never negative for s ≥ 0, at most one peak) exactly when
-//! `C·atan y` stays within `[0, π]` and `y` never turns back:
-//!
-//! | coefficient | rule | why |
-//! | --- | --- | --- |
-//! | B | ≥ 0 (clamped) | the slope at 0 is B·C·D |
-//! | D | ≥ 0 (clamped) | the peak friction coefficient |
-//! | E | ≤ 1 (refused above) | `y' = 1 − E + E/(1 + x²)`: for E > 1 it turns negative past `x = 1/√(E − 1)`, so `y` falls back and the force reverses at large slip |
-//! | C | ≥ 0 (clamped); ≤ 2 when E < 1, ≤ π / atan(π/2) ≈ 3.13 when E = 1 (refused above) | for E < 1, `y → ∞` and `C·atan y → C·π/2`, past π when C > 2; for E = 1, `y → π/2` and `C·atan y → C·atan(π/2)` |
-//!
-//! With C ≤ 1 the curve rises monotonically (no finite peak). Published sets outside a
-//! fixed box are kept as they are: MATLAB's wet-tarmac set B 12, C 2.3, D 0.82, E 1 is
-//! a valid friction curve by this rule. A refused value returns
-//! [`SettingsError::OutOfDomain`] naming the condition; the old curve stays.
+//! (force / load). The curve is odd: `MF(−s) = −MF(s)`. Which coefficients make a
+//! friction curve: [`MagicFormula`]'s docs.
 
 use super::{atan, sin_cos_0_pi};
 use crate::limits::{MAX_VALUE, SettingsError, check};
 use crate::math;
 
 /// The magic-formula tyre curve, with its peak solved once when it is built.
+///
+/// # Which coefficients make a friction curve
+///
+/// Write `y(x) = x − E·(x − atan x)` with `x = B·s`, so `MF = D·sin(C·atan y)`. The curve
+/// is a friction curve (never negative for s ≥ 0, at most one peak) exactly when
+/// `C·atan y` stays within `[0, π]` and `y` never turns back:
+///
+/// | coefficient | rule | why |
+/// | --- | --- | --- |
+/// | B | ≥ 0 (clamped) | the slope at 0 is B·C·D |
+/// | D | ≥ 0 (clamped) | the peak friction coefficient |
+/// | E | ≤ 1 (refused above) | `y' = 1 − E + E/(1 + x²)`: for E > 1 it turns negative past `x = 1/√(E − 1)`, so `y` falls back and the force reverses at large slip |
+/// | C | ≥ 0 (clamped); ≤ 2 when E < 1, ≤ π / atan(π/2) ≈ 3.13 when E = 1 (refused above) | for E < 1, `y → ∞` and `C·atan y → C·π/2`, past π when C > 2; for E = 1, `y → π/2` and `C·atan y → C·atan(π/2)` |
+///
+/// With C ≤ 1 the curve rises monotonically (no finite peak). Published sets outside a
+/// fixed box are kept as they are: MATLAB's wet-tarmac set B 12, C 2.3, D 0.82, E 1 is
+/// a valid friction curve by this rule. A refused value returns
+/// [`SettingsError::OutOfDomain`] naming the condition; the old curve stays.
 ///
 /// # Example
 /// ```
@@ -145,7 +146,7 @@ impl Default for MagicFormula {
 
 impl MagicFormula {
     /// The largest C for which the curve with this E stays a friction curve (see the
-    /// [module docs](self)): 2 for E < 1, π / atan(π/2) ≈ 3.13 for E = 1.
+    /// [type docs](MagicFormula)): 2 for E < 1, π / atan(π/2) ≈ 3.13 for E = 1.
     pub fn max_c(e: f32) -> f32 {
         if e >= 1.0 { Self::MAX_C_AT_E_1 } else { 2.0 }
     }
@@ -156,7 +157,7 @@ impl MagicFormula {
     /// Builds the curve. B and D clamp to ≥ 0 and C to ≥ 0; an E above 1 or a C above
     /// [`max_c`](Self::max_c)`(E)` is refused with [`SettingsError::OutOfDomain`], a
     /// non-finite coefficient with [`SettingsError::NonFinite`] (see the
-    /// [module docs](self) for why). Errors name the coefficients `magic_formula_b` …
+    /// [type docs](MagicFormula) for why). Errors name the coefficients `magic_formula_b` …
     /// `magic_formula_e`.
     pub fn new(b: f32, c: f32, d: f32, e: f32) -> Result<Self, SettingsError> {
         Self::named(

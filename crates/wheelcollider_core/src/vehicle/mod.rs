@@ -108,7 +108,7 @@ pub use towing::{
     reversing_divergence, trailer_controls,
 };
 pub use transmission::{AUTO_REVERSE_DELAY, CLOSING_TIME, ClutchSettings, GearboxSettings};
-pub use two_wheeler::{HeadGeometry, RiderSettings, TwoWheelerSettings};
+pub use two_wheeler::{HOLD_FRONT_FROM, HOLD_FRONT_TO, HeadGeometry, RiderSettings, TwoWheelerSettings};
 
 use crate::limits::MAX_VALUE;
 pub use crate::limits::RAD_PER_S_TO_RPM;
