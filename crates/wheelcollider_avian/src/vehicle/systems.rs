@@ -113,7 +113,7 @@ pub(crate) fn ask_lean(mut bikes: Query<(&VehicleRuntime, &VehicleInput, &mut Ri
 /// chassis' centre of mass moved forward by `weight_shift × shift_reach × rider mass /
 /// chassis mass` from the settings' own (back for a negative shift), as the rider's
 /// body slides on the seat. The inertia stays the settings' (the rider's own moment
-/// about the moved centre changes it by under 1 % on the MT-07). Avian takes the new
+/// about the moved centre is left out: second order in the shift). Avian takes the new
 /// centre at the next step's start (its mass properties are prepared before this set);
 /// both centres are in the rollback list. In
 /// [`VehicleSystems::Drive`](super::VehicleSystems::Drive), with `ask_lean`.
