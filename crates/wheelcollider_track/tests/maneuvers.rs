@@ -99,6 +99,24 @@ fn every_maneuver_runs_briefly_on_every_preset() {
     }
 }
 
+/// A shipped two-wheeler given to the runner: every manoeuvre answers with the error
+/// that names the axle of one wheel, not a panic (the runner's recordings index wheels
+/// by pairs; `settle` indexed an empty one before). Checked that it fails: without the
+/// check in `run_with_trailer`, `settle` panics on an empty recording.
+#[test]
+fn a_two_wheeler_gets_a_clear_error_from_every_maneuver() {
+    for name in presets::TWO_WHEELERS {
+        for m in Maneuver::ALL {
+            let r = run_maneuver(&preset(name), m, &ManeuverOptions { hz: 60.0, quick: true });
+            assert!(
+                matches!(r, Err(ManeuverError::SingleAxle(_))),
+                "{name}: {m}: {:?}",
+                r.err()
+            );
+        }
+    }
+}
+
 #[test]
 fn settle_sag_frequency_and_damping() {
     for name in PRESETS {

@@ -227,6 +227,10 @@ fn main() -> ExitCode {
     for &m in &args.maneuvers {
         let mut row = vec![];
         for (name, settings) in &cars {
+            if settings.axles.iter().any(|a| a.single) {
+                eprintln!("{name}: {m} skipped: an axle of one wheel (the runner drives pairs of wheels)");
+                continue;
+            }
             if m.is_towing() && settings.hitch.is_none() {
                 eprintln!("{name}: {m} skipped: no hitch");
                 continue;
