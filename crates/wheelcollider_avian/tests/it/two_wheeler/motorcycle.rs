@@ -384,11 +384,12 @@ fn lift_limit(readings: &[Reading], w: usize) -> f32 {
     9.81 * (r.centre.z - pivot.z).abs() / (r.centre.y - pivot.y)
 }
 
-/// The rider's weight back and forward on the MT-07 in first gear at 20 km/h, at 60,
-/// 120 and 240 Hz: the centre of mass moves by `2·m_r·reach/m` (0.146 m) between them
+/// The rider's weight back and forward on the MT-07 in first gear at 20 km/h, at 30,
+/// 60, 120 and 240 Hz: the centre of mass moves by `2·m_r·reach/m` (0.146 m) between them
 /// (`m_r` the rider's mass) within 1 %, and coasting, the front wheel's load is its
 /// share by the moment balance about the rear contact within 3 % (the weight forward
-/// puts about 270 N more on it); then, the throttle opened over a second, the front leaves the road (a wheelie)
+/// puts about 270 N more on it); then, the throttle opened over a second (from 60 Hz;
+/// at 30 Hz the front's hops grow into a pitch cycle and lift it either way), the front leaves the road (a wheelie)
 /// with the weight back and stays down through first gear with it forward. The
 /// acceleration at the lift against the quasi-static `g·b/h` is printed: the front tops
 /// out on its preloaded spring some 200 N before its load would reach zero, so it
@@ -398,7 +399,7 @@ fn lift_limit(readings: &[Reading], w: usize) -> f32 {
 fn the_riders_weight_moves_the_load_and_back_lifts_the_front_under_throttle() {
     let s = manual();
     let rider = s.two_wheeler.as_ref().unwrap().rider.clone();
-    for hz in [60.0, 120.0, 240.0] {
+    for hz in RATES {
         let mut centres = Vec::new();
         for shift in [-1.0f32, 1.0] {
             let readings = ride(&s, hz, (20.0 / 3.6, 1), 3.5, |r| DriverInput {
@@ -423,11 +424,15 @@ fn the_riders_weight_moves_the_load_and_back_lifts_the_front_under_throttle() {
                 (load / share - 1.0).abs() < 0.03,
                 "{hz} Hz, weight {shift}: {load} vs {share}"
             );
-            assert_eq!(
-                lift.is_some(),
-                shift < 0.0,
-                "{hz} Hz, weight {shift}: a wheelie only with the weight back"
-            );
+            // At 30 Hz the front's hops under full drive grow into a pitch cycle (as in
+            // the launch below): the lift is printed there, asserted from 60 Hz.
+            if hz >= 60.0 {
+                assert_eq!(
+                    lift.is_some(),
+                    shift < 0.0,
+                    "{hz} Hz, weight {shift}: a wheelie only with the weight back"
+                );
+            }
             centres.push(readings.last().unwrap().local_centre.z);
         }
         let moved = 2.0 * rider.shift_reach * rider.mass / s.chassis.mass;
@@ -440,7 +445,8 @@ fn the_riders_weight_moves_the_load_and_back_lifts_the_front_under_throttle() {
 }
 
 /// The front brake lever alone from 60 km/h on a grippy surface (grip 1.5), the
-/// rider's weight forward, at 60, 120 and 240 Hz: at full lever the rear wheel leaves
+/// rider's weight forward, at 60, 120 and 240 Hz (30 Hz printed: a step of the lift's
+/// timing there is about 0.5 m/s² of the ramp): at full lever the rear wheel leaves
 /// the road (a stoppie) when the deceleration reaches the quasi-static limit `g·c/h`
 /// (`c` the centre of mass' distance behind the front contact, `h` its height), within
 /// 3 %; at half lever (half the front disc's torque) it stays down to a stop: the lever
@@ -453,7 +459,7 @@ fn a_full_front_lever_lifts_the_rear_and_half_a_lever_does_not() {
         grip: 1.5,
         ..WheelSurface::ASPHALT
     };
-    for hz in [60.0, 120.0, 240.0] {
+    for hz in RATES {
         for lever in [1.0f32, 0.5] {
             let readings = ride_on(&s, hz, grippy, (60.0 / 3.6, 2), 5.0, |r| DriverInput {
                 brake: lever * ((r.t - SETTLED) / RAMP).clamp(0.0, 1.0),
@@ -470,6 +476,11 @@ fn a_full_front_lever_lifts_the_rear_and_half_a_lever_does_not() {
                     -a
                 )),
             );
+            if hz < 60.0 {
+                // One 33 ms step of the lift's timing is about 0.5 m/s² of the lever's ramp here:
+                // printed, asserted from 60 Hz.
+                continue;
+            }
             assert_eq!(
                 lift.is_some(),
                 lever == 1.0,
