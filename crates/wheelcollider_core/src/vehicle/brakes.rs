@@ -54,6 +54,10 @@ pub struct BrakeSettings {
     /// centre coupling opens and the other axles take the drive (a rally car's
     /// hydraulic handbrake). Off by default: the handbrake fights the engine.
     pub handbrake_disconnects_drive: bool,
+    /// ABS holds the handbrake too, as the service brakes (with [`abs`](Self::abs) on):
+    /// a motorcycle's rear pedal, a service brake on a control of its own. Off by
+    /// default: a car's handbrake locks the wheels it holds, as it is there to.
+    pub handbrake_abs: bool,
 }
 
 impl Default for BrakeSettings {
@@ -65,6 +69,7 @@ impl Default for BrakeSettings {
             abs: false,
             traction_control: false,
             handbrake_disconnects_drive: false,
+            handbrake_abs: false,
         }
     }
 }
@@ -145,7 +150,8 @@ fn abs_cap(service: f32, w: &WheelFeedback, curve: &TyreCurve, inertia: f32, dec
 /// Brake torque (N·m, ≥ 0 before the caller's clamp) of each wheel of `axle`: its share
 /// of the service brake at pedal `brake` (half the axle's; all of it on a
 /// [`single`](super::AxleSettings::single) axle, whose right entry is then unused) plus
-/// yaw stability's, limited by ABS, plus the handbrake's.
+/// yaw stability's, limited by ABS, plus the handbrake's (limited with them under
+/// [`BrakeSettings::handbrake_abs`]).
 pub(crate) fn axle_brake_torques(
     settings: &VehicleSettings,
     axle: usize,
@@ -161,14 +167,20 @@ pub(crate) fn axle_brake_torques(
         0.0
     };
     let curve = settings.axles[axle].wheel.longitudinal_tyre();
+    // The handbrake under ABS (a motorcycle's rear pedal) joins the torque ABS caps.
+    let (held, free) = if settings.brakes.handbrake_abs {
+        (hand, 0.0)
+    } else {
+        (0.0, hand)
+    };
     let [wl, wr] = wheels;
     [(wl, aids.stability[0]), (wr, aids.stability[1])].map(|(w, stability)| {
-        let service = service + stability;
+        let service = service + stability + held;
         let service = match aids.abs {
             Some(decel) if service > 0.0 => abs_cap(service, &w, curve, w.inertia + aids.carried, decel),
             _ => service,
         };
-        service + hand
+        service + free
     })
 }
 

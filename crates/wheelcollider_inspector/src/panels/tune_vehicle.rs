@@ -281,6 +281,12 @@ pub(super) fn vehicle_brakes_ui(ui: &mut egui::Ui, settings: &mut VehicleSetting
             .on_hover_text("the handbraked axles get no drive while it is pulled")
             .changed();
         ui.end_row();
+        ui.label("ABS on handbrake");
+        *changed |= ui
+            .checkbox(&mut b.handbrake_abs, "")
+            .on_hover_text("ABS holds the handbrake too (a motorcycle's rear pedal)")
+            .changed();
+        ui.end_row();
     })
 }
 
