@@ -14,13 +14,20 @@ use bevy::prelude::*;
 use wheelcollider_core::math;
 use wheelcollider_core::{WheelSettings, finite_or_zero};
 
-/// The cosine of the tilt between the ground normal and the suspension axis up to
-/// which [`approach_speed`] reads the compression speed against the ground's plane
-/// alone (2°).
+/// The cosine of the tilt along the travel (the normal's lean towards the wheel's
+/// heading) up to which [`approach_speed`] reads the compression speed against the
+/// ground's plane alone (2°).
 pub(crate) const COS_FACE_TILT: f32 = 0.999_390_8;
 /// The cosine of the tilt from which it reads it along the suspension axis alone (4°);
 /// in between, a blend.
 pub(crate) const COS_EDGE_TILT: f32 = 0.997_564_1;
+
+/// The cosine of the axis' whole tilt from the normal (60°) under which
+/// [`approach_speed`] reads along the axis alone, whatever the tilt's direction: the
+/// plane reading's `1 / (up·n)` grows without bound towards a body on its side.
+pub(crate) const MIN_PLANE_FACING: f32 = 0.5;
+/// Over how much of `up·n` above [`MIN_PLANE_FACING`] the plane reading blends in.
+pub(crate) const PLANE_FACING_BLEND: f32 = 0.1;
 
 /// How long (s) a wheel's compression must have gained on every step before the bump
 /// stop leaves room for the ground's rise: longer than a kerb's face or ramp takes to
@@ -45,21 +52,32 @@ pub(crate) const RISE_MIN_SPEED: f32 = 0.1;
 /// How fast a wheel's compression grows from the bodies' motion (m/s, positive
 /// compressing): `v` is the velocity of the suspension axis' point at the ground less
 /// the ground body's at the hit (a small spinning body's velocity carried out to the
-/// axis is not its surface's: `world::platforms`' log), `up` the suspension axis and
-/// `normal` the ground normal at the hit.
+/// axis is not its surface's: `world::platforms`' log), `up` the suspension axis,
+/// `normal` the ground normal at the hit and `forward` the wheel's heading (unit,
+/// across `up`).
 ///
 /// Against a plane through the hit with normal `n` the compression grows at
 /// `−v·n / (up·n)`: exact for a wheel on a face, the chassis' turning included, where
-/// `−v·up` would read a mount sliding along a ground it is tilted to as approaching it.
-/// But the plane reading also reads the road's own slope under the wheel as speed
-/// (`V·tan α` at an edge), so it holds only while the tilt is under 2° (a chassis'
-/// attitude at speed), the axis reading from 4°, blended between. Guarded by the unit
-/// test below, `wheel::suspension` (the kart at speed does not hop) and `wheel::kerbs`.
+/// `−v·up` would read a mount sliding along a ground it is tilted to as approaching it
+/// (a chassis pitched by θ at speed `V`: `V·sin θ`). But the plane reading also reads
+/// the road's own slope under the wheel as speed (`V·tan α` at an edge the wheel runs
+/// onto), so it holds only while the normal leans along the travel by under 2°
+/// (`n·forward`: a chassis' pitch at speed), the axis reading from 4°, blended between.
+/// A tilt across the travel (a leaned two-wheeler, a rolled body, a cross-slope) leaves
+/// the plane reading: the speed along the travel meets no slope there, and the axis
+/// reading would read the lean's pitch as approach (a leaned motorcycle's front damper
+/// held a steady −450 N in a turn). From [`MIN_PLANE_FACING`] of `up·n` the axis reading
+/// takes over (a body on its side). Guarded by the unit test below,
+/// `wheel::suspension` (the kart at speed does not hop), `wheel::kerbs` and
+/// `two_wheeler::motorcycle` (the dampers of a steady turn).
 #[inline]
-pub(crate) fn approach_speed(v: Vec3, up: Vec3, normal: Vec3) -> f32 {
+pub(crate) fn approach_speed(v: Vec3, up: Vec3, normal: Vec3, forward: Vec3) -> f32 {
     let along_axis = -v.dot(up);
     let facing = up.dot(normal);
-    let w = ((facing - COS_EDGE_TILT) / (COS_FACE_TILT - COS_EDGE_TILT)).clamp(0.0, 1.0);
+    let along = normal.dot(forward);
+    let cos_along = (1.0 - along * along).max(0.0).sqrt();
+    let w = ((cos_along - COS_EDGE_TILT) / (COS_FACE_TILT - COS_EDGE_TILT)).clamp(0.0, 1.0)
+        * ((facing - MIN_PLANE_FACING) / PLANE_FACING_BLEND).clamp(0.0, 1.0);
     if w == 0.0 {
         return along_axis;
     }
@@ -136,7 +154,8 @@ mod tests {
                 let (mount, dt) = (Vec3::new(0.3, 0.5, 0.2), 1e-3);
                 let exact = -(distance(mount + v * dt) - distance(mount)) / dt;
                 let axis = -v.dot(up);
-                let read = approach_speed(v, up, normal);
+                let forward = Quat::from_rotation_x(degrees.to_radians()) * Vec3::NEG_Z;
+                let read = approach_speed(v, up, normal, forward);
                 let tol = |x: f32| 1e-3 * (1.0 + x.abs());
                 if degrees < 2.0 {
                     assert!(
@@ -156,6 +175,30 @@ mod tests {
                         "{degrees}°, {v}: {read} outside {lo}..{hi}"
                     );
                 }
+            }
+        }
+    }
+
+    /// A tilt across the travel (a lean) is read against the plane at any angle up to
+    /// 53°, a pitch on top of it of under 2° too: a leaned wheel rolling along a flat
+    /// ground at 30 m/s with its chassis pitched 1° reads no approach (the axis reading
+    /// would read 0.5 m/s); from 60° of lean, the axis reading.
+    #[test]
+    fn a_lean_is_read_against_the_plane() {
+        let normal = Vec3::Y;
+        for (lean, pitch) in [(10.0f32, 0.0f32), (30.0, 1.0), (45.0, 1.5), (53.0, 0.0), (70.0, 0.0)] {
+            let turn = Quat::from_rotation_z(lean.to_radians()) * Quat::from_rotation_x(pitch.to_radians());
+            let (up, forward) = (turn * Vec3::Y, turn * Vec3::NEG_Z);
+            let distance = |mount: Vec3| mount.dot(normal) / up.dot(normal);
+            for v in [Vec3::new(0.0, 0.0, -30.0), Vec3::new(2.0, -0.7, 5.0)] {
+                let (mount, dt) = (Vec3::new(0.3, 0.5, 0.2), 1e-3);
+                let exact = -(distance(mount + v * dt) - distance(mount)) / dt;
+                let read = approach_speed(v, up, normal, forward);
+                let expected = if lean < 60.0 { exact } else { -v.dot(up) };
+                assert!(
+                    (read - expected).abs() < 1e-3 * (1.0 + expected.abs()),
+                    "lean {lean}°, pitch {pitch}°, {v}: {read} against {expected}"
+                );
             }
         }
     }

@@ -322,7 +322,7 @@ fn ground_contact(
         SuspensionForceDirection::ContactNormal => normal,
         SuspensionForceDirection::SuspensionAxis => up,
     };
-    let approach = approach_speed(own(geometry.position) - ground, up, normal);
+    let approach = approach_speed(own(geometry.position) - ground, up, normal, steered * Vec3::NEG_Z);
     let (travel, row, rise) = suspension_row(ctx, view, state, &contact, approach, up);
     let r = geometry.position - com;
     Grounded {

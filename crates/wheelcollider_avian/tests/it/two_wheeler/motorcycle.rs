@@ -34,6 +34,8 @@ struct Reading {
     local_centre: Vec3,
     /// The front and the rear wheel's surface speeds, spin × radius (m/s).
     rolling: [f32; 2],
+    /// The front and the rear suspension's damper forces (N).
+    dampers: [f32; 2],
 }
 
 /// The MT-07 `settings` on flat `surface` at `hz`, its wheels just touching, one step run.
@@ -79,6 +81,7 @@ fn read(app: &App, bike: Entity, wheels: [Entity; 2], t: f32) -> Reading {
             let radius = app.world().get::<WheelCollider>(e).unwrap().radius();
             output(app, e).output.angular_velocity * radius
         }),
+        dampers: wheels.map(|e| output(app, e).output.damper_force),
     }
 }
 
@@ -186,18 +189,20 @@ struct Turn {
     first_steer: f32,
     last_steer: f32,
     spread: f32,
+    /// Each wheel's mean damper force over its mean load.
+    damping: [f32; 2],
 }
 
 /// The rider asked for `lean` from 1 s at `v` (m/s) in `gear`, the throttle holding the
-/// speed, for 8 s.
+/// speed, for 12 s.
 fn turn(s: &VehicleSettings, hz: f64, v: f32, gear: i32, lean: f32) -> Turn {
     let steer = lean / s.two_wheeler.as_ref().unwrap().max_lean.to_radians();
-    let readings = ride(s, hz, (v, gear), 8.0, |r| DriverInput {
+    let readings = ride(s, hz, (v, gear), 12.0, |r| DriverInput {
         throttle: (0.1 + 0.3 * (v - r.speed)).clamp(0.0, 1.0),
         steer: if r.t >= 1.0 { steer } else { 0.0 },
         ..default()
     });
-    let last: Vec<&Reading> = readings.iter().filter(|r| r.t >= 7.0).collect();
+    let last: Vec<&Reading> = readings.iter().filter(|r| r.t >= 11.0).collect();
     let mean = |f: &dyn Fn(&Reading) -> f32| last.iter().map(|r| f(r)).sum::<f32>() / last.len() as f32;
     let first = readings.iter().filter(|r| (1.0..2.0).contains(&r.t));
     Turn {
@@ -209,6 +214,7 @@ fn turn(s: &VehicleSettings, hz: f64, v: f32, gear: i32, lean: f32) -> Turn {
         last_steer: readings.last().unwrap().steer,
         spread: last.iter().map(|r| r.lean).fold(f32::MIN, f32::max)
             - last.iter().map(|r| r.lean).fold(f32::MAX, f32::min),
+        damping: [0, 1].map(|w| mean(&|r| r.dampers[w]) / mean(&|r| r.loads[w])),
     }
 }
 
@@ -219,15 +225,28 @@ fn turn(s: &VehicleSettings, hz: f64, v: f32, gear: i32, lean: f32) -> Turn {
 /// mass' height over it), within 1.5 % (tangents; the issue asks 5 %; a knife-edge
 /// tyre: no crown moves the contact across the tread yet). A positive steer input leans
 /// and turns left (yaw rate positive), and the rider countersteers on entry (the steer
-/// goes right first). Checked that it fails: without the wheels' gyroscopic moment in
-/// the closed form the turns read 1.9–2.7 % over.
+/// goes right first). Once the turn is steady the dampers carry under 4 % of each
+/// wheel's load at 60 Hz, less in proportion to the step (first order in it: 2.2–3.1 %
+/// at 60 Hz, 0.6–0.7 % at 240 Hz at 30°). 90 km/h on 100 m asks 32.5°, past the
+/// preset's 30° `max_lean`, which the test raises to 40° (90 km/h on 50 m asks 52°,
+/// past the tyres' grip). Checked that it fails: without the wheels' gyroscopic moment
+/// in the closed form the turns read 1.9–2.7 % over; with the approach read along the
+/// axis on a leaned wheel (`wheel/approach.rs`, the blend's weight from the whole tilt
+/// `up·n`) the front damper holds 6 % of its load at 8° of lean (40 % at 30°, the
+/// chassis' pitch read as approach).
 #[test]
 fn a_rider_holds_a_steady_turn_and_the_lean_is_the_turns() {
-    let s = manual();
+    let mut s = manual();
+    s.two_wheeler.as_mut().unwrap().max_lean = 40.0;
     let wheels_inertia =
         s.axles[0].wheel.inertia() / s.axles[0].wheel.radius() + s.axles[1].wheel.inertia() / s.axles[1].wheel.radius();
     // (km/h, radius m, gear).
-    for (kmh, radius, gear) in [(30.0f32, 50.0f32, 1), (60.0, 50.0, 2), (60.0, 100.0, 2)] {
+    for (kmh, radius, gear) in [
+        (30.0f32, 50.0f32, 1),
+        (60.0, 50.0, 2),
+        (60.0, 100.0, 2),
+        (90.0, 100.0, 3),
+    ] {
         let v = kmh / 3.6;
         let asked = (v * v / (9.81 * radius)).atan();
         for hz in [60.0, 120.0, 240.0] {
@@ -237,7 +256,7 @@ fn a_rider_holds_a_steady_turn_and_the_lean_is_the_turns() {
             let closed = (t.speed * t.yaw_rate + t.yaw_rate * spin / (s.chassis.mass * t.height)) / 9.81;
             let error = t.lean.tan() / closed - 1.0;
             println!(
-                "measured: {kmh} km/h ({:.2} m/s), asked {:.2}° at {hz} Hz: lean {:.3}° (±{:.3}°), the turn's {:.3}°, {:+.2} %; radius {:.1} m; countersteer {:+.2}°, then {:+.2}°",
+                "measured: {kmh} km/h ({:.2} m/s), asked {:.2}° at {hz} Hz: lean {:.3}° (±{:.3}°), the turn's {:.3}°, {:+.2} %; radius {:.1} m; countersteer {:+.2}°, then {:+.2}°; dampers {:+.1} / {:+.1} % of the loads",
                 t.speed,
                 asked.to_degrees(),
                 t.lean.to_degrees(),
@@ -247,6 +266,8 @@ fn a_rider_holds_a_steady_turn_and_the_lean_is_the_turns() {
                 t.speed / t.yaw_rate,
                 t.first_steer.to_degrees(),
                 t.last_steer.to_degrees(),
+                100.0 * t.damping[0],
+                100.0 * t.damping[1],
             );
             assert!(
                 t.lean > 0.0 && t.yaw_rate > 0.0,
@@ -256,6 +277,11 @@ fn a_rider_holds_a_steady_turn_and_the_lean_is_the_turns() {
             assert!(t.spread < 1f32.to_radians(), "{kmh} km/h at {hz} Hz: not steady");
             assert!(t.first_steer < 0.0, "no countersteer: {}", t.first_steer);
             assert!(t.last_steer > 0.0, "not steering into the turn: {}", t.last_steer);
+            assert!(
+                t.damping.iter().all(|d| d.abs() < 0.04 * 60.0 / hz as f32),
+                "{kmh} km/h at {hz} Hz: the dampers hold {:?} of the loads",
+                t.damping
+            );
         }
     }
 }
@@ -321,14 +347,18 @@ fn a_fall_at_speed_slides_to_rest_without_an_explosion() {
     }
 }
 
-/// The rider's envelope: asked for 10–30° of lean (30°: a full steer input) at 36 and
-/// 72 km/h, at 60 and 240 Hz, the MT-07 settles within 1° of it (the integral takes up
-/// what the proportional term leaves at a deep lean), never past 35°. The rows above
-/// (90–162 km/h) are measured and printed, not asserted: there a leaned bike's ride
-/// diverges (`docs/two-wheeler.md`, "Not yet"). Checked that it fails: with the integral gathering only within
-/// 0.05 rad of the asked lean (as for the bicycle) the 20° and 30° rows settle 4–5° deep.
+/// The rider's envelope: asked for 10–30° of lean (30°: a full steer input) at 36 to
+/// 162 km/h, at 60 and 240 Hz, the MT-07 settles within 1° of it to 126 km/h and within
+/// 1.5° at 162 km/h (the integral takes up what the proportional term leaves at a deep
+/// lean; at 162 km/h it is still closing after 7 s), never past 35°. Checked that it
+/// fails: (1) with the approach read along the axis on a leaned wheel again
+/// (`wheel/approach.rs`, the blend's weight from the whole tilt `up·n`) the bike falls
+/// asked 30° at 36 km/h at 60 Hz (before the arms' 10, from 108 km/h); (2) with the rider's arms
+/// at 6 N·m·s/rad (for 10) the 240 Hz rows fall from 90 km/h at 30° (the rigid frame's
+/// wobble, `docs/two-wheeler.md`); (3) with the integral gathering only within 0.05 rad
+/// of the asked lean (as for the bicycle) the 20° and 30° rows settle 4–5° deep.
 #[test]
-fn the_rider_settles_on_the_asked_lean_from_36_to_72_kmh() {
+fn the_rider_settles_on_the_asked_lean_from_36_to_162_kmh() {
     let s = manual();
     for hz in [60.0, 240.0] {
         for (v, gear) in [(10.0f32, 1), (20.0, 2), (25.0, 3), (30.0, 3), (35.0, 4), (45.0, 5)] {
@@ -344,10 +374,9 @@ fn the_rider_settles_on_the_asked_lean_from_36_to_72_kmh() {
                 let most = readings.iter().map(|r| r.lean.abs()).fold(0.0, f32::max).to_degrees();
                 let end = readings.last().unwrap().lean.to_degrees();
                 row += &format!("  {asked:.0}° → {end:.1}° (most {most:.0}°)");
-                if v <= 20.0 && lean <= 30.0 {
-                    assert!((end - asked).abs() < 1.0, "{hz} Hz, {v} m/s: {end}° for {asked}°");
-                    assert!(most < 35.0, "{hz} Hz, {v} m/s: {most}° on the way to {asked}°");
-                }
+                let within = if v <= 35.0 { 1.0 } else { 1.5 };
+                assert!((end - asked).abs() < within, "{hz} Hz, {v} m/s: {end}° for {asked}°");
+                assert!(most < 35.0, "{hz} Hz, {v} m/s: {most}° on the way to {asked}°");
             }
             println!("{row}");
         }
