@@ -63,7 +63,8 @@ pub use limits::{
 };
 pub use rows::Row;
 pub use settings::{
-    CurveDef, PRELOAD_RELEASE, SettingGroup, SuspensionForceDirection, SweepType, WheelSettings, WheelSettingsDef,
+    AXIAL_MAX_TILT, CurveDef, PRELOAD_RELEASE, SettingGroup, SuspensionForceDirection, SweepType, WheelSettings,
+    WheelSettingsDef,
 };
 pub use suspension::{SuspensionForce, SuspensionRow, hanging_bar_rate};
 pub use thermal::{Ambient, CompoundBase, TyreCompound, TyreReading, TyreState};

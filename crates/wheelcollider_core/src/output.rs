@@ -23,14 +23,16 @@ pub struct StepOutput {
     pub damper_force: f32,
     /// Bump-stop force (N), non-zero only past full compression.
     pub bump_stop_force: f32,
-    /// Tyre load (N) = max(0, spring + damper + bump stop + anti-roll + jacking): the
-    /// force applied along the suspension axis.
+    /// Tyre load (N) = max(0, spring + damper + bump stop + anti-roll, over the axis'
+    /// cosine for an [`Axial`](crate::SuspensionForceDirection::Axial) suspension, +
+    /// jacking): the force applied along the suspension's force direction.
     pub load: f32,
-    /// The vertical force the suspension's links carry from the tyre's horizontal
-    /// forces (N), positive lifting the body; in [`load`](Self::load). Last step's
-    /// tyre forces through the slopes (see
-    /// [`WheelSettings::roll_centre_slope`](crate::WheelSettings::roll_centre_slope)),
-    /// bounded by the suspension's own load either way; 0 with the slopes at 0.
+    /// The vertical force the suspension's links (or an axial suspension's tube)
+    /// carry from the tyre's horizontal forces (N), positive lifting the body; in
+    /// [`load`](Self::load). Last step's tyre forces through the slopes (see
+    /// [`WheelSettings::roll_centre_slope`](crate::WheelSettings::roll_centre_slope))
+    /// and the tilted axis, bounded by the suspension's own load either way; 0 with
+    /// the slopes at 0 and no axial suspension.
     pub jacking_force: f32,
     /// Road bump under the tyre (m), in [−amplitude/2, +amplitude/2].
     pub bump: f32,

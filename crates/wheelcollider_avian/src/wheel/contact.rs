@@ -318,10 +318,13 @@ fn ground_contact(
         .map(|s| s.sanitized());
     let contact = tyre_contact(ctx, settings, (&hit, other), &geometry, velocity, surface);
     let normal = geometry.normal;
-    let direction = match settings.suspension_force_direction() {
-        SuspensionForceDirection::ContactNormal => normal,
+    let kind = settings.suspension_force_direction();
+    let direction = match kind {
         SuspensionForceDirection::SuspensionAxis => up,
+        _ => normal,
     };
+    // An axial suspension's load per newton of its force (`SuspensionForceDirection::Axial`).
+    let (gain, _) = kind.load_factors(contact.ground_camber);
     let approach = approach_speed(own(geometry.position) - ground, up, normal, steered * Vec3::NEG_Z);
     let (travel, row, rise) = suspension_row(ctx, view, state, &contact, approach, up);
     let r = geometry.position - com;
@@ -341,11 +344,12 @@ fn ground_contact(
         sideways: geometry.sideways,
         position: geometry.position,
         direction,
+        gain,
         row,
         ang: frame.inverse_inertia.mul_vec3(r.cross(up)),
         moment: r.cross(direction),
         axis_moment: r.cross(up),
-        ground_inverse: ground_inverse(other, hit.point, up, direction),
+        ground_inverse: gain * ground_inverse(other, hit.point, up, direction),
         bar: view.bar.map(|b| (b.partner, b.stiffness)),
         rise,
     }

@@ -141,6 +141,10 @@ pub(crate) struct Grounded {
     pub position: Vec3,
     /// The suspension force's direction (world, unit).
     pub direction: Vec3,
+    /// The ground's load per newton of the suspension's force along `direction`: 1, or
+    /// `1 / cos` of the axis' tilt from the normal for an axial suspension
+    /// ([`SuspensionForceDirection::load_factors`](wheelcollider_core::SuspensionForceDirection::load_factors)).
+    pub gain: f32,
     /// The suspension's row in the chassis' solve.
     pub row: SuspensionRow,
     /// `I⁻¹·(r × up)`: the angular part of the row (its compression speed is the mount's

@@ -10,8 +10,9 @@
 //! ```
 //!
 //! with `lᵢ` the suspension axis (the compression speed is the mount's approach to the
-//! ground along it), `dⱼ` the force's direction and `r` the arms from the centre of
-//! mass.
+//! ground along it), `dⱼ` the force's direction (times the ground's load per newton of
+//! it, `1/cos` of the axis' tilt for an axial suspension) and `r` the arms from the
+//! centre of mass.
 //! Solving the wheels together with the chassis' real mass and inertia is what makes the
 //! static sag exactly `m·g/k` and the frequency and damping those of the car, at any
 //! stiffness and step rate (see the core module for the equations and the stability
@@ -76,7 +77,7 @@ pub(crate) fn solve_chassis(
         }
         for b in 0..n {
             let gb = sensed[index[b]].ground.as_ref().expect("grounded");
-            let mut v = inverse_mass * up.dot(gb.direction) + ga.ang.dot(gb.moment);
+            let mut v = gb.gain * (inverse_mass * up.dot(gb.direction) + ga.ang.dot(gb.moment));
             if a == b {
                 // A force along a contact normal far from the axis can move the mount
                 // along the axis little, or the wrong way (a chassis tipped 55°, a wheel

@@ -52,6 +52,42 @@ pub enum SuspensionForceDirection {
     /// body rolled by φ gets `load·tan φ` of sideways push from its springs that no
     /// friction limits.
     SuspensionAxis,
+    /// A fork or a strut: the wheel slides along the axis, so the spring carries the
+    /// part of the contact's whole force along it and the tube carries the rest. The
+    /// ground's load (along its normal) is then `(S − F_t·a) / (a·n)`: the spring's
+    /// force `S` over the cosine of the axis' tilt from the normal `n`, less the
+    /// tyre's forces' `F_t` part along the axis `a` (taken with the links' lag, as
+    /// [`jacking`](crate::StepOutput::jacking_force)). A two-wheeler's law: leaned by φ
+    /// in a steady turn its springs carry `W/cos φ` (`two_wheeler::motorcycle`'s steady
+    /// turns, within 1 %). Against the other two: no sideways push from the spring (as
+    /// `SuspensionAxis` gives), and the spring's force is what its own travel gives
+    /// (`ContactNormal` takes the spring's force for the load, so a leaned spring holds
+    /// `W`, 13 % short at 30°). The tilt is read within [`AXIAL_MAX_TILT`]; the axis'
+    /// tilt along the travel (a pitch) is left out.
+    Axial,
+}
+
+/// The most tilt of an [`Axial`](SuspensionForceDirection::Axial) suspension's axis
+/// from the ground's normal that its load reads (deg): past it (a bike on its side) the
+/// load is at most twice the spring's force.
+pub const AXIAL_MAX_TILT: f32 = 60.0;
+
+impl SuspensionForceDirection {
+    /// The ground's load (N) per newton of the suspension's force, and per newton of the
+    /// tyre's sideways force, at a contact whose suspension axis is tilted
+    /// `ground_camber` (deg, as [`Contact::ground_camber`](crate::Contact::ground_camber))
+    /// from the normal: `(1/cos γ, tan γ)` for [`Axial`](Self::Axial) (γ within
+    /// [`AXIAL_MAX_TILT`]), `(1, 0)` otherwise.
+    pub fn load_factors(self, ground_camber: f32) -> (f32, f32) {
+        match self {
+            Self::Axial => {
+                let tilt = ground_camber.clamp(-AXIAL_MAX_TILT, AXIAL_MAX_TILT).to_radians();
+                let (sin, cos) = crate::math::sin_cos(tilt);
+                if cos > 0.0 { (1.0 / cos, sin / cos) } else { (1.0, 0.0) }
+            }
+            _ => (1.0, 0.0),
+        }
+    }
 }
 
 /// The shape that finds the ground.

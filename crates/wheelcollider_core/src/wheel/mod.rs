@@ -329,9 +329,9 @@ pub struct StepState {
     /// the relaxation lag (see [`WheelSettings::lateral_relaxation_length`]). 0 in the
     /// air.
     pub slip: [f32; 2],
-    /// The vertical force the links carry from the last step's tyre forces (N),
-    /// positive lifting the body: this step's [`StepOutput::jacking_force`]. 0 in the
-    /// air.
+    /// The vertical force the links (or an axial suspension's tube) carry from the last
+    /// step's tyre forces (N), positive lifting the body: this step's
+    /// [`StepOutput::jacking_force`]. 0 in the air.
     pub jacking: f32,
     /// The tyre's temperatures, tread and puncture: kept only with a
     /// [`WheelSettings::compound`] (see [`crate::thermal`]).

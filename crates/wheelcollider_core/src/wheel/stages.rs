@@ -66,6 +66,9 @@ pub(super) struct Loaded {
     /// and toe): what turns the tyre's forces into the links' jacking.
     pub side: [f64; 2],
     pub yaw: (f64, f64),
+    /// The load per newton of the tyre's sideways force an axial suspension takes
+    /// through its tube ([`SuspensionForceDirection::load_factors`]; 0 otherwise).
+    pub axial: f64,
 }
 
 /// The spin stage's hand-off: the new spin and the tyre at it.
@@ -192,6 +195,7 @@ pub(super) fn suspension(
         load: 0.0,
         side: [0.0; 2],
         yaw: (0.0, 1.0),
+        axial: 0.0,
     };
     let mut load = 0.0;
     if let Some((c, suspension)) = ground {
@@ -225,8 +229,13 @@ pub(super) fn suspension(
                 dt,
             ),
         };
-        // The links' jacking from the last step's forces, bounded by the suspension's
-        // own load so that the tyre's load stays within 0 ..= twice it.
+        // An axial suspension's spring carries its force over the axis' tilt from the
+        // normal (`two_wheeler::motorcycle`'s steady turn).
+        let (gain, axial) = settings.suspension_force_direction().load_factors(c.ground_camber);
+        let (total, tyre) = (total * gain as f64, tyre * gain as f64);
+        loaded.axial = axial as f64;
+        // The links' and the tube's jacking from the last step's forces, bounded by the
+        // suspension's own load so that the tyre's load stays within 0 ..= twice it.
         let jacking = (state.jacking as f64).clamp(-tyre, tyre);
         (load, loaded.load) = (total + jacking, tyre + jacking);
         out.jacking_force = out32(jacking);
@@ -633,7 +642,8 @@ pub(super) fn write_output(
 pub(crate) const LINK_LAG: f64 = 0.02;
 
 /// The vertical force (N, positive lifting the body) the links carry from a grounded
-/// tyre's forces `fx`, `fy` (the wheel's forward and sideways): each force turned into the
+/// tyre's forces `fx`, `fy` (the wheel's forward and sideways), with an axial
+/// suspension's tube's (`fy` times the axis' tilt's tangent): each force turned into the
 /// chassis' frame, times its slope, upwards when it pushes towards the centre of mass
 /// (`WheelSettings::roll_centre_slope`; `docs/vehicle.md`, "Geometry"). The
 /// longitudinal force takes the brake's slope for the part the brake makes (a force
@@ -643,8 +653,11 @@ pub(crate) const LINK_LAG: f64 = 0.02;
 /// flip at a standstill (`tests/it/vehicle/geometry.rs`,
 /// `engine_braking_jacks_through_the_drive_geometry`).
 fn jacking(settings: &WheelSettings, loaded: &Loaded, rolled: &Rolled, fx: f64, fy: f64) -> f64 {
+    // An axial suspension's tube: the tyre's force across the tilted axis changes the
+    // ground's load, `−F_t·a / (a·n)` (`SuspensionForceDirection::Axial`).
+    let tube = fy * loaded.axial;
     if !settings.has_links() {
-        return 0.0;
+        return tube;
     }
     let (sin, cos) = loaded.yaw;
     // The brake's force opposes the spin; a locked wheel's, whichever way it holds.
@@ -658,5 +671,5 @@ fn jacking(settings: &WheelSettings, loaded: &Loaded, rolled: &Rolled, fx: f64, 
     let ahead = [brake * cos, (fx - brake) * cos + fy * sin];
     let right = fy * cos - fx * sin;
     let pitch = ahead[0] * settings.brake_pitch_slope() as f64 + ahead[1] * settings.drive_pitch_slope() as f64;
-    -(loaded.side[0] * pitch + loaded.side[1] * right * settings.roll_centre_slope() as f64)
+    tube - (loaded.side[0] * pitch + loaded.side[1] * right * settings.roll_centre_slope() as f64)
 }

@@ -73,6 +73,7 @@ pub(super) fn wheel_settings_suspension_ui(ui: &mut egui::Ui, id: &str, w: &mut 
             for (d, name) in [
                 (SuspensionForceDirection::ContactNormal, "contact normal"),
                 (SuspensionForceDirection::SuspensionAxis, "suspension axis"),
+                (SuspensionForceDirection::Axial, "axial (fork)"),
             ] {
                 let on = w.suspension_force_direction() == d;
                 if ui.selectable_label(on, name).clicked() && !on {
