@@ -65,8 +65,8 @@ pub(crate) const RISE_MIN_SPEED: f32 = 0.1;
 /// (`n·forward`: a chassis' pitch at speed), the axis reading from 4°, blended between.
 /// A tilt across the travel (a leaned two-wheeler, a rolled body, a cross-slope) leaves
 /// the plane reading: the speed along the travel meets no slope there, and the axis
-/// reading would read the lean's pitch as approach (a leaned motorcycle's front damper
-/// held a steady −450 N in a turn). From [`MIN_PLANE_FACING`] of `up·n` the axis reading
+/// reading would read the chassis' pitch as approach (`docs/reliability.md`, "The
+/// approach reading's blend"). From [`MIN_PLANE_FACING`] of `up·n` the axis reading
 /// takes over (a body on its side). Guarded by the unit test below,
 /// `wheel::suspension` (the kart at speed does not hop), `wheel::kerbs` and
 /// `two_wheeler::motorcycle` (the dampers of a steady turn).
@@ -181,8 +181,8 @@ mod tests {
 
     /// A tilt across the travel (a lean) is read against the plane at any angle up to
     /// 53°, a pitch on top of it of under 2° too: a leaned wheel rolling along a flat
-    /// ground at 30 m/s with its chassis pitched 1° reads no approach (the axis reading
-    /// would read 0.5 m/s); from 60° of lean, the axis reading.
+    /// ground with its chassis pitched reads no approach (the axis reading reads the
+    /// speed times the pitch's sine); from 60° of lean, the axis reading.
     #[test]
     fn a_lean_is_read_against_the_plane() {
         let normal = Vec3::Y;

@@ -59,10 +59,10 @@ pub enum SuspensionForceDirection {
     /// tyre's forces' `F_t` part along the axis `a` (taken with the links' lag, as
     /// [`jacking`](crate::StepOutput::jacking_force)). A two-wheeler's law: leaned by φ
     /// in a steady turn its springs carry `W/cos φ` (`two_wheeler::motorcycle`'s steady
-    /// turns, within 1 %). Against the other two: no sideways push from the spring (as
+    /// turns). Against the other two: no sideways push from the spring (as
     /// `SuspensionAxis` gives), and the spring's force is what its own travel gives
     /// (`ContactNormal` takes the spring's force for the load, so a leaned spring holds
-    /// `W`, 13 % short at 30°). The tilt is read within [`AXIAL_MAX_TILT`]; the axis'
+    /// `W`, `cos φ` of a fork's). The tilt is read within [`AXIAL_MAX_TILT`]; the axis'
     /// tilt along the travel (a pitch) is left out.
     Axial,
 }
