@@ -228,8 +228,8 @@ fn turn(s: &VehicleSettings, hz: f64, v: f32, gear: i32, lean: f32) -> Turn {
     }
 }
 
-/// The rider holds a steady left turn at 30 and 60 km/h, on about a 50 m and a 100 m
-/// radius, at 60, 120 and 240 Hz: the lean is the turn's, `tan φ = (v·ψ̇ + ψ̇·L/(m·h))/g`
+/// The rider holds a steady left turn at 30, 60 and 90 km/h, on about a 50 m and a
+/// 100 m radius, at 60, 120 and 240 Hz (and 30 Hz at 30 km/h): the lean is the turn's, `tan φ = (v·ψ̇ + ψ̇·L/(m·h))/g`
 /// (the centre of mass' centripetal acceleration and the wheels' spin momentum `L`
 /// turning at the yaw rate, against gravity about the contacts' line, `h` the centre of
 /// mass' height over it), within 1.5 % (tangents; the issue asks 5 %; a knife-edge
@@ -256,13 +256,17 @@ fn a_rider_holds_a_steady_turn_and_the_lean_is_the_turns() {
     // (km/h, radius m, gear).
     for (kmh, radius, gear) in [
         (30.0f32, 50.0f32, 1),
+        (30.0, 100.0, 1),
         (60.0, 50.0, 2),
         (60.0, 100.0, 2),
         (90.0, 100.0, 3),
     ] {
         let v = kmh / 3.6;
         let asked = (v * v / (9.81 * radius)).atan();
-        for hz in [60.0, 120.0, 240.0] {
+        // 30 Hz for the gentle turns: at that step the bike falls from a 30° lean
+        // (`docs/two-wheeler.md`, "Not yet").
+        let rates: &[f64] = if kmh <= 30.0 { &RATES } else { &[60.0, 120.0, 240.0] };
+        for &hz in rates {
             let t = turn(&s, hz, v, gear, asked);
             // The wheels' spin momentum L = Σ I·v/r.
             let spin = wheels_inertia * t.speed;
