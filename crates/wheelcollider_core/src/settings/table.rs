@@ -157,6 +157,16 @@ declare_wheel_settings! {
         label: "camber peak angle", unit: "deg", group: Alignment, default: 4.0,
         limit: (0.5, 30.0), range: (0.5, 30.0), step: 0.1,
     }
+    /// How much of the tyre's grip its camber takes: the peak friction is scaled by
+    /// `1 − k·(1 − cos γ)`. 1 (the default): a car tyre's flat tread, whose patch lifts
+    /// an edge as the wheel leans, so the grip falls as `cos γ`; 0: a motorcycle tyre's
+    /// round crown, whose patch rolls across the tread and keeps its grip to the
+    /// shoulder (Cossalter, *Motorcycle Dynamics*, ch. 2; Pacejka, *Tire and Vehicle
+    /// Dynamics*, ch. 11). `two_wheeler::motorcycle`'s deep lean is the coupled test.
+    camber_grip_loss, set_camber_grip_loss {
+        label: "camber grip loss", unit: "", group: Alignment, default: 1.0,
+        limit: (0.0, 1.0), range: (0.0, 1.0), step: 0.01,
+    }
 
     /// Tyre load sensitivity: how fast the friction coefficient falls as the load
     /// rises, the Magic Formula's linear law `μ(Fz) = μ · (1 − s · (Fz / Fz0 − 1))`

@@ -288,7 +288,8 @@ pub(super) struct Slips<'a> {
     /// The curves with the load's stiffness factor, the surface's and the camber's
     /// peaks.
     pub tyre: TyreAtLoad<'a>,
-    /// The grip: the surface's, the camber's cosine and the load's (load sensitivity).
+    /// The grip: the surface's, the camber's (`WheelSettings::camber_grip_loss`) and the
+    /// load's (load sensitivity).
     pub grip: f64,
     /// The lag of the longitudinal and the lateral slip.
     pub lag: [SlipLag; 2],
@@ -341,7 +342,10 @@ pub(super) fn slips<'a>(
     // sensitivity falls on both, through the load's law.
     let surface = loaded.grip.max(MIN_STIFF_GRIP);
     let (load_grip, load_stiffness) = settings.load_factors(load);
-    let grip = loaded.grip * camber_cos.max(0.0) * load_grip;
+    // `1 − k·(1 − cos γ)`, written so that k = 1 gives `cos γ` to the bit.
+    let camber_cos = camber_cos.max(0.0);
+    let camber_grip = camber_cos + (1.0 - settings.camber_grip_loss() as f64) * (1.0 - camber_cos);
+    let grip = loaded.grip * camber_grip * load_grip;
     let b_scale = loaded.stiffness.map(|k| load_stiffness * k / surface);
     let (lon, lat) = (settings.longitudinal_tyre(), settings.lateral_tyre());
     let (lon_stiffness, lat_stiffness) = (lon.stiffness() as f64 * b_scale[0], lat.stiffness() as f64 * b_scale[1]);

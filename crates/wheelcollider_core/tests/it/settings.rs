@@ -32,6 +32,7 @@ const LIMITS: &[(&str, f32, f32)] = &[
     ("drive_pitch_slope", -1.0, 1.0),
     ("camber_peak_gain", 0.0, 0.5),
     ("camber_peak_angle", 0.5, 30.0),
+    ("camber_grip_loss", 0.0, 1.0),
     ("rolling_resistance", 0.0, MAX_VALUE),
     ("rolling_resistance_speed", 0.0, 1.0e-3),
     ("load_sensitivity", 0.0, 1.0),

@@ -310,6 +310,55 @@ fn a_rider_holds_a_steady_turn_and_the_lean_is_the_turns() {
     }
 }
 
+/// A deep lean: the rider asked for 40° at 60 km/h (the preset's `max_lean` raised to
+/// 50°), at 60, 120 and 240 Hz; the rider's entry overshoots to about 45° before it
+/// settles. The limit of a steady turn on a round-crowned tyre (`camber_grip_loss` 0,
+/// the MT-07's: the patch rolls across the tread and keeps its grip) is `tan φ* = μ`
+/// (50.3° for the tyres' μ at the wheels' static loads), and the bike settles within
+/// 1.5° of 40°. On a car tyre's flat tread (`camber_grip_loss` 1: the grip falls as
+/// `cos γ`) it is `tan φ* = μ·cos φ*` (41.9°): the overshoot slides it and it falls
+/// past 60°. Checked that it fails: the second row is the law taken away.
+#[test]
+fn the_round_crown_holds_a_deep_lean_a_flat_tread_does_not() {
+    const ASK: f32 = 40.0;
+    let mut s = manual();
+    s.two_wheeler.as_mut().unwrap().max_lean = 50.0;
+    // The tyres' friction at the wheels' static loads (load sensitivity).
+    let mu = |a: usize| {
+        let w = &s.axles[a].wheel;
+        w.lateral_tyre().peak_value() * w.load_grip_factor(s.corner_load(a) as f64) as f32
+    };
+    let mu = mu(0).min(mu(1));
+    let crown = mu.atan().to_degrees();
+    // tan φ = μ·cos φ ⇔ sin φ = μ·cos² φ = μ·(1 − sin² φ).
+    let sin = (-1.0 + (1.0 + 4.0 * mu * mu).sqrt()) / (2.0 * mu);
+    let flat = sin.asin().to_degrees();
+    for hz in [60.0, 120.0, 240.0] {
+        for loss in [0.0f32, 1.0] {
+            let mut s = s.clone();
+            for a in &mut s.axles {
+                a.wheel.set_camber_grip_loss(loss).unwrap();
+            }
+            let v = 60.0 / 3.6;
+            let readings = ride(&s, hz, (v, 2), 10.0, |r| DriverInput {
+                throttle: (0.1 + 0.3 * (v - r.speed)).clamp(0.0, 1.0),
+                steer: if r.t >= 1.0 { ASK / 50.0 } else { 0.0 },
+                ..default()
+            });
+            let most = readings.iter().map(|r| r.lean.abs()).fold(0.0, f32::max).to_degrees();
+            let end = readings.last().unwrap().lean.to_degrees();
+            println!(
+                "measured: {hz} Hz, camber grip loss {loss}: asked {ASK}°, ends at {end:.1}° (most {most:.1}°); the limits: round crown {crown:.1}°, flat tread {flat:.1}° (μ {mu:.3})"
+            );
+            if loss == 0.0 {
+                assert!((end - ASK).abs() < 1.5, "{hz} Hz: {end}° on the round crown");
+            } else {
+                assert!(most > 60.0, "{hz} Hz: the flat tread held {most}°");
+            }
+        }
+    }
+}
+
 /// At rest, nudged into a lean: with the rider's foot-down assist off the motorcycle
 /// falls on its side within 4 s; with it the rider stands it on a foot, leaning between
 /// the foot's 5° and 15°, at 30, 60 and 240 Hz. Checked that it fails: with the foot's
@@ -372,9 +421,9 @@ fn a_fall_at_speed_slides_to_rest_without_an_explosion() {
 }
 
 /// The rider's envelope: asked for 10–30° of lean (30°: a full steer input) at 36 to
-/// 162 km/h, at 60 and 240 Hz, the MT-07 settles within 1° of it to 126 km/h and within
-/// 1.5° at 162 km/h (the integral takes up what the proportional term leaves at a deep
-/// lean; at 162 km/h it is still closing after 7 s), never past 35°. Checked that it
+/// 162 km/h, at 60 and 240 Hz, the MT-07 settles within 1° of it in 11 s (the integral
+/// takes up what the proportional term leaves at a deep lean, slowest at speed), never
+/// past 35°. Checked that it
 /// fails: (1) with the approach read along the axis on a leaned wheel again
 /// (`wheel/approach.rs`, the blend's weight from the whole tilt `up·n`) the bike falls
 /// asked 30° at 36 km/h at 60 Hz (before the arms' 10, from 108 km/h); (2) with the rider's arms
@@ -389,7 +438,7 @@ fn the_rider_settles_on_the_asked_lean_from_36_to_162_kmh() {
             let mut row = format!("measured: {hz} Hz, {:.0} km/h:", v * 3.6);
             for lean in [10.0f32, 20.0, 30.0] {
                 let steer = lean / s.two_wheeler.as_ref().unwrap().max_lean;
-                let readings = ride(&s, hz, (v, gear), 8.0, |r| DriverInput {
+                let readings = ride(&s, hz, (v, gear), 12.0, |r| DriverInput {
                     throttle: (0.2 + 0.05 * (v - r.speed)).clamp(0.0, 1.0),
                     steer: if r.t >= 1.0 { steer } else { 0.0 },
                     ..default()
@@ -398,8 +447,7 @@ fn the_rider_settles_on_the_asked_lean_from_36_to_162_kmh() {
                 let most = readings.iter().map(|r| r.lean.abs()).fold(0.0, f32::max).to_degrees();
                 let end = readings.last().unwrap().lean.to_degrees();
                 row += &format!("  {asked:.0}° → {end:.1}° (most {most:.0}°)");
-                let within = if v <= 35.0 { 1.0 } else { 1.5 };
-                assert!((end - asked).abs() < within, "{hz} Hz, {v} m/s: {end}° for {asked}°");
+                assert!((end - asked).abs() < 1.0, "{hz} Hz, {v} m/s: {end}° for {asked}°");
                 assert!(most < 35.0, "{hz} Hz, {v} m/s: {most}° on the way to {asked}°");
             }
             println!("{row}");
