@@ -635,12 +635,12 @@ fn the_rear_pedal_is_held_by_abs_and_locks_without_it() {
     let (length, height) = (rear_z - front_z, s.centre_of_mass_height());
     let b = s.chassis.centre_of_mass[2] - front_z;
     let (from, to) = (50.0f32 / 3.6, 10.0f32 / 3.6);
-    // The rolling resistance of both wheels and the drag at the window's mean v².
-    let rolling = s.axles.iter().map(|a| a.wheel.rolling_resistance()).sum::<f32>() * 0.5 * m * g;
-    let drag = 0.5 * s.aero.air_density * s.aero.drag_coefficient * s.aero.frontal_area * (from * from + to * to) / 2.0;
+    // The rolling resistance and the drag at the window's mean v².
+    let v2 = (from * from + to * to) / 2.0;
+    let resistance = s.aero.drag_factor() * v2 + s.rolling_resistance_force(v2.sqrt());
     let front_inertia = s.axles[0].wheel.inertia() / s.axles[0].wheel.radius().powi(2);
     let k = ABS_PEAK_FRACTION * mu;
-    let closed = (k * m * g * b / length + rolling + drag) / (m + front_inertia + k * m * height / length);
+    let closed = (k * m * g * b / length + resistance) / (m + front_inertia + k * m * height / length);
     for hz in RATES {
         for abs in [true, false] {
             let mut s = s.clone();
