@@ -147,9 +147,11 @@ pub struct VehicleState {
     pub stalled: bool,
     /// Each wheel's compliance steer of the last step (deg), wheel by wheel.
     pub compliance_steer: Vec<f32>,
-    /// A trailer's service brake level, 0..=1, after its brakes' lag
-    /// ([`trailer_controls`](super::trailer_controls)); 0 on other vehicles.
-    pub trailer_brake: f32,
+    /// The service brake's level, 0..=1, after its lag: a trailer's brakes'
+    /// ([`trailer_controls`](super::trailer_controls)), a two-wheeler rider's squeeze of
+    /// the front lever ([`RiderSettings::lever`](super::RiderSettings::lever)); 0 on
+    /// other vehicles.
+    pub brake_level: f32,
 }
 
 impl VehicleState {
@@ -168,7 +170,7 @@ impl VehicleState {
             clutch_locked: false,
             stalled: false,
             compliance_steer: vec![0.0; settings.wheel_indices()],
-            trailer_brake: 0.0,
+            brake_level: 0.0,
         }
     }
 
@@ -182,7 +184,7 @@ impl VehicleState {
             &mut self.clutch_torque,
             &mut self.steer,
             &mut self.stopped_braking,
-            &mut self.trailer_brake,
+            &mut self.brake_level,
         ] {
             if !s.is_finite() {
                 *s = 0.0;

@@ -173,13 +173,15 @@ pub fn step_vehicle(
         Some(_) => (0.0, raw.brake, false),
         None => transmission::select_gear(settings, state, &raw, v, wheels, dt),
     };
-    // A two-wheeler's rider eases the throttle as the front wheel lifts (`hold_front`).
-    let throttle = match &settings.two_wheeler {
-        Some(bike) if !settings.axles.is_empty() => {
+    // A two-wheeler's rider eases the throttle as the front wheel lifts (`hold_front`)
+    // and squeezes the front lever progressively (`squeeze`).
+    let (throttle, brake) = match &settings.two_wheeler {
+        Some(bike) if !settings.axles.is_empty() => (
             bike.rider
-                .throttle(throttle, raw.weight_shift, wheel(0).load, settings.corner_load(0))
-        }
-        _ => throttle,
+                .throttle(throttle, raw.weight_shift, wheel(0).load, settings.corner_load(0)),
+            bike.rider.lever(brake, &mut state.brake_level, dt),
+        ),
+        _ => (throttle, brake),
     };
     let delta = steering::steer(&settings.steering, state, raw.steer, v, dt);
     let mut shares = [0.0f32; 16];

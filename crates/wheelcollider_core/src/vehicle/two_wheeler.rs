@@ -104,6 +104,12 @@ pub struct RiderSettings {
     /// wheel's load falls from [`HOLD_FRONT_FROM`] to [`HOLD_FRONT_TO`] of its static
     /// load, unless the rider's weight is back (a wheelie asked for).
     pub hold_front: bool,
+    /// The time the rider takes to squeeze the front lever from open to full (s, ≥ 0;
+    /// 0: at once): the lever follows the driver's `brake` up at most at `1/squeeze`
+    /// per second and opens at once ([`lever`](Self::lever)). A player's brake key is
+    /// the full lever in one step, which at speed throws a sport bike onto its fork and
+    /// its rear into the air; a rider squeezes progressively as the fork takes the load.
+    pub squeeze: f32,
 }
 
 /// The share of the front wheel's static load under which a rider who
@@ -131,6 +137,24 @@ impl RiderSettings {
         let share = front_load / static_load;
         throttle * ((share - HOLD_FRONT_TO) / (HOLD_FRONT_FROM - HOLD_FRONT_TO)).clamp(0.0, 1.0)
     }
+
+    /// The front lever (0..=1) the rider holds this step for the driver's `brake`
+    /// (0..=1): `level` (the last step's lever, the vehicle's
+    /// [`brake_level`](super::VehicleState::brake_level)) raised towards `brake` by at
+    /// most `dt /` [`squeeze`](Self::squeeze), or lowered to it at once; written back
+    /// into `level`. `two_wheeler::motorcycle`'s full lever at 120 km/h keeps the rear
+    /// down with the squeeze and stands the bike on its nose without it.
+    pub fn lever(&self, brake: f32, level: &mut f32, dt: f32) -> f32 {
+        let brake = if brake.is_finite() { brake.clamp(0.0, 1.0) } else { 0.0 };
+        let last = if level.is_finite() { level.clamp(0.0, 1.0) } else { 0.0 };
+        let lever = if self.squeeze > 0.0 && dt.is_finite() && dt >= 0.0 {
+            brake.min(last + dt / self.squeeze)
+        } else {
+            brake
+        };
+        *level = lever;
+        lever
+    }
 }
 
 impl Default for RiderSettings {
@@ -151,6 +175,7 @@ impl Default for RiderSettings {
             mass: 0.0,
             shift_reach: 0.25,
             hold_front: true,
+            squeeze: 0.5,
         }
     }
 }

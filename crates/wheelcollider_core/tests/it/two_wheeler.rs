@@ -15,6 +15,8 @@ fn a_single_axle_takes_its_axles_whole_load_brake_and_drive() {
     let mut s = preset("mt07");
     s.brakes.abs = false;
     s.gearbox.automatic = false;
+    // The lever at once: the rider's squeeze is `the_riders_fingers_squeeze_the_lever_progressively`'s.
+    s.two_wheeler.as_mut().unwrap().rider.squeeze = 0.0;
     assert_eq!((s.wheel_count(), s.wheel_indices()), (2, 4));
     assert_eq!([0, 1, 2, 3].map(|i| s.has_wheel(i)), [true, false, true, false]);
     let weight = s.chassis.mass * STANDARD_GRAVITY;
@@ -137,4 +139,35 @@ fn the_riders_hand_eases_the_throttle_as_the_front_unloads() {
     };
     assert_eq!(off.throttle(0.8, 0.0, 0.0, 1000.0), 0.8);
     assert_eq!(rider.throttle(0.8, 0.0, f32::NAN, 1000.0), 0.8, "no reading, no easing");
+}
+
+/// The rider's fingers on the front lever (`RiderSettings::lever`): the lever rises by
+/// `dt / squeeze` a step towards the asked brake (full after `squeeze`, 0.5 s by
+/// default: 30 steps of 1/60 s), opens to the asked brake at once, and follows the
+/// brake as asked with `squeeze` 0; a NaN level or input reads as 0. The MT-07's full
+/// lever at 120 km/h in the plugin (`two_wheeler::motorcycle`) is the coupled test.
+#[test]
+fn the_riders_fingers_squeeze_the_lever_progressively() {
+    let rider = RiderSettings::default();
+    assert_eq!(rider.squeeze, 0.5);
+    let dt = 1.0 / 60.0;
+    let mut level = 0.0;
+    let mut steps = 0;
+    while rider.lever(1.0, &mut level, dt) < 1.0 {
+        steps += 1;
+        assert!(steps < 100, "never full");
+    }
+    assert_eq!(steps, 29, "full on the 30th step");
+    assert_eq!(level, 1.0);
+    assert_eq!(rider.lever(0.2, &mut level, dt), 0.2, "opened at once");
+    assert!((rider.lever(0.6, &mut level, dt) - (0.2 + dt / 0.5)).abs() < 1e-6);
+    let at_once = RiderSettings {
+        squeeze: 0.0,
+        ..RiderSettings::default()
+    };
+    let mut level = 0.0;
+    assert_eq!(at_once.lever(1.0, &mut level, dt), 1.0);
+    let mut level = f32::NAN;
+    assert!((rider.lever(1.0, &mut level, dt) - dt / 0.5).abs() < 1e-6);
+    assert_eq!(rider.lever(f32::NAN, &mut level, dt), 0.0);
 }

@@ -104,7 +104,7 @@ pub(crate) fn tow_trailers(
             forward_speed: velocity.0.dot(forward),
             push_per_level: link.map_or(0.0, |l| push_per_level(settings, l.tow_mass)),
         };
-        let controls = trailer_controls(trailer, settings.chassis.mass, &mut state.trailer_brake, tow, dt);
+        let controls = trailer_controls(trailer, settings.chassis.mass, &mut state.brake_level, tow, dt);
         input.0 = DriverInput {
             brake: controls.brake,
             handbrake: controls.handbrake,

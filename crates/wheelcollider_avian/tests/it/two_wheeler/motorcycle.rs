@@ -607,6 +607,64 @@ fn a_full_front_lever_lifts_the_rear_and_half_a_lever_does_not() {
     }
 }
 
+/// A player's brake key at 120 km/h in third: the full front lever in one step, the
+/// rider's weight neither back nor forward, on dry asphalt, at 30–240 Hz. The rider
+/// squeezes it over [`squeeze`](wheelcollider_core::vehicle::RiderSettings::squeeze)
+/// (0.5 s in the preset): the rear wheel is off the road for at most 0.15 s in all, the
+/// bike stops upright (under 3° of lean), and its mean deceleration from 100 to
+/// 20 km/h is between 75 % and 100 % of the quasi-static limit where the rear lifts,
+/// `g·c/h` (`c` the centre of mass' distance from the front contact along the road, `h`
+/// its height; the ABS's cycles on the pitch take the rest). With `squeeze` 0 (the lever
+/// at once) the rear is off the road for longer than that at every rate (0.2 s at 120
+/// and 240 Hz, a second at 60 Hz; at 30 Hz the bike falls). That second row is the check
+/// that the first fails without the squeeze.
+#[test]
+fn a_full_lever_at_speed_is_squeezed_and_keeps_the_rear_down() {
+    for hz in RATES {
+        for squeeze in [0.5f32, 0.0] {
+            let mut s = manual();
+            s.two_wheeler.as_mut().unwrap().rider.squeeze = squeeze;
+            let readings = ride(&s, hz, (120.0 / 3.6, 3), 6.0, |r| DriverInput {
+                brake: if r.t >= SETTLED { 1.0 } else { 0.0 },
+                ..default()
+            });
+            let limit = lift_limit(&readings, 1);
+            let dt = 1.0 / hz as f32;
+            let off = readings
+                .iter()
+                .filter(|r| r.t > SETTLED && r.speed > 1.0 && r.loads[1] == 0.0)
+                .count() as f32
+                * dt;
+            let lean = readings.iter().map(|r| r.lean.abs()).fold(0.0, f32::max).to_degrees();
+            let time_at = |v: f32| readings.iter().find(|r| r.t > SETTLED && r.speed < v).map(|r| r.t);
+            let mean = time_at(20.0 / 3.6)
+                .zip(time_at(100.0 / 3.6))
+                .map(|(b, a)| (80.0 / 3.6) / (b - a));
+            println!(
+                "measured: {hz} Hz, squeeze {squeeze} s: the rear off the road {off:.3} s; most lean {lean:.1}°; {} (the lift's limit {limit:.2} m/s²)",
+                mean.map_or("no stop".to_string(), |a| format!(
+                    "{a:.2} m/s² from 100 to 20 km/h ({:.0} %)",
+                    100.0 * a / limit
+                )),
+            );
+            if squeeze > 0.0 {
+                let mean = mean.expect("stops");
+                assert!(off <= 0.15, "{hz} Hz: the rear off the road {off} s");
+                assert!(lean < 3.0, "{hz} Hz: leaned {lean}°");
+                assert!(
+                    mean < limit && mean > 0.75 * limit,
+                    "{hz} Hz: {mean} m/s², the limit {limit}"
+                );
+            } else {
+                assert!(
+                    off > 0.15,
+                    "{hz} Hz: the rear stayed down without the squeeze ({off} s off)"
+                );
+            }
+        }
+    }
+}
+
 /// The rear pedal (the `handbrake` input) under ABS, as on the MT-07's ABS model
 /// (`handbrake_abs`): pressed fully at 60 km/h on wet asphalt with half its grip (a
 /// painted line, peak μ about 0.41), at 30–240 Hz, the rear wheel keeps rolling, at

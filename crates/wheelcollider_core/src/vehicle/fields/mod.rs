@@ -669,4 +669,10 @@ floats! {
         get: |s, _| bike!(get s, rider.shift_reach),
         field: |s, _| bike!(field s, rider.shift_reach),
     }
+    "two_wheeler.rider.squeeze" {
+        label: "lever squeeze", unit: "s", group: Rider,
+        limit: |_, _| (0.0, 5.0), range: |_, _| (0.0, 2.0), step: 0.01,
+        get: |s, _| bike!(get s, rider.squeeze),
+        field: |s, _| bike!(field s, rider.squeeze),
+    }
 }
