@@ -8,6 +8,9 @@ use wheelcollider_core::vehicle::DriverInput;
 
 use crate::sim::Sim;
 
+/// A two-wheeler's look-ahead: (s of travel, least m, most m).
+const LEAN_LOOKAHEAD: (f32, f32, f32) = (2.0, 10.0, 80.0);
+
 impl Sim {
     /// Steering input (−1..1) that puts the road wheels at `angle` (deg, positive left)
     /// at the current speed.
@@ -27,9 +30,15 @@ impl Sim {
         )
     }
 
-    /// Look-ahead distance of the path-following driver (m).
+    /// Look-ahead distance of the path-following driver (m). A two-wheeler's looks
+    /// further: its rider takes the better part of a second to lean it into a turn
+    /// (the countersteer first), and a pursuit whose look-ahead time is shorter than
+    /// that weaves.
     pub(crate) fn lookahead(&self) -> f32 {
-        lookahead(self.k.speed, 0.6, 5.0, 30.0)
+        match self.settings.two_wheeler {
+            Some(_) => lookahead(self.k.speed, LEAN_LOOKAHEAD.0, LEAN_LOOKAHEAD.1, LEAN_LOOKAHEAD.2),
+            None => lookahead(self.k.speed, 0.6, 5.0, 30.0),
+        }
     }
 
     /// Steering that keeps the car on the line x = 0, heading −Z.

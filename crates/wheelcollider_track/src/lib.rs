@@ -6,7 +6,8 @@
 //! turn, full-lock circle), a drift player's (a power-oversteer donut, a burnout) and a
 //! tow vehicle's (off-tracking, sway, reversing to a jackknife, with the shipped trailer
 //! of its hitch's kind) and a racer's (a stint of laps: the tyres' warm-up and wear),
-//! turning a [`VehicleSettings`] into numbers and time series.
+//! turning a [`VehicleSettings`] into numbers and time series. A two-wheeler rides the
+//! acceleration, the braking and the circle ([`Maneuver::rides_two_wheelers`]).
 //!
 //! Each run builds its own headless app (no window, exact fixed steps), spawns the car
 //! from the settings on the manoeuvre's ground, drives it with a robot driver and records
@@ -153,6 +154,15 @@ impl Maneuver {
         matches!(self, Maneuver::TowCircle | Maneuver::TowSway | Maneuver::TowReverse)
     }
 
+    /// Whether it rides a two-wheeler (a vehicle with
+    /// [`two_wheeler`](wheelcollider_avian::prelude::VehicleSettings::two_wheeler) set, whose
+    /// steer input asks its rider for a lean): acceleration, braking (the front lever and
+    /// the rear pedal together) and the circle (the lean against the lateral
+    /// acceleration). The others drive pairs of wheels.
+    pub fn rides_two_wheelers(self) -> bool {
+        matches!(self, Maneuver::Acceleration | Maneuver::Braking | Maneuver::Circle)
+    }
+
     /// Whether it reads the tyres' temperatures and wear: it needs a preset whose tyres
     /// have a compound (`WheelSettings::compound`).
     pub fn needs_compound(self) -> bool {
@@ -263,11 +273,11 @@ pub enum ManeuverError {
     /// compound.
     #[error("`{0}`'s tyres have no compound (a `compound` in its wheels' settings)")]
     Compound(String),
-    /// A vehicle with an axle of one wheel (a two-wheeler, a trike): the manoeuvres'
-    /// drivers and measurements are written for pairs of wheels; a two-wheeler's own
-    /// manoeuvres are not in the runner yet (`docs/two-wheeler.md`).
+    /// A vehicle with an axle of one wheel (a two-wheeler, a trike) in a manoeuvre whose
+    /// drivers and measurements are written for pairs of wheels: a two-wheeler rides
+    /// those of [`Maneuver::rides_two_wheelers`] (`docs/two-wheeler.md`).
     #[error(
-        "`{0}` has an axle of one wheel: the runner's manoeuvres drive pairs of wheels (a two-wheeler's are not in it yet)"
+        "`{0}` has an axle of one wheel: this manoeuvre drives pairs of wheels (a two-wheeler rides acceleration, braking and circle)"
     )]
     SingleAxle(String),
 }
@@ -316,7 +326,7 @@ pub fn run_with_trailer(
     }
     let mut settings = settings.clone();
     settings.validate()?;
-    if settings.axles.iter().any(|a| a.single) {
+    if settings.axles.iter().any(|a| a.single) && !(settings.two_wheeler.is_some() && maneuver.rides_two_wheelers()) {
         return Err(ManeuverError::SingleAxle(settings.name.clone()));
     }
     if maneuver.needs_compound() && settings.axles.iter().any(|a| a.wheel.compound().is_none()) {
@@ -361,7 +371,14 @@ pub fn run_with_trailer(
         metrics: out.metrics,
         time,
         channels,
-        wheels: sim.labels,
+        // The wheels that are there (a single axle's right index is not).
+        wheels: sim
+            .labels
+            .into_iter()
+            .enumerate()
+            .filter(|&(i, _)| settings.has_wheel(i))
+            .map(|(_, label)| label)
+            .collect(),
         plots: out.plots,
     })
 }
@@ -389,12 +406,21 @@ fn towing_pair(
     }
 }
 
-/// Labels of the wheels in [`VehicleSettings::wheel_index`] order.
+/// Labels of the wheels in [`VehicleSettings::wheel_index`] order: `fl`, `fr`, `rl`, `rr`
+/// on two axles, `a0l`, `a0r`, … on more; a [`single`](wheelcollider_avian::prelude::AxleSettings::single)
+/// axle's wheel is `front` / `rear` (or `a0`, …) and its empty right index `-` (a run
+/// records no channel for it).
 pub fn wheel_labels(settings: &VehicleSettings) -> Vec<String> {
-    if settings.axles.len() == 2 {
-        return ["fl", "fr", "rl", "rr"].map(String::from).to_vec();
-    }
-    (0..settings.axles.len())
-        .flat_map(|a| [format!("a{a}l"), format!("a{a}r")])
+    let two = settings.axles.len() == 2;
+    settings
+        .axles
+        .iter()
+        .enumerate()
+        .flat_map(|(a, axle)| match (axle.single, two) {
+            (true, true) => [["front", "rear"][a.min(1)].to_string(), "-".into()],
+            (true, false) => [format!("a{a}"), "-".into()],
+            (false, true) => [["fl", "rl"][a.min(1)].to_string(), ["fr", "rr"][a.min(1)].to_string()],
+            (false, false) => [format!("a{a}l"), format!("a{a}r")],
+        })
         .collect()
 }

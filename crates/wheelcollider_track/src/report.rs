@@ -54,7 +54,8 @@ pub struct ManeuverReport {
     /// Recorded signals (chassis, then each wheel's), same length as `time`.
     #[serde(skip)]
     pub channels: Vec<Channel>,
-    /// The wheels' labels (`fl`, `fr`, `rl`, `rr`, or `a0l`… beyond two axles).
+    /// The wheels' labels (`fl`, `fr`, `rl`, `rr`, or `a0l`… beyond two axles; a
+    /// two-wheeler's `front`, `rear`: [`wheel_labels`](crate::wheel_labels)).
     #[serde(skip)]
     pub wheels: Vec<String>,
     /// Suggested plots of the key signals.

@@ -61,7 +61,9 @@ impl Recorder {
                 values: v.clone(),
             })
             .collect();
-        for (label, wheel) in labels.iter().zip(&self.wheels) {
+        // A single axle's empty right index recorded nothing: no channel.
+        let recorded = |w: &Vec<Vec<f32>>| w.first().map_or(0, Vec::len) == self.time.len();
+        for (label, wheel) in labels.iter().zip(&self.wheels).filter(|(_, w)| recorded(w)) {
             channels.extend(WHEEL.iter().zip(wheel).map(|(&(name, unit), v)| Channel {
                 name: format!("{label}.{name}"),
                 unit,

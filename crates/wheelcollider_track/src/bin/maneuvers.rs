@@ -227,8 +227,8 @@ fn main() -> ExitCode {
     for &m in &args.maneuvers {
         let mut row = vec![];
         for (name, settings) in &cars {
-            if settings.axles.iter().any(|a| a.single) {
-                eprintln!("{name}: {m} skipped: an axle of one wheel (the runner drives pairs of wheels)");
+            if settings.axles.iter().any(|a| a.single) && !(settings.two_wheeler.is_some() && m.rides_two_wheelers()) {
+                eprintln!("{name}: {m} skipped: an axle of one wheel (this manoeuvre drives pairs of wheels)");
                 continue;
             }
             if m.is_towing() && settings.hitch.is_none() {

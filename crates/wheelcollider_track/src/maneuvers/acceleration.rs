@@ -105,7 +105,7 @@ impl Launch {
         }
         let settings = &sim.settings;
         let (mut force, mut mass) = (0.0, settings.chassis.mass);
-        for (i, _) in sim.wheels.iter().enumerate() {
+        for i in (0..sim.wheels.len()).filter(|&i| settings.has_wheel(i)) {
             let o = sim.wheel(i).output;
             if settings.axles[i / 2].driven {
                 force += o.max_friction_force;

@@ -11,10 +11,14 @@ pub(crate) fn braking(settings: &VehicleSettings, o: &ManeuverOptions, out: &mut
     let p0 = sim.k.position;
     let t0 = sim.t;
     let mut stopped = None;
+    // A two-wheeler's rider brakes with both: the front lever (`brake`) and the rear
+    // pedal (`handbrake`).
+    let pedal = if settings.two_wheeler.is_some() { 1.0 } else { 0.0 };
     for _ in 0..sim.steps(30.0) {
         let steer = sim.keep_lane();
         sim.step(DriverInput {
             brake: 1.0,
+            handbrake: pedal,
             steer,
             ..Default::default()
         });
@@ -33,6 +37,7 @@ pub(crate) fn braking(settings: &VehicleSettings, o: &ManeuverOptions, out: &mut
     sim.hold(
         DriverInput {
             brake: 1.0,
+            handbrake: pedal,
             ..Default::default()
         },
         0.5,

@@ -22,6 +22,12 @@ pub(crate) fn circle(settings: &VehicleSettings, o: &ManeuverOptions, out: &mut 
     let lat_col = CHASSIS.iter().position(|c| c.0 == "lateral_acc").expect("recorded");
     let roll_col = CHASSIS.iter().position(|c| c.0 == "roll").expect("recorded");
     let (mut roll_points, mut suspension_points) = (vec![], vec![]);
+    // A two-wheeler: the lean's tangent against the lateral acceleration (g). Its rider
+    // leans it as far as `max_lean` at most: its turn's limit is the lesser of that
+    // lean's `tan φ` and the tyres' grip.
+    let bike = settings.two_wheeler.as_ref();
+    let limit = bike.map_or(mu, |b| mu.min(b.max_lean.to_radians().tan()));
+    let mut lean_points = vec![];
     for _ in 0..sim.steps(if o.quick { 40.0 } else { 300.0 }) {
         let p = sim.k.position;
         let to_car = (p - centre).with_y(0.0);
@@ -29,18 +35,25 @@ pub(crate) fn circle(settings: &VehicleSettings, o: &ManeuverOptions, out: &mut 
         let error = r - radius;
         integral = (integral + 0.5 * error / sim.hz).clamp(-10.0, 10.0);
         let aim = radius - integral;
-        let angle = to_car.z.atan2(to_car.x) - sim.lookahead().min(15.0) / radius;
+        // A two-wheeler's look-ahead is longer (`Sim::lookahead`): up to the radius.
+        let ahead = sim.lookahead().min(if bike.is_some() { radius } else { 15.0 });
+        let angle = to_car.z.atan2(to_car.x) - ahead / radius;
         let steer = sim.pursue(centre + Vec3::new(aim * angle.cos(), 0.0, aim * angle.sin()) + Vec3::Y * p.y);
         let ay = sim.k.speed * sim.k.yaw_rate.abs();
-        target += if ay < 0.6 * mu * G { fast } else { slow } / sim.hz;
+        target += if ay < 0.6 * limit * G { fast } else { slow } / sim.hz;
         let throttle = ((target - sim.k.speed) * 0.5).clamp(0.0, 1.0);
         sim.step(DriverInput {
             throttle,
             steer,
             ..Default::default()
         });
-        // Centripetal acceleration, measured (left positive).
-        let ay = -sim.rec.chassis[lat_col].last().copied().unwrap_or(0.0);
+        // Centripetal acceleration, measured (left positive): along the body's lateral
+        // axis, or a two-wheeler's in the road's plane, `v²/r` (its body's axis leans
+        // with it and reads `a_y·cos φ`).
+        let ay = match bike {
+            Some(_) => sim.k.speed * sim.k.speed / (sim.k.position - centre).with_y(0.0).length().max(1.0),
+            None => -sim.rec.chassis[lat_col].last().copied().unwrap_or(0.0),
+        };
         lateral.push(ay / G);
         if error.abs() < 1.0 {
             window.push(ay);
@@ -48,7 +61,10 @@ pub(crate) fn circle(settings: &VehicleSettings, o: &ManeuverOptions, out: &mut 
                 window.remove(0);
                 best = best.max(mean(&window));
             }
-            if ay < 0.5 * mu * G && ay > 0.05 * G {
+            if bike.is_some() && ay > 0.05 * G {
+                let lean = sim.rec.chassis[roll_col].last().copied().unwrap_or(0.0);
+                lean_points.push((ay / G, lean.abs().to_radians().tan()));
+            } else if ay < 0.5 * mu * G && ay > 0.05 * G {
                 points.push((ay / G, sim.k.road_wheel_angle));
                 let roll = sim.rec.chassis[roll_col].last().copied().unwrap_or(0.0);
                 roll_points.push((ay / G, roll.abs()));
@@ -57,9 +73,39 @@ pub(crate) fn circle(settings: &VehicleSettings, o: &ManeuverOptions, out: &mut 
         } else {
             window.clear();
         }
-        if error > 4.0 {
+        // Run wide, or fallen (a two-wheeler's lean past its rider's grip).
+        if error > 4.0 || sim.k.speed < 1.0 {
             break;
         }
+    }
+    if bike.is_some() {
+        out.metric("max_lateral_acc", best / G, "g", Some(limit));
+        // The lean's balance in a steady turn on thin tyres: the centrifugal moment
+        // `m·a_y·h` and the wheels' gyroscopic moment `ψ̇·Σ(J/r)·v` (their spin's
+        // angular momentum turned at the yaw rate) against gravity's `m·g·h·tan φ`, so
+        // `tan φ = (a_y/g)·(1 + Σ(J/r)/(m·h))`: the slope, through 0.
+        let spin: f32 = settings
+            .axles
+            .iter()
+            .map(|a| a.wheel.inertia() / a.wheel.radius().max(0.01))
+            .sum();
+        let gyroscopic = 1.0 + spin / (settings.chassis.mass * settings.centre_of_mass_height()).max(1e-3);
+        match fit_line(&lean_points) {
+            Some((slope, intercept)) => {
+                out.metric("lean_tangent_per_g", slope, "1/g", Some(gyroscopic));
+                out.metric("lean_tangent_at_zero", intercept, "1", Some(0.0));
+            }
+            None => out.metric("lean_tangent_per_g", f32::NAN, "1/g", Some(gyroscopic)),
+        }
+        out.extra.push(Channel {
+            name: "lateral_g".into(),
+            unit: "g",
+            values: lateral,
+        });
+        out.plot("Lean (deg) against lateral acceleration (g)", "lateral_g", &["roll"]);
+        out.plot("Lateral acceleration (g)", "time", &["lateral_g"]);
+        out.plot("Speed (km/h)", "time", &["speed"]);
+        return sim;
     }
     out.metric("max_lateral_acc", best / G, "g", Some(mu));
     match fit_line(&points) {
