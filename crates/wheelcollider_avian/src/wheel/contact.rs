@@ -325,7 +325,13 @@ fn ground_contact(
     };
     // An axial suspension's load per newton of its force (`SuspensionForceDirection::Axial`).
     let (gain, _) = kind.load_factors(contact.ground_camber);
-    let approach = approach_speed(own(geometry.position) - ground, up, normal, steered * Vec3::NEG_Z);
+    let approach = approach_speed(
+        own(geometry.position) - ground,
+        frame.linear_velocity - ground,
+        up,
+        normal,
+        steered * Vec3::NEG_Z,
+    );
     let (travel, row, rise) = suspension_row(ctx, view, state, &contact, approach, up);
     let r = geometry.position - com;
     Grounded {
