@@ -7,7 +7,8 @@
 //! tow vehicle's (off-tracking, sway, reversing to a jackknife, with the shipped trailer
 //! of its hitch's kind) and a racer's (a stint of laps: the tyres' warm-up and wear),
 //! turning a [`VehicleSettings`] into numbers and time series. A two-wheeler rides the
-//! acceleration, the braking and the circle ([`Maneuver::rides_two_wheelers`]).
+//! acceleration, the braking, the circle and the step steer
+//! ([`Maneuver::rides_two_wheelers`]).
 //!
 //! Each run builds its own headless app (no window, exact fixed steps), spawns the car
 //! from the settings on the manoeuvre's ground, drives it with a robot driver and records
@@ -157,10 +158,14 @@ impl Maneuver {
     /// Whether it rides a two-wheeler (a vehicle with
     /// [`two_wheeler`](wheelcollider_avian::prelude::VehicleSettings::two_wheeler) set, whose
     /// steer input asks its rider for a lean): acceleration, braking (the front lever and
-    /// the rear pedal together) and the circle (the lean against the lateral
-    /// acceleration). The others drive pairs of wheels.
+    /// the rear pedal together), the circle (the lean against the lateral acceleration)
+    /// and the step steer (a step of the asked lean: the countersteer, the lean's
+    /// response). The others drive pairs of wheels.
     pub fn rides_two_wheelers(self) -> bool {
-        matches!(self, Maneuver::Acceleration | Maneuver::Braking | Maneuver::Circle)
+        matches!(
+            self,
+            Maneuver::Acceleration | Maneuver::Braking | Maneuver::Circle | Maneuver::StepSteer
+        )
     }
 
     /// Whether it reads the tyres' temperatures and wear: it needs a preset whose tyres
@@ -277,7 +282,7 @@ pub enum ManeuverError {
     /// drivers and measurements are written for pairs of wheels: a two-wheeler rides
     /// those of [`Maneuver::rides_two_wheelers`] (`docs/two-wheeler.md`).
     #[error(
-        "`{0}` has an axle of one wheel: this manoeuvre drives pairs of wheels (a two-wheeler rides acceleration, braking and circle)"
+        "`{0}` has an axle of one wheel: this manoeuvre drives pairs of wheels (a two-wheeler rides acceleration, braking, circle and step steer)"
     )]
     SingleAxle(String),
 }

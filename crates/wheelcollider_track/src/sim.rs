@@ -206,10 +206,16 @@ impl Sim {
         let forward = rot * Vec3::NEG_Z;
         // The road-wheel angle the steering asks for (the steering-wheel angle over the
         // ratio, as SAE J670 measures understeer): the first axle's Ackermann angles,
-        // before roll steer and compliance steer turn the wheels further.
-        let delta = tel.powertrain.steer * self.settings.steering.lock_at(v.dot(forward));
-        let (left, right) = self.settings.ackermann_angles(0, delta);
-        let angle = 0.5 * (left + right);
+        // before roll steer and compliance steer turn the wheels further; a
+        // two-wheeler's, its steering head's angle (turned by the forces on it).
+        let angle = match w.get::<SteeringHead>(self.car) {
+            Some(head) => head.angle.to_degrees(),
+            None => {
+                let delta = tel.powertrain.steer * self.settings.steering.lock_at(v.dot(forward));
+                let (left, right) = self.settings.ackermann_angles(0, delta);
+                0.5 * (left + right)
+            }
+        };
         self.k = Kin {
             position: p,
             velocity: v,

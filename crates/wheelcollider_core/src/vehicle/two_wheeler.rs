@@ -192,6 +192,21 @@ pub struct HeadGeometry {
 }
 
 impl VehicleSettings {
+    /// The factor by which a steady turn's lean exceeds a point mass' on thin tyres,
+    /// `tan φ = (a_y/g)·k` (`a_y` the lateral acceleration in the road's plane): the
+    /// wheels' spin angular momentum turned at the yaw rate adds its gyroscopic moment
+    /// to the centrifugal one, `k = 1 + Σ(J/r)/(m·h)` (`J`, `r` each axle's wheel
+    /// inertia and radius, `m` the chassis' mass, `h` its centre of mass' height at
+    /// rest). 1.031 on the MT-07. Read by the manoeuvre runner's circle and step steer.
+    pub fn lean_balance_factor(&self) -> f32 {
+        let spin: f32 = self
+            .axles
+            .iter()
+            .map(|a| a.wheel_count() as f32 * a.wheel.inertia() / a.wheel.radius().max(0.01))
+            .sum();
+        1.0 + spin / (self.chassis.mass * self.centre_of_mass_height()).max(1e-3)
+    }
+
     /// The steering head of a two-wheeler ([`two_wheeler`](Self::two_wheeler)), in the
     /// chassis frame: the axis tilted back by the rake, through the road `trail` ahead of
     /// the first axle's contact at rest (its mount less the wheel's extension and

@@ -84,12 +84,7 @@ pub(crate) fn circle(settings: &VehicleSettings, o: &ManeuverOptions, out: &mut 
         // `m·a_y·h` and the wheels' gyroscopic moment `ψ̇·Σ(J/r)·v` (their spin's
         // angular momentum turned at the yaw rate) against gravity's `m·g·h·tan φ`, so
         // `tan φ = (a_y/g)·(1 + Σ(J/r)/(m·h))`: the slope, through 0.
-        let spin: f32 = settings
-            .axles
-            .iter()
-            .map(|a| a.wheel.inertia() / a.wheel.radius().max(0.01))
-            .sum();
-        let gyroscopic = 1.0 + spin / (settings.chassis.mass * settings.centre_of_mass_height()).max(1e-3);
+        let gyroscopic = settings.lean_balance_factor();
         match fit_line(&lean_points) {
             Some((slope, intercept)) => {
                 out.metric("lean_tangent_per_g", slope, "1/g", Some(gyroscopic));

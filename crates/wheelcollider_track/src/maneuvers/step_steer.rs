@@ -3,6 +3,9 @@ use super::prelude::*;
 pub(crate) fn step_steer(settings: &VehicleSettings, o: &ManeuverOptions, out: &mut Out) -> Sim {
     let v = 80.0 / 3.6;
     let target_ay = 4.0;
+    if let Some(bike) = &settings.two_wheeler {
+        return lean_step(settings, bike.max_lean, o, out, (v, target_ay));
+    }
     let mut sim = Sim::new(settings, o, Ground::Flat(WheelSurface::ASPHALT));
     sim.hold(DriverInput::default(), 1.0);
     sim.launch(v);
@@ -49,5 +52,77 @@ pub(crate) fn step_steer(settings: &VehicleSettings, o: &ManeuverOptions, out: &
     out.plot("Yaw rate (deg/s)", "time", &["yaw_rate"]);
     out.plot("Lateral acceleration (m/s²)", "time", &["lateral_acc"]);
     out.plot("Road-wheel angle (deg)", "time", &["road_wheel_angle"]);
+    sim
+}
+
+/// How long a two-wheeler's step is held (s): its rider's integral settles the lean
+/// over several seconds.
+const HOLD: f32 = 10.0;
+
+/// A two-wheeler's step steer: at `v` (m/s) the steer input steps to ask its rider for
+/// the lean that balances `target_ay` (m/s²) on thin tyres, `atan(a_y/g)`, and holds it
+/// [`HOLD`], the cruise control holding the speed. The rider countersteers (the head turned
+/// the other way first), the bike leans in and turns: the steady lean against the asked
+/// one, the steady yaw rate (about the vertical) against the lean's balance
+/// `ψ̇ = g·tan φ / (v·k)` ([`VehicleSettings::lean_balance_factor`]), the lean's response
+/// time (the step to 90 % of the steady lean) and overshoot, and the countersteer (the
+/// head's largest angle against the turn, deg).
+fn lean_step(
+    settings: &VehicleSettings,
+    max_lean: f32,
+    o: &ManeuverOptions,
+    out: &mut Out,
+    (v, ay): (f32, f32),
+) -> Sim {
+    let mut sim = Sim::new(settings, o, Ground::Flat(WheelSurface::ASPHALT));
+    sim.hold(DriverInput::default(), 1.0);
+    sim.launch(v);
+    for _ in 0..sim.steps(2.0) {
+        sim.cruise_in_lane(v);
+    }
+    let asked = (ay / G).atan().to_degrees();
+    let steer = (asked / max_lean.max(1e-3)).clamp(-1.0, 1.0);
+    let start = sim.rec.time.len();
+    let t0 = sim.t;
+    let mut yaw_rates = vec![];
+    for _ in 0..sim.steps(HOLD) {
+        sim.cruise_step(v, steer);
+        let omega = sim
+            .app
+            .world()
+            .get::<AngularVelocity>(sim.car)
+            .map_or(Vec3::ZERO, |w| w.0);
+        yaw_rates.push(omega.y.to_degrees());
+    }
+    let time: Vec<f32> = sim.rec.time[start..].iter().map(|t| t - t0).collect();
+    let chan = |name: &str| {
+        let i = CHASSIS.iter().position(|c| c.0 == name).unwrap();
+        sim.rec.chassis[i][start..].to_vec()
+    };
+    // The lean, positive into the (left) turn.
+    let lean = chan("roll");
+    let head = chan("road_wheel_angle");
+    let last = sim.steps(1.0).min(lean.len());
+    let steady_lean = mean(&lean[lean.len() - last..]);
+    let steady_yaw = mean(&yaw_rates[yaw_rates.len() - last..]);
+    let balance = (G * steady_lean.to_radians().tan() / (v * settings.lean_balance_factor())).to_degrees();
+    let t90 = crossing(&time, &lean, 0.9 * steady_lean).unwrap_or(f32::NAN);
+    let peak = lean.iter().copied().fold(f32::MIN, f32::max);
+    let counter = head.iter().map(|&a| -a.min(0.0)).fold(0.0, f32::max);
+    out.metric("asked_lean", asked, "deg", None);
+    out.metric("steady_lean", steady_lean, "deg", Some(asked));
+    out.metric("steady_yaw_rate", steady_yaw, "deg/s", Some(balance));
+    out.metric("lean_response_time", t90, "s", None);
+    out.metric(
+        "lean_overshoot",
+        ((peak / steady_lean - 1.0) * 100.0).max(0.0),
+        "%",
+        None,
+    );
+    out.metric("countersteer", counter, "deg", None);
+    out.metric("steady_steer", mean(&head[head.len() - last..]), "deg", None);
+    out.plot("Lean (deg)", "time", &["roll"]);
+    out.plot("Steer angle (deg)", "time", &["road_wheel_angle"]);
+    out.plot("Yaw rate (deg/s)", "time", &["yaw_rate"]);
     sim
 }
