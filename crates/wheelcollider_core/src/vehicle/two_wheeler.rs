@@ -197,7 +197,7 @@ impl VehicleSettings {
     /// wheels' spin angular momentum turned at the yaw rate adds its gyroscopic moment
     /// to the centrifugal one, `k = 1 + Σ(J/r)/(m·h)` (`J`, `r` each axle's wheel
     /// inertia and radius, `m` the chassis' mass, `h` its centre of mass' height at
-    /// rest). 1.031 on the MT-07. Read by the manoeuvre runner's circle and step steer.
+    /// rest). Read by the manoeuvre runner's circle and step steer.
     pub fn lean_balance_factor(&self) -> f32 {
         let spin: f32 = self
             .axles
