@@ -177,8 +177,12 @@ pub fn step_vehicle(
     // and squeezes the front lever progressively (`squeeze`).
     let (throttle, brake) = match &settings.two_wheeler {
         Some(bike) if !settings.axles.is_empty() => (
-            bike.rider
-                .throttle(throttle, raw.weight_shift, wheel(0).load, settings.corner_load(0)),
+            bike.rider.throttle(
+                throttle,
+                raw.weight_shift,
+                settled_front_load(settings, n_axles, wheel),
+                settings.corner_load(0),
+            ),
             bike.rider.lever(brake, &mut state.brake_level, dt),
         ),
         _ => (throttle, brake),
@@ -250,6 +254,26 @@ pub fn step_vehicle(
     report.steering_torque = finite(steering::column_torque(settings, wheel));
     report.stalled = state.stalled;
     VehicleStep { report, driveline }
+}
+
+/// A two-wheeler's front load (N) once its pitch settles under the drive its other
+/// wheels' tyres gave last step: the static load less the drive force's pitch moment
+/// over the wheelbase, `N_f,static − F·h/L`. What the rider's hand reads
+/// ([`RiderSettings::throttle`]): the load itself follows the throttle through the
+/// pitch, a quarter period late, and a hand on it cuts and opens the throttle in turn
+/// (`two_wheeler::motorcycle`'s launch at 60 Hz).
+fn settled_front_load(settings: &VehicleSettings, n_axles: usize, wheel: impl Fn(usize) -> WheelFeedback) -> f32 {
+    let drive: f32 = (1..n_axles)
+        .flat_map(|a| [false, true].map(|right| VehicleSettings::wheel_index(a, right)))
+        .filter(|&i| settings.has_wheel(i))
+        .map(|i| {
+            let w = wheel(i);
+            if w.radius > 0.0 { w.tyre_torque / w.radius } else { 0.0 }
+        })
+        .sum();
+    let (h, l) = (settings.centre_of_mass_height(), settings.wheelbase().max(0.1));
+    let load = settings.corner_load(0) - drive * h / l;
+    if load.is_finite() { load } else { f32::NAN }
 }
 
 /// What the parts of one vehicle step read besides the state they change: built once at

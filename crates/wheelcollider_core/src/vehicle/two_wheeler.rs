@@ -101,8 +101,9 @@ pub struct RiderSettings {
     pub shift_reach: f32,
     /// Whether the rider keeps the front wheel down under throttle (an assist a game
     /// can turn off, as a real rider's right hand): the throttle eased as the front
-    /// wheel's load falls from [`HOLD_FRONT_FROM`] to [`HOLD_FRONT_TO`] of its static
-    /// load, unless the rider's weight is back (a wheelie asked for).
+    /// wheel's load, as the drive leaves it once the pitch settles, falls from
+    /// [`HOLD_FRONT_FROM`] to [`HOLD_FRONT_TO`] of its static load, unless the rider's
+    /// weight is back (a wheelie asked for).
     pub hold_front: bool,
     /// The time the rider takes to squeeze the front lever from open to full (s, ≥ 0;
     /// 0: at once): the lever follows the driver's `brake` up at most at `1/squeeze`
@@ -113,18 +114,24 @@ pub struct RiderSettings {
 }
 
 /// The share of the front wheel's static load under which a rider who
-/// [holds the front down](RiderSettings::hold_front) starts to ease the throttle.
-pub const HOLD_FRONT_FROM: f32 = 0.3;
+/// [holds the front down](RiderSettings::hold_front) starts to ease the throttle (read
+/// on the settled load: the band leaves room for the pitch's overshoot as the drive
+/// comes on, which takes the front's load under the settled one;
+/// `two_wheeler::motorcycle`'s launch).
+pub const HOLD_FRONT_FROM: f32 = 0.35;
 /// The share at which that rider's throttle is closed.
-pub const HOLD_FRONT_TO: f32 = 0.1;
+pub const HOLD_FRONT_TO: f32 = 0.15;
 
 impl RiderSettings {
     /// The throttle the rider opens for the driver's `throttle` (0..=1): with
     /// [`hold_front`](Self::hold_front) and the weight not back (`weight_shift ≥ 0`),
-    /// scaled down linearly as the front wheel's `front_load` (N, last step) falls from
+    /// scaled down linearly as the front wheel's `front_load` (N) falls from
     /// [`HOLD_FRONT_FROM`] to [`HOLD_FRONT_TO`] of its `static_load` (N); otherwise as
-    /// asked. `two_wheeler::motorcycle`'s full-throttle launch keeps the front down with
-    /// it and lifts it without.
+    /// asked. The vehicle step passes the load the last step's drive leaves the front
+    /// once the pitch settles (`N_f,static − F·h/L`), not the load itself, which follows
+    /// the throttle through the pitch a quarter period late (a hand on it shut and
+    /// opened the throttle in turn). `two_wheeler::motorcycle`'s full-throttle launch
+    /// keeps the front down with it and lifts it without.
     pub fn throttle(&self, throttle: f32, weight_shift: f32, front_load: f32, static_load: f32) -> f32 {
         if !self.hold_front
             || weight_shift < 0.0

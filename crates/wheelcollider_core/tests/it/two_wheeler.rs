@@ -120,17 +120,17 @@ fn a_two_wheelers_layout_is_checked_and_its_head_is_where_its_trail_says() {
 }
 
 /// The rider's hand on the throttle (`RiderSettings::throttle`): as asked while the front
-/// wheel carries 30 % of its static load or more, closed at 10 % and under, linear
-/// between (half at 20 %); as asked with the weight back or `hold_front` off. The
+/// wheel carries 35 % of its static load or more, closed at 15 % and under, linear
+/// between (half at 25 %); as asked with the weight back or `hold_front` off. The
 /// MT-07's launch in the plugin (`two_wheeler::motorcycle`) is the coupled test.
 #[test]
 fn the_riders_hand_eases_the_throttle_as_the_front_unloads() {
     let rider = RiderSettings::default();
     let at = |share: f32| rider.throttle(1.0, 0.0, share * 1000.0, 1000.0);
     assert_eq!(at(1.0), 1.0);
-    assert_eq!(at(0.3), 1.0);
-    assert!((at(0.2) - 0.5).abs() < 1e-5, "{}", at(0.2));
-    assert_eq!(at(0.1), 0.0);
+    assert_eq!(at(0.35), 1.0);
+    assert!((at(0.25) - 0.5).abs() < 1e-5, "{}", at(0.25));
+    assert_eq!(at(0.15), 0.0);
     assert_eq!(at(0.0), 0.0);
     assert_eq!(rider.throttle(0.8, -0.5, 0.0, 1000.0), 0.8, "a wheelie asked for");
     let off = RiderSettings {
