@@ -125,13 +125,7 @@ pub(crate) fn shift_weight(mut bikes: Query<(&VehicleRuntime, &VehicleInput, &mu
         let Some(bike) = settings.two_wheeler.as_ref() else {
             continue;
         };
-        let shift = if input.0.weight_shift.is_finite() {
-            input.0.weight_shift.clamp(-1.0, 1.0)
-        } else {
-            0.0
-        };
-        let rider = &bike.rider;
-        let moved = shift * rider.shift_reach * rider.mass / settings.chassis.mass.max(1e-3);
+        let moved = bike.rider.centre_shift(input.0.weight_shift, settings.chassis.mass);
         // Forward is the chassis' −Z.
         let wanted = Vec3::from(settings.chassis.centre_of_mass) - Vec3::Z * moved;
         if wanted.is_finite() {

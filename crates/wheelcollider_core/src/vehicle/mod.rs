@@ -177,12 +177,10 @@ pub fn step_vehicle(
     // and squeezes the front lever progressively (`squeeze`).
     let (throttle, brake) = match &settings.two_wheeler {
         Some(bike) if !settings.axles.is_empty() => (
-            bike.rider.throttle(
-                throttle,
-                raw.weight_shift,
-                settled_front_load(settings, n_axles, wheel),
-                settings.corner_load(0),
-            ),
+            {
+                let (settled, at_rest) = front_loads(settings, &bike.rider, raw.weight_shift, n_axles, wheel);
+                bike.rider.throttle(throttle, raw.weight_shift, settled, at_rest)
+            },
             bike.rider.lever(brake, &mut state.brake_level, dt),
         ),
         _ => (throttle, brake),
@@ -257,12 +255,19 @@ pub fn step_vehicle(
 }
 
 /// A two-wheeler's front load (N) once its pitch settles under the drive its other
-/// wheels' tyres gave last step: the static load less the drive force's pitch moment
-/// over the wheelbase, `N_f,static − F·h/L`. What the rider's hand reads
-/// ([`RiderSettings::throttle`]): the load itself follows the throttle through the
-/// pitch, a quarter period late, and a hand on it cuts and opens the throttle in turn
-/// (`two_wheeler::motorcycle`'s launch at 60 Hz).
-fn settled_front_load(settings: &VehicleSettings, n_axles: usize, wheel: impl Fn(usize) -> WheelFeedback) -> f32 {
+/// wheels' tyres gave last step, and at rest, with the rider's weight where
+/// `weight_shift` puts it: the static load (the settings' plus the shift's `m·g·d/L`)
+/// less the drive force's pitch moment over the wheelbase, `F·h/L`. What the rider's
+/// hand reads ([`RiderSettings::throttle`]): the load itself follows the throttle
+/// through the pitch, a quarter period late, and a hand on it cuts and opens the
+/// throttle in turn (`two_wheeler::motorcycle`'s launch at 60 Hz).
+fn front_loads(
+    settings: &VehicleSettings,
+    rider: &RiderSettings,
+    weight_shift: f32,
+    n_axles: usize,
+    wheel: impl Fn(usize) -> WheelFeedback,
+) -> (f32, f32) {
     let drive: f32 = (1..n_axles)
         .flat_map(|a| [false, true].map(|right| VehicleSettings::wheel_index(a, right)))
         .filter(|&i| settings.has_wheel(i))
@@ -272,8 +277,14 @@ fn settled_front_load(settings: &VehicleSettings, n_axles: usize, wheel: impl Fn
         })
         .sum();
     let (h, l) = (settings.centre_of_mass_height(), settings.wheelbase().max(0.1));
-    let load = settings.corner_load(0) - drive * h / l;
-    if load.is_finite() { load } else { f32::NAN }
+    let weight = settings.chassis.mass * crate::STANDARD_GRAVITY;
+    let at_rest = settings.corner_load(0) + weight * rider.centre_shift(weight_shift, settings.chassis.mass) / l;
+    let settled = at_rest - drive * h / l;
+    if settled.is_finite() && at_rest.is_finite() {
+        (settled, at_rest)
+    } else {
+        (f32::NAN, f32::NAN)
+    }
 }
 
 /// What the parts of one vehicle step read besides the state they change: built once at

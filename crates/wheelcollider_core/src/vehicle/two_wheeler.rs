@@ -145,6 +145,21 @@ impl RiderSettings {
         throttle * ((share - HOLD_FRONT_TO) / (HOLD_FRONT_FROM - HOLD_FRONT_TO)).clamp(0.0, 1.0)
     }
 
+    /// How far forward (m, negative back) the chassis' centre of mass moves at the
+    /// driver's `weight_shift` (−1..=1) on a chassis of `mass` (kg): `weight_shift ×`
+    /// [`shift_reach`](Self::shift_reach) `×` [`mass`](Self::mass) `/ mass`. The plugin
+    /// moves the centre by it (`shift_weight`); the rider's hand reads the front's load
+    /// with it.
+    pub fn centre_shift(&self, weight_shift: f32, mass: f32) -> f32 {
+        let shift = if weight_shift.is_finite() {
+            weight_shift.clamp(-1.0, 1.0)
+        } else {
+            0.0
+        };
+        let moved = shift * self.shift_reach * self.mass / mass.max(1e-3);
+        if moved.is_finite() { moved } else { 0.0 }
+    }
+
     /// The front lever (0..=1) the rider holds this step for the driver's `brake`
     /// (0..=1): `level` (the last step's lever, the vehicle's
     /// [`brake_level`](super::VehicleState::brake_level)) raised towards `brake` by at

@@ -498,8 +498,8 @@ fn lift_limit(readings: &[Reading], w: usize) -> f32 {
 /// puts about 270 N more on it); then, the throttle opened over a second (from 60 Hz;
 /// at 30 Hz the front's hops grow into a pitch cycle and lift it either way), the front
 /// unloads to under 3 % of its coasting load (a wheelie's lift-off: 9–11 N of some
-/// 1 020) with the weight back and keeps over 20 % (440–456 N of 1 300: the rider's hand
-/// holds the front down, reading the static load without the shift) with it forward.
+/// 1 020) with the weight back and keeps over 20 % with it forward (393–398 N of 1 300:
+/// the rider's hand holds the settled front load at 35 % of its static one).
 /// The front does not quite leave the road on the slow throttle: in first the MT-07 peaks
 /// at 8.32 m/s², 7 % under the quasi-static `g·b/h` (8.95 with the weight back), its
 /// engine's inertia reflected through first gear (54 kg of the 330 it accelerates)
