@@ -64,6 +64,7 @@ fn hud(
     mut traffic: MessageWriter<TrafficRequest>,
     labels: Query<(&TrackLabel, &GlobalTransform)>,
     camera: Query<(&Camera, &GlobalTransform), With<Camera3d>>,
+    bike: Query<(), (With<PlayerVehicle>, With<Rider>)>,
 ) {
     let dt = time.delta_secs();
     frame.0 += (dt - frame.0) * (dt / 0.5).min(1.0);
@@ -108,7 +109,12 @@ fn hud(
                 ));
             });
         });
-    let help = "W/S throttle · brake (reverse when stopped)   A/D steer   Space handbrake   Q/E gears   C camera   T traffic (Shift+T clear)   H hitch   R reset   M mute   F1 inspector";
+    // A two-wheeler's keys mean its own controls (`docs/two-wheeler.md`).
+    let help = if bike.single().is_ok() {
+        "W/S throttle · front brake   A/D lean   Space rear brake   Z/X weight back · forward   Q/E gears   C camera   T traffic (Shift+T clear)   R reset   M mute   F1 inspector"
+    } else {
+        "W/S throttle · brake (reverse when stopped)   A/D steer   Space handbrake   Q/E gears   C camera   T traffic (Shift+T clear)   H hitch   R reset   M mute   F1 inspector"
+    };
     egui::Area::new(egui::Id::new("help"))
         .anchor(egui::Align2::LEFT_BOTTOM, [12.0, -10.0])
         .show(ctx, |ui| {
