@@ -119,8 +119,10 @@ fn a_two_wheeler_rides_its_maneuvers_and_gets_a_clear_error_from_the_others() {
 }
 
 /// The MT-07 on the runner at 60 and 240 Hz (the lane and the circle held by the
-/// rider's lean, `pursuit_steer`): full throttle reaches 100 km/h; both levers from
-/// 100 km/h stop it within 15 % of the closed form `expected_stop_distance` (the axles'
+/// rider's lean, `pursuit_steer`): full throttle reaches 100 km/h in the same time at 60
+/// and 240 Hz within 5 % (4.85 and 4.73 s; with the rider's hand on the front's load
+/// itself, 5.78 and 4.97); both levers from 100 km/h stop it within 5 % of the closed
+/// form `expected_stop_distance` (+2.7–2.8 % measured; the axles'
 /// locked-slip budgets under the load transfer; the rider's squeeze and the front's ABS
 /// cycles take the rest); on the 40 m circle, speed raised slowly, the lean's tangent
 /// against the lateral acceleration in the road's plane is a line through 0 (within
@@ -138,6 +140,7 @@ fn a_two_wheeler_rides_its_maneuvers_and_gets_a_clear_error_from_the_others() {
 /// reads 0.
 #[test]
 fn the_mt07_rides_the_runners_acceleration_braking_circle_and_step_steer() {
+    let mut launches = vec![];
     for hz in [60.0, 240.0] {
         let s = preset("mt07");
         let quick = ManeuverOptions { hz, quick: true };
@@ -145,13 +148,14 @@ fn the_mt07_rides_the_runners_acceleration_braking_circle_and_step_steer() {
         let t100 = a.value("zero_to_100_kmh");
         println!("measured: {hz} Hz: 0–100 km/h in {t100:.2} s");
         assert!(t100.is_finite() && t100 > 2.0 && t100 < 8.0, "{hz} Hz: {t100} s");
+        launches.push(t100);
         let b = run_maneuver(&s, Maneuver::Braking, &quick).expect("rides");
         let (d, expected) = (
             b.value("stop_distance"),
             b.metric("stop_distance").unwrap().expected.unwrap(),
         );
         println!("measured: {hz} Hz: stops from 100 km/h in {d:.1} m (closed form {expected:.1} m)");
-        assert!((d / expected - 1.0).abs() < 0.15, "{hz} Hz: {d} m against {expected}");
+        assert!((d / expected - 1.0).abs() < 0.05, "{hz} Hz: {d} m against {expected}");
         let c = run_maneuver(&s, Maneuver::Circle, &ManeuverOptions { hz, quick: false }).expect("rides");
         let (slope, zero, most) = (
             c.value("lean_tangent_per_g"),
@@ -200,6 +204,11 @@ fn the_mt07_rides_the_runners_acceleration_braking_circle_and_step_steer() {
             }
         }
     }
+    // The launch, held by the rider's hand, does not depend on the step.
+    assert!(
+        (launches[0] / launches[1] - 1.0).abs() < 0.05,
+        "0–100 km/h in {launches:?} s at 60 and 240 Hz"
+    );
 }
 
 #[test]

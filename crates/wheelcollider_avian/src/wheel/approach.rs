@@ -73,7 +73,7 @@ pub(crate) const RISE_MIN_SPEED: f32 = 0.1;
 /// the lesser of the normal's lean towards the wheel's heading (`n·forward`) and towards
 /// the chassis' travel (`n·travel / |travel|`, `|travel|` at least [`TRAVEL_FLOOR`]): a
 /// chassis travelling along a face travels across its normal whatever its pitch (a
-/// motorcycle's 4° under the front brake), a chassis turned with a face it meets is
+/// motorcycle under the front brake), a chassis turned with a face it meets is
 /// headed along it, and a tilt across both (a leaned two-wheeler, a rolled body, a
 /// cross-slope) leaves the plane reading; a face the chassis is both headed and
 /// travelling into by more than 4° is an edge, or ground curving up into the wheel (a

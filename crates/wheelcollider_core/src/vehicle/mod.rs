@@ -257,10 +257,8 @@ pub fn step_vehicle(
 /// A two-wheeler's front load (N) once its pitch settles under the drive its other
 /// wheels' tyres gave last step, and at rest, with the rider's weight where
 /// `weight_shift` puts it: the static load (the settings' plus the shift's `m·g·d/L`)
-/// less the drive force's pitch moment over the wheelbase, `F·h/L`. What the rider's
-/// hand reads ([`RiderSettings::throttle`]): the load itself follows the throttle
-/// through the pitch, a quarter period late, and a hand on it cuts and opens the
-/// throttle in turn (`two_wheeler::motorcycle`'s launch at 60 Hz).
+/// less the drive force's pitch moment over the wheelbase, `F·h/L`: what the rider's
+/// hand reads ([`RiderSettings::throttle`] says why).
 fn front_loads(
     settings: &VehicleSettings,
     rider: &RiderSettings,

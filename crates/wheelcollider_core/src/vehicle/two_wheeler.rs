@@ -129,9 +129,9 @@ impl RiderSettings {
     /// [`HOLD_FRONT_FROM`] to [`HOLD_FRONT_TO`] of its `static_load` (N); otherwise as
     /// asked. The vehicle step passes the load the last step's drive leaves the front
     /// once the pitch settles (`N_f,static − F·h/L`), not the load itself, which follows
-    /// the throttle through the pitch a quarter period late (a hand on it shut and
-    /// opened the throttle in turn). `two_wheeler::motorcycle`'s full-throttle launch
-    /// keeps the front down with it and lifts it without.
+    /// the throttle through the pitch a quarter period late. Proved in the car by
+    /// `two_wheeler::motorcycle::full_throttle_from_rest_keeps_the_front_down_with_the_riders_hand`
+    /// (the front down, and the same launch at every rate).
     pub fn throttle(&self, throttle: f32, weight_shift: f32, front_load: f32, static_load: f32) -> f32 {
         if !self.hold_front
             || weight_shift < 0.0
@@ -164,8 +164,8 @@ impl RiderSettings {
     /// (0..=1): `level` (the last step's lever, the vehicle's
     /// [`brake_level`](super::VehicleState::brake_level)) raised towards `brake` by at
     /// most `dt /` [`squeeze`](Self::squeeze), or lowered to it at once; written back
-    /// into `level`. `two_wheeler::motorcycle`'s full lever at 120 km/h keeps the rear
-    /// down with the squeeze and stands the bike on its nose without it.
+    /// into `level`. Proved in the car by
+    /// `two_wheeler::motorcycle::a_full_lever_at_speed_is_squeezed_and_keeps_the_rear_down`.
     pub fn lever(&self, brake: f32, level: &mut f32, dt: f32) -> f32 {
         let brake = if brake.is_finite() { brake.clamp(0.0, 1.0) } else { 0.0 };
         let last = if level.is_finite() { level.clamp(0.0, 1.0) } else { 0.0 };

@@ -47,7 +47,7 @@ pub(crate) fn circle(settings: &VehicleSettings, o: &ManeuverOptions, out: &mut 
             steer,
             ..Default::default()
         });
-        // Centripetal acceleration, measured (left positive): along the body's lateral
+        // The centripetal acceleration (left positive): along the body's lateral
         // axis, or a two-wheeler's in the road's plane, `v²/r` (its body's axis leans
         // with it and reads `a_y·cos φ`).
         let ay = match bike {
