@@ -4,8 +4,8 @@
 /// Every shipped vehicle a driver drives, by file name
 /// (`crates/wheelcollider_core/presets/<name>.ron`, which `assets/presets` links to).
 /// The core's test `vehicle::the_preset_list_is_every_shipped_file` checks that the
-/// folder holds exactly these, the [`TRAILERS`], the [`VARIANTS`] and the
-/// [`TWO_WHEELERS`].
+/// folder holds exactly these, the [`TRAILERS`], the [`VARIANTS`], the
+/// [`TWO_WHEELERS`] and the [`TRACKED`].
 pub const PRESETS: [&str; 5] = ["road", "rally", "kart", "gt86", "tractor"];
 
 /// Every shipped trailer (a vehicle towed, not driven), by file name in the same
@@ -22,6 +22,11 @@ pub const VARIANTS: [&str; 1] = ["gt86_track"];
 /// same folder: left out of [`PRESETS`]' sweeps (a car's manoeuvres), ridden by the
 /// plugin's `two_wheeler` tests.
 pub const TWO_WHEELERS: [&str; 1] = ["mt07"];
+
+/// Every shipped tracked vehicle (steered by its belts: `leopard2`), by file name in the
+/// same folder: left out of [`PRESETS`]' sweeps (a car's manoeuvres), driven by the
+/// plugin's `tracked` tests.
+pub const TRACKED: [&str; 1] = ["leopard2"];
 
 /// The folder of the shipped presets, the core's `presets/`.
 pub fn presets_dir() -> std::path::PathBuf {

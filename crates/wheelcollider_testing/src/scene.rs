@@ -41,7 +41,12 @@ pub fn grid_terrain(h: Vec<Vec<f32>>, cell: f32, mesh: bool) -> Collider {
     let cells = h.len() - 1;
     let side = cells as f32 * cell;
     if !mesh {
-        return Collider::heightfield(h, Vec3::new(side, 1.0, side));
+        // avian's heightfield takes its outer rows along X: transposed, so that the
+        // heightfield and the mesh are the same surface (`tracked::tank`'s rough ground
+        // reads it back).
+        let n = h.len();
+        let rows_along_x = (0..n).map(|j| (0..n).map(|i| h[i][j]).collect()).collect();
+        return Collider::heightfield(rows_along_x, Vec3::new(side, 1.0, side));
     }
     let n = cells + 1;
     let mut vertices = Vec::new();

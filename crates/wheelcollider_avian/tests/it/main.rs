@@ -17,6 +17,7 @@
 
 mod common;
 mod state;
+mod tracked;
 mod two_wheeler;
 mod vehicle;
 mod wheel;

@@ -94,10 +94,11 @@
 //! (`Solve::settle`: solve the rows in their modes, move the rows whose mode is broken),
 //! each row's force split into its parts (`Solve::force`).
 
-/// The most wheels solved together (eight: a truck's; the solve's buffers are this size
-/// on the stack, zeroed every step). A chassis with more solves them in groups on a
-/// softened share of its mass (see the plugin).
-pub const MAX_WHEELS: usize = 8;
+/// The most wheels solved together (sixteen: a tracked vehicle's eight road wheels a
+/// side, whose belts the driveline solves in one group; the solve's buffers are this
+/// size on the stack). A chassis with more solves them in groups on a softened share of
+/// its mass (see the plugin).
+pub const MAX_WHEELS: usize = 16;
 
 /// Baumgarte factor of the bump stop: the fraction of an overshoot past full travel
 /// pushed out per step.

@@ -183,12 +183,15 @@ impl EngineSettings {
 
 /// Idle control and the rev limiter, then the throttle the engine got, its torque (N·m)
 /// and whether the limiter held the throttle back. Idle control gives at least the
-/// throttle that brings the engine halfway back to idle this step against the clutch's
-/// last load; the limiter at most the throttle that holds it at the redline.
+/// throttle that brings the engine halfway back to idle this step against `load`, the
+/// engine's load at its present speed (N·m); the limiter at most the throttle that holds
+/// it at the redline. With the load right, the limiter holds the redline whatever the
+/// step (`tracked::tank::the_tank_reaches_its_published_top_speed`, a top speed on the
+/// governor).
 pub(crate) fn governed_torque(
     engine: &EngineSettings,
     state: &VehicleState,
-    throttle: f32,
+    (throttle, load): (f32, f32),
     rpm: f32,
     dt: f32,
 ) -> (f32, f32, bool) {
@@ -196,7 +199,7 @@ pub(crate) fn governed_torque(
         return (0.0, engine.torque(rpm, 0.0), false);
     }
     let mut throttle = throttle;
-    let clutch_torque_est = state.clutch_torque;
+    let clutch_torque_est = load;
     let idle = engine.idle_rpm / RAD_PER_S_TO_RPM;
     let red = (engine.redline_rpm - 0.5 * LIMITER_BAND_RPM) / RAD_PER_S_TO_RPM;
     let j_e = engine.inertia;

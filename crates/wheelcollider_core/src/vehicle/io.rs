@@ -80,6 +80,9 @@ pub struct WheelFeedback {
     /// The tyre's reaction torque on the wheel last step (N·m): radius × forward force,
     /// positive when the ground pushes the car forward (and so holds the wheel back).
     pub tyre_torque: f32,
+    /// The rolling resistance's torque on the wheel last step (N·m, ≥ 0): it holds
+    /// back the spin, whichever way the wheel turns; 0 while the wheel stands.
+    pub rolling_torque: f32,
     /// The tyre's lateral force (N), along the axle (positive to the right).
     pub sideways_force: f32,
     /// The tyre's self-aligning torque (N·m, positive turning the wheel left).
@@ -104,6 +107,7 @@ impl From<(&crate::WheelSettings, &crate::StepOutput)> for WheelFeedback {
             max_friction_force: o.max_friction_force,
             grounded: o.grounded,
             tyre_torque: o.forward_force * settings.radius(),
+            rolling_torque: o.rolling_resistance_force * settings.radius(),
             sideways_force: o.sideways_force,
             aligning_torque: o.aligning_torque,
         }

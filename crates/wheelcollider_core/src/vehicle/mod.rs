@@ -22,6 +22,7 @@
 //! | `towing.rs` | [`HitchSettings`], [`TrailerSettings`] | a trailer's brakes from its tow vehicle ([`trailer_controls`]); off-tracking and reversing closed forms |
 //! | `sway.rs` | [`SwayModel`] | the linear car–trailer model: the sway's damping and frequency, the critical speed |
 //! | `two_wheeler.rs` | [`TwoWheelerSettings`], [`RiderSettings`] | a two-wheeler's steering head and rider (built and run by the plugin) |
+//! | `tracks.rs` | [`TrackSettings`] | a tracked vehicle's belts and skid steering (the belts' solve is the driveline's) |
 //! | `assists.rs` | [`AssistSettings`] | yaw stability (ESC) in the step; anti-flip and air control on the body ([`body_acceleration`], applied by the plugin) |
 //! | `geometry.rs` | [`AxleSuspension`], [`AxleGeometry`] | an axle's roll and compliance steer, roll centre, anti-dive and anti-squat, typical by role when unset |
 //! | `settings.rs` | [`VehicleSettings`], [`AxleSettings`], [`ChassisSettings`] | the whole car: layout, validation, RON |
@@ -77,6 +78,7 @@ mod settings;
 mod steering;
 mod sway;
 mod towing;
+mod tracks;
 mod transmission;
 mod two_wheeler;
 
@@ -94,7 +96,7 @@ pub use derived::{BOGIE_SPREAD, LIGHTEST_HEAVE_HZ};
 pub use differential::DifferentialKind;
 pub use driveline::{
     Coupling, Driveline, DrivelineSolution, DrivenAxle, MAX_BRACKETED, MAX_DRIVEN_AXLES, MAX_EVALUATIONS,
-    SPEED_TOLERANCE, solve_driveline,
+    SPEED_TOLERANCE, TrackCoupling, TrackDrive, solve_driveline,
 };
 pub use engine::{EngineLayout, EngineSettings, LIMITER_BAND_RPM, SPEED_LIMIT_BAND};
 pub use fields::{VEHICLE_FLOATS, VehiclePart};
@@ -107,6 +109,7 @@ pub use towing::{
     HitchKind, HitchSettings, TowInput, TrailerBrakes, TrailerSettings, off_tracking, push_per_level,
     reversing_divergence, trailer_controls,
 };
+pub use tracks::{TrackSettings, TrackSteering};
 pub use transmission::{AUTO_REVERSE_DELAY, CLOSING_TIME, ClutchSettings, GearboxSettings};
 pub use two_wheeler::{HOLD_FRONT_FROM, HOLD_FRONT_TO, HeadGeometry, RiderSettings, TwoWheelerSettings};
 
@@ -237,10 +240,21 @@ pub fn step_vehicle(
         n_axles,
         wheel,
     };
-    let driveline = match settings.trailer {
+    let mut driveline = match settings.trailer {
         None => powertrain(&ctx, state, &raw, (throttle, shifting), shares, inputs, &mut report),
         Some(_) => Driveline::default(),
     };
+    if let Some(tracks) = &settings.tracks {
+        tracks::step_tracks(
+            settings,
+            tracks,
+            state.steer,
+            state.engine_speed,
+            n_axles,
+            inputs,
+            &mut driveline,
+        );
+    }
 
     report.engine_rpm = state.engine_speed * RAD_PER_S_TO_RPM;
     report.clutch_torque = state.clutch_torque;
@@ -323,7 +337,11 @@ fn powertrain<W: Fn(usize) -> WheelFeedback + Copy>(
     } = *ctx;
     let ratio = settings.gearbox.total_ratio(state.gear);
     let disconnected = transmission::disconnect_handbraked(settings, shares, raw.handbrake);
-    let driven = transmission::DrivenSide::new(settings, shares, wheel);
+    let mut driven = transmission::DrivenSide::new(settings, shares, wheel);
+    if let Some(tracks) = &settings.tracks {
+        // The gearbox output turns with the belts as their steering joins them.
+        driven.speed = tracks.output_speed(settings, state.steer, n_axles, wheel);
+    }
     if state.clutch_locked {
         // The engine turned with the driven wheels last step: read its speed back.
         state.engine_speed = (driven.speed * ratio).clamp(0.0, 2.0e4);
@@ -344,7 +362,16 @@ fn powertrain<W: Fn(usize) -> WheelFeedback + Copy>(
     if shifting {
         throttle = 0.0;
     }
-    let (throttle, engine_torque, limiter) = engine::governed_torque(&settings.engine, state, throttle, rpm, dt);
+    // A tracked vehicle's geared steering drive takes its power from the engine: what
+    // is left of the engine's torque drives the clutch and the engine's own speed.
+    let steer_load = match &settings.tracks {
+        Some(tracks) => tracks.engine_load(settings, state.steer, wheel),
+        None => 0.0,
+    };
+    let load = transmission::engine_load(settings, state, shares, ratio, wheel) + steer_load;
+    let (throttle, engine_torque, limiter) =
+        engine::governed_torque(&settings.engine, state, (throttle, load), rpm, dt);
+    let net_torque = engine_torque - steer_load;
     let input_rpm = driven.speed * ratio * RAD_PER_S_TO_RPM;
     // The engine's speed and the gearbox input's: an automatic clutch bites on either.
     let engagement =
@@ -355,9 +382,9 @@ fn powertrain<W: Fn(usize) -> WheelFeedback + Copy>(
             settings,
             state,
             driven.speed * ratio,
-            engine_torque,
+            net_torque,
         ));
-    let clutch = transmission::clutch_step(settings, state, &driven, ratio, engine_torque, capacity, dt);
+    let clutch = transmission::clutch_step(settings, state, &driven, ratio, net_torque, capacity, dt);
     for (a, s) in shares.iter().enumerate() {
         let wheels = settings.wheels_of(a);
         let j = s * clutch.reflected_inertia / wheels.len().max(1) as f32;

@@ -15,7 +15,8 @@
 use super::fields::VEHICLE_FLOATS;
 use super::{
     AeroSettings, AssistSettings, AxleSuspension, BrakeSettings, ClutchSettings, DifferentialKind, EngineLayout,
-    EngineSettings, GearboxSettings, HitchSettings, SteeringSettings, TrailerSettings, TwoWheelerSettings,
+    EngineSettings, GearboxSettings, HitchSettings, SteeringSettings, TrackSettings, TrailerSettings,
+    TwoWheelerSettings,
 };
 use crate::limits::MAX_VALUE;
 use crate::settings::WheelSettings;
@@ -302,6 +303,11 @@ pub struct VehicleSettings {
     /// [`single`](AxleSettings::single); the first one's wheel is turned by the head (it
     /// is not `steered`), and the driver's steer input asks the rider for a lean.
     pub two_wheeler: Option<TwoWheelerSettings>,
+    /// Makes the vehicle tracked: its steering and belts (`None`, the default: not
+    /// tracked). Every axle of a tracked vehicle is a pair of road wheels, driven and
+    /// not steered; the left ones turn as one belt, the right ones as the other, and the
+    /// driver's steer input makes one belt faster than the other.
+    pub tracks: Option<TrackSettings>,
 }
 
 impl Default for VehicleSettings {
@@ -337,6 +343,7 @@ impl Default for VehicleSettings {
             hitch: None,
             trailer: None,
             two_wheeler: None,
+            tracks: None,
         }
     }
 }
@@ -451,6 +458,45 @@ fn check_two_wheeler(s: &mut VehicleSettings) -> Result<(), VehicleSettingsError
     Ok(())
 }
 
+/// A tracked vehicle's layout (its scalars are in [`VEHICLE_FLOATS`]): two to
+/// [`MAX_DRIVEN_AXLES`](super::MAX_DRIVEN_AXLES) axles, each a driven pair of road
+/// wheels, none steered; not a trailer or a two-wheeler.
+fn check_tracks(s: &VehicleSettings) -> Result<(), VehicleSettingsError> {
+    if s.tracks.is_none() {
+        return Ok(());
+    }
+    if s.trailer.is_some() || s.two_wheeler.is_some() {
+        return Err(VehicleSettingsError::new(
+            "tracks",
+            "a tracked vehicle is not a trailer or a two-wheeler",
+        ));
+    }
+    if !(2..=super::MAX_DRIVEN_AXLES).contains(&s.axles.len()) {
+        return Err(VehicleSettingsError::new(
+            "axles",
+            format!(
+                "a tracked vehicle has 2 to {} road wheels a side",
+                super::MAX_DRIVEN_AXLES
+            ),
+        ));
+    }
+    for (i, a) in s.axles.iter().enumerate() {
+        let wrong = if a.single {
+            Some(("single", "a road wheel each side (single: false)"))
+        } else if !a.driven {
+            Some(("driven", "every road wheel turns with its belt (driven: true)"))
+        } else if a.steered {
+            Some(("steered", "a tracked vehicle steers with its belts (steered: false)"))
+        } else {
+            None
+        };
+        if let Some((field, why)) = wrong {
+            return Err(VehicleSettingsError::new(format!("axles[{i}].{field}"), why));
+        }
+    }
+    Ok(())
+}
+
 /// The forward gears' ratios (the gearbox's scalars are in [`VEHICLE_FLOATS`]).
 fn check_gears(g: &mut GearboxSettings) -> Result<(), VehicleSettingsError> {
     if g.forward.is_empty() {
@@ -481,6 +527,7 @@ impl VehicleSettings {
         check_gears(&mut self.gearbox)?;
         super::towing::check_towing(self)?;
         check_two_wheeler(self)?;
+        check_tracks(self)?;
         // Every scalar, in the table's order (a limit reads only fields before it).
         for f in VEHICLE_FLOATS {
             for i in f.indices(self) {

@@ -332,6 +332,45 @@ impl DrivenSide {
     }
 }
 
+/// The engine's load at its present speed (N·m) from the last step: with the clutch
+/// locked in gear, what the driven wheels take through the ratio and the efficiency,
+/// their tyres' reaction, their rolling resistance and the gearbox's drag (the torque
+/// that holds the engine's speed); otherwise the clutch's last torque.
+pub(crate) fn engine_load(
+    settings: &VehicleSettings,
+    state: &VehicleState,
+    shares: &[f32],
+    ratio: f32,
+    wheel: impl Fn(usize) -> WheelFeedback,
+) -> f32 {
+    if !(state.clutch_locked && ratio != 0.0) {
+        return state.clutch_torque;
+    }
+    let drag = settings.gearbox.drag_torque;
+    let at_wheels: f32 = (0..shares.len())
+        .filter(|&a| shares[a] > 0.0)
+        .flat_map(|a| settings.wheels_of(a))
+        .map(|i| {
+            let w = wheel(i);
+            let turning = if w.angular_velocity > 0.0 {
+                1.0
+            } else if w.angular_velocity < 0.0 {
+                -1.0
+            } else {
+                0.0
+            };
+            w.tyre_torque + (w.rolling_torque + drag) * turning
+        })
+        .sum();
+    let at_engine = at_wheels / ratio;
+    let eta = settings.gearbox.efficiency;
+    finite(if at_engine >= 0.0 {
+        at_engine / eta
+    } else {
+        at_engine * eta
+    })
+}
+
 /// What the clutch passed this step.
 pub(crate) struct ClutchStep {
     /// Drive torque at the gearbox output (N·m), to be split by the differentials.

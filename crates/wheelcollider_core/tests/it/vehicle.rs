@@ -154,12 +154,13 @@ fn the_preset_list_is_every_shipped_file() {
         .chain(&crate::common::TRAILERS)
         .chain(&crate::common::VARIANTS)
         .chain(&crate::common::TWO_WHEELERS)
+        .chain(&crate::common::TRACKED)
         .map(|s| s.to_string())
         .collect();
     listed.sort();
     assert_eq!(
         files, listed,
-        "tests/it/common's PRESETS, TRAILERS, VARIANTS and TWO_WHEELERS must name every file in assets/presets"
+        "tests/it/common's PRESETS, TRAILERS, VARIANTS, TWO_WHEELERS and TRACKED must name every file in assets/presets"
     );
 }
 
@@ -216,12 +217,13 @@ fn at_path(value: &ron::Value, path: &str) -> Option<f64> {
     }
 }
 
-/// Every shipped preset, trailer and two-wheeler.
+/// Every shipped preset, trailer, two-wheeler and tracked vehicle.
 fn every_shipped() -> impl Iterator<Item = (&'static str, VehicleSettings)> {
     PRESETS
         .iter()
         .chain(TRAILERS.iter())
         .chain(crate::common::TWO_WHEELERS.iter())
+        .chain(crate::common::TRACKED.iter())
         .map(|&name| (name, preset(name)))
 }
 
@@ -388,11 +390,13 @@ fn the_compiled_in_presets_are_the_shipped_files() {
     assert_eq!(presets::TRAILERS, crate::common::TRAILERS);
     assert_eq!(presets::VARIANTS, crate::common::VARIANTS);
     assert_eq!(presets::TWO_WHEELERS, crate::common::TWO_WHEELERS);
+    assert_eq!(presets::TRACKED, crate::common::TRACKED);
     for name in presets::NAMES
         .into_iter()
         .chain(presets::TRAILERS)
         .chain(presets::VARIANTS)
         .chain(presets::TWO_WHEELERS)
+        .chain(presets::TRACKED)
     {
         let embedded = VehicleSettings::preset(name).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(embedded, crate::common::preset(name), "{name}");

@@ -4,7 +4,7 @@
 
 use bevy_egui::egui;
 use wheelcollider_avian::prelude::*;
-use wheelcollider_core::vehicle::{VEHICLE_FLOATS, VehiclePart};
+use wheelcollider_core::vehicle::{TrackSteering, VEHICLE_FLOATS, VehiclePart};
 
 use super::tune::section;
 use super::*;
@@ -119,6 +119,7 @@ pub(super) fn vehicle_ui(ui: &mut egui::Ui, settings: &mut VehicleSettings) -> b
     changed |= vehicle_assists_ui(ui, settings);
     changed |= vehicle_towing_ui(ui, settings);
     changed |= vehicle_two_wheeler_ui(ui, settings);
+    changed |= vehicle_tracks_ui(ui, settings);
     changed
 }
 
@@ -433,5 +434,33 @@ pub(super) fn vehicle_two_wheeler_ui(ui: &mut egui::Ui, settings: &mut VehicleSe
             );
         }
         part_fields(ui, settings, VehiclePart::Rider, changed);
+    })
+}
+
+/// The "tracks" section of [`vehicle_ui`], for a vehicle with
+/// [`TrackSettings`](wheelcollider_core::vehicle::TrackSettings): the steering system
+/// (geared or clutch and brake) and its numbers, and the belts' mass
+/// ([`VehiclePart::Tracks`]).
+pub(super) fn vehicle_tracks_ui(ui: &mut egui::Ui, settings: &mut VehicleSettings) -> bool {
+    if settings.tracks.is_none() {
+        return false;
+    }
+    section(ui, "vehicle", "tracks", false, |ui, changed| {
+        if let Some(tracks) = settings.tracks.as_mut() {
+            ui.label("steering");
+            ui.horizontal(|ui| {
+                for (name, kind) in [
+                    ("geared", TrackSteering::Geared),
+                    ("clutch and brake", TrackSteering::ClutchBrake),
+                ] {
+                    if ui.selectable_label(tracks.steering == kind, name).clicked() && tracks.steering != kind {
+                        tracks.steering = kind;
+                        *changed = true;
+                    }
+                }
+            });
+            ui.end_row();
+        }
+        part_fields(ui, settings, VehiclePart::Tracks, changed);
     })
 }

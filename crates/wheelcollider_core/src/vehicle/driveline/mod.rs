@@ -118,6 +118,49 @@ pub struct Driveline {
     pub centre: Coupling,
     /// The axles, by the vehicle's axle index (the first [`MAX_DRIVEN_AXLES`]).
     pub axles: [DrivenAxle; MAX_DRIVEN_AXLES],
+    /// A tracked vehicle's steering between its two belts (`None`: not tracked). Set,
+    /// the driven axles' left wheels turn as one belt and their right wheels as the
+    /// other (`track.rs`), and the axles' shares and couplings are not read.
+    pub tracks: Option<TrackDrive>,
+}
+
+/// A tracked vehicle's two belts in the driveline's solve (written by the vehicle step
+/// from [`TrackSettings`](super::TrackSettings) and the steer input).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+pub struct TrackDrive {
+    /// How the steering joins the belts.
+    pub steering: TrackCoupling,
+    /// Each belt's own inertia at its road wheels' spin (kg·m², ≥ 0), `m·r²`: shared
+    /// among the belt's road wheels in the solve.
+    pub belt_inertia: f32,
+}
+
+/// How a tracked vehicle's steering joins its two belts ([`TrackDrive::steering`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+pub enum TrackCoupling {
+    /// A geared (regenerative) steering: the right belt's road wheels turn `2·offset`
+    /// rad/s faster than the left's (positive: turning left), while half the torque
+    /// difference this takes stays within `capacity` (N·m, ≥ 0); past it, each belt
+    /// with half the input `∓ capacity`. The gearbox output turns at the belts' mean.
+    Geared {
+        /// Half the belts' road-wheel speed difference, right less left (rad/s).
+        offset: f32,
+        /// The most half-difference of the belts' torques (N·m).
+        capacity: f32,
+    },
+    /// Clutch and brake: the belts turn together while the inner belt's torque stays
+    /// within its steering clutch's `capacity` (N·m, ≥ 0); past it, the inner belt takes
+    /// that torque and the outer the rest, and the gearbox output turns with the outer.
+    Clutched {
+        /// Whether the inner (slipping) belt is the right one.
+        inner_right: bool,
+        /// The inner belt's clutch capacity (N·m).
+        capacity: f32,
+    },
 }
 
 impl Driveline {
@@ -128,6 +171,7 @@ impl Driveline {
 }
 
 mod axle;
+mod track;
 
 use crate::roots::Bracket;
 use crate::spin::DrivenWheel;
@@ -241,6 +285,8 @@ struct Evaluation<'a, 'w, W> {
     torque: [f64; MAX_DRIVEN_AXLES],
     moved: f64,
     count: usize,
+    /// The step (s).
+    dt: f64,
 }
 
 impl<W: DrivenWheel> Evaluation<'_, '_, W> {
@@ -248,6 +294,9 @@ impl<W: DrivenWheel> Evaluation<'_, '_, W> {
     fn at(&mut self, out: f64) -> (f64, f64) {
         self.count += 1;
         self.out = out;
+        if let Some(drive) = self.line.tracks {
+            return self.belts(drive, out);
+        }
         let last = self.lin.take().unwrap_or_else(Linear::open);
         self.moved = distribute(self.line, &last, out, &mut self.torque).2;
         let mut lin = Linear::open();
@@ -271,6 +320,37 @@ impl<W: DrivenWheel> Evaluation<'_, '_, W> {
         self.lin = Some(lin);
         (speed, slope)
     }
+}
+
+impl<W: DrivenWheel> Evaluation<'_, '_, W> {
+    /// A tracked vehicle's two belts at output torque `out`: every driven axle's answer
+    /// from the belts' one solve; the output's speed and slope.
+    fn belts(&mut self, drive: TrackDrive, out: f64) -> (f64, f64) {
+        let (axles, n) = driven_axles(&self.driven);
+        let left: [&W; MAX_DRIVEN_AXLES] = core::array::from_fn(|k| (self.wheel)(2 * axles[k.min(n - 1)]));
+        let right: [&W; MAX_DRIVEN_AXLES] = core::array::from_fn(|k| (self.wheel)(2 * axles[k.min(n - 1)] + 1));
+        let answer = track::belts(&axles[..n], (&left[..n], &right[..n]), drive, self.dt, out);
+        for &a in &axles[..n] {
+            self.answers[a] = AxleAnswer {
+                drive: [answer.drive[2 * a], answer.drive[2 * a + 1]],
+                spin: [answer.spin[2 * a], answer.spin[2 * a + 1]],
+                speed: answer.speed,
+                slope: answer.slope,
+            };
+        }
+        (answer.speed, answer.slope)
+    }
+}
+
+/// The driven axles' indices, in order, and how many.
+fn driven_axles(driven: &[bool; MAX_DRIVEN_AXLES]) -> ([usize; MAX_DRIVEN_AXLES], usize) {
+    let mut axles = [0; MAX_DRIVEN_AXLES];
+    let mut n = 0;
+    for a in (0..MAX_DRIVEN_AXLES).filter(|&a| driven[a]) {
+        axles[n] = a;
+        n += 1;
+    }
+    (axles, n)
 }
 
 impl Linear {
@@ -301,6 +381,9 @@ pub fn solve_driveline<'w, W: DrivenWheel + 'w>(
     wheel: impl Fn(usize) -> &'w W,
 ) -> DrivelineSolution {
     let driven: [bool; MAX_DRIVEN_AXLES] = core::array::from_fn(|a| line.axles[a].share > 0.0);
+    if line.tracks.is_some() && !driven.iter().any(|&d| d) {
+        return DrivelineSolution::default();
+    }
     let mut e = Evaluation {
         line,
         wheel: &wheel,
@@ -311,19 +394,26 @@ pub fn solve_driveline<'w, W: DrivenWheel + 'w>(
         torque: [0.0; MAX_DRIVEN_AXLES],
         moved: 0.0,
         count: 0,
+        dt,
     };
     let j_dt = (line.inertia.max(0.0) as f64) / dt;
     let source = line.torque as f64;
     // The output's speed at the start of the step, from its wheels' (what they carry).
-    let speed0: f64 = (0..MAX_DRIVEN_AXLES)
-        .filter(|&a| driven[a])
-        .map(|a| {
-            let wheels = line.axles[a].wheels(a);
-            let n = wheels.len() as f64;
-            let sum: f64 = wheels.map(|i| wheel(i).terms().omega).sum();
-            line.axles[a].share as f64 * sum / n
-        })
-        .sum();
+    let speed0: f64 = match line.tracks {
+        Some(drive) => {
+            let (axles, n) = driven_axles(&driven);
+            track::start_speed(&axles[..n], |i| wheel(i).terms().omega, drive)
+        }
+        None => (0..MAX_DRIVEN_AXLES)
+            .filter(|&a| driven[a])
+            .map(|a| {
+                let wheels = line.axles[a].wheels(a);
+                let n = wheels.len() as f64;
+                let sum: f64 = wheels.map(|i| wheel(i).terms().omega).sum();
+                line.axles[a].share as f64 * sum / n
+            })
+            .sum(),
+    };
     let friction = line.friction.max(0.0) as f64;
     // g and its slope from an evaluation's output speed and slope.
     let g = |out: f64, (w, dw): (f64, f64)| {

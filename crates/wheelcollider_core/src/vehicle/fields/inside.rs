@@ -29,6 +29,16 @@ macro_rules! bike {
     };
 }
 
+/// A tracked vehicle's number `$f` (in its `TrackSettings`) of `$s`.
+macro_rules! tracked {
+    (get $s:expr, $f:ident) => {
+        $s.tracks.as_ref().map(|t| t.$f)
+    };
+    (field $s:expr, $f:ident) => {
+        $s.tracks.as_mut().map(|t| &mut t.$f)
+    };
+}
+
 /// An overrun brake's number `$f` (`response` or `full`) of the trailer of `$s`.
 macro_rules! overrun {
     (get $s:expr, $f:ident) => {

@@ -81,6 +81,8 @@ pub enum VehiclePart {
     SteeringHead,
     /// A two-wheeler's rider.
     Rider,
+    /// A tracked vehicle's steering and belts.
+    Tracks,
 }
 
 impl Row<VehicleSettings, VehiclePart> {
@@ -674,5 +676,29 @@ floats! {
         limit: |_, _| (0.0, 5.0), range: |_, _| (0.0, 2.0), step: 0.01,
         get: |s, _| bike!(get s, rider.squeeze),
         field: |s, _| bike!(field s, rider.squeeze),
+    }
+    "tracks.steer_ratio" {
+        label: "steer ratio", unit: "", group: Tracks,
+        limit: |_, _| (0.0, 1.0), range: |_, _| (0.0, 0.05), step: 0.0001,
+        get: |s, _| tracked!(get s, steer_ratio),
+        field: |s, _| tracked!(field s, steer_ratio),
+    }
+    "tracks.steer_torque" {
+        label: "steering torque", unit: "N·m", group: Tracks,
+        limit: |_, _| (0.0, MAX_VALUE), range: |_, _| (0.0, 5.0e5), step: 100.0,
+        get: |s, _| tracked!(get s, steer_torque),
+        field: |s, _| tracked!(field s, steer_torque),
+    }
+    "tracks.steer_brake" {
+        label: "steering brake", unit: "N·m", group: Tracks,
+        limit: |_, _| (0.0, MAX_VALUE), range: |_, _| (0.0, 5.0e5), step: 100.0,
+        get: |s, _| tracked!(get s, steer_brake),
+        field: |s, _| tracked!(field s, steer_brake),
+    }
+    "tracks.belt_mass" {
+        label: "belt mass", unit: "kg", group: Tracks,
+        limit: |s, _| (0.0, s.chassis.mass), range: |s, _| (0.0, 0.2 * s.chassis.mass), step: 1.0,
+        get: |s, _| tracked!(get s, belt_mass),
+        field: |s, _| tracked!(field s, belt_mass),
     }
 }

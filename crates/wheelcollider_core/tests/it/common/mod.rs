@@ -113,4 +113,6 @@ impl QuarterCar {
 }
 
 /// The shipped presets' list, shared by every crate's tests (`wheelcollider_testing`).
-pub use wheelcollider_testing::presets::{PRESETS, TRAILERS, TWO_WHEELERS, VARIANTS, preset, preset_text, presets_dir};
+pub use wheelcollider_testing::presets::{
+    PRESETS, TRACKED, TRAILERS, TWO_WHEELERS, VARIANTS, preset, preset_text, presets_dir,
+};
