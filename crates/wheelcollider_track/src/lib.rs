@@ -124,11 +124,25 @@ pub enum Maneuver {
     /// circuit, a robot driver cornering at 90 % of the grip it feels: each lap's time,
     /// the tyres' warm-up, their temperatures, pressures and wear, the pace lost per lap.
     Stint,
+    /// A tracked vehicle ([`Maneuver::is_tracked_only`]): steady skid-steer turns in
+    /// first at 2 m/s, steer 0.25, 0.5 and 1: each radius against the belts' speeds with
+    /// their slip taken off, the belts' thrusts and the turning moment against Wong's
+    /// closed form with the friction circle.
+    SkidSteer,
+    /// A tracked vehicle: a pivot turn in neutral, full steer and throttle: the yaw rate
+    /// against the belts' power over the turning moment, the moment against Wong's, the
+    /// engine's power against the belts'.
+    Pivot,
+    /// A tracked vehicle: from rest in first at full throttle on 50 %, 90 % and 110 % of
+    /// the gradient its engine and grip give: how far up it gets.
+    SlopeClimb,
+    /// A tracked vehicle: brakes on across a 30 % side slope: how far it moves in 10 s.
+    SideSlope,
 }
 
 impl Maneuver {
     /// Every manoeuvre, in the order `all` runs them.
-    pub const ALL: [Maneuver; 18] = [
+    pub const ALL: [Maneuver; 22] = [
         Maneuver::Settle,
         Maneuver::Acceleration,
         Maneuver::Braking,
@@ -147,6 +161,10 @@ impl Maneuver {
         Maneuver::TowSway,
         Maneuver::TowReverse,
         Maneuver::Stint,
+        Maneuver::SkidSteer,
+        Maneuver::Pivot,
+        Maneuver::SlopeClimb,
+        Maneuver::SideSlope,
     ];
 
     /// Whether it tows a trailer: it needs a preset with a hitch (`run_maneuver` takes
@@ -166,6 +184,27 @@ impl Maneuver {
             self,
             Maneuver::Acceleration | Maneuver::Braking | Maneuver::Circle | Maneuver::StepSteer
         )
+    }
+
+    /// Whether only a tracked vehicle (a vehicle with
+    /// [`tracks`](wheelcollider_avian::prelude::VehicleSettings::tracks) set) runs it:
+    /// the skid-steer turns, the pivot, the slope climb and the side slope.
+    pub fn is_tracked_only(self) -> bool {
+        matches!(
+            self,
+            Maneuver::SkidSteer | Maneuver::Pivot | Maneuver::SlopeClimb | Maneuver::SideSlope
+        )
+    }
+
+    /// Whether it drives a tracked vehicle: its own ([`is_tracked_only`](Self::is_tracked_only))
+    /// and the settle, the acceleration, the braking and the slope hold. The others steer
+    /// by road-wheel angle (`docs/tracked.md`).
+    pub fn drives_tracked(self) -> bool {
+        self.is_tracked_only()
+            || matches!(
+                self,
+                Maneuver::Settle | Maneuver::Acceleration | Maneuver::Braking | Maneuver::SlopeHold
+            )
     }
 
     /// Whether it reads the tyres' temperatures and wear: it needs a preset whose tyres
@@ -195,6 +234,10 @@ impl Maneuver {
             Maneuver::TowSway => "tow-sway",
             Maneuver::TowReverse => "tow-reverse",
             Maneuver::Stint => "stint",
+            Maneuver::SkidSteer => "skid-steer",
+            Maneuver::Pivot => "pivot",
+            Maneuver::SlopeClimb => "slope-climb",
+            Maneuver::SideSlope => "side-slope",
         }
     }
 
@@ -221,6 +264,10 @@ impl Maneuver {
             }
             Maneuver::TowReverse => "towing, reversing with the steering centred: divergence, jackknife",
             Maneuver::Stint => "ten laps of a stadium circuit: lap times, tyre warm-up, temperatures, pressures, wear",
+            Maneuver::SkidSteer => "tracked, skid-steer turns at 2 m/s: radii, thrusts and moment against Wong",
+            Maneuver::Pivot => "tracked, a pivot in neutral: yaw rate against the belts' power, moment against Wong",
+            Maneuver::SlopeClimb => "tracked, from rest up 50, 90 and 110 % of its gradient limit: how far up",
+            Maneuver::SideSlope => "tracked, brakes on across a 30 % side slope: drift over 10 s",
         }
     }
 }
@@ -285,6 +332,36 @@ pub enum ManeuverError {
         "`{0}` has an axle of one wheel: this manoeuvre drives pairs of wheels (a two-wheeler rides acceleration, braking, circle and step steer)"
     )]
     SingleAxle(String),
+    /// A tracked vehicle in a manoeuvre that steers by road-wheel angle, or a vehicle
+    /// without tracks in a tracked vehicle's own ([`Maneuver::drives_tracked`]).
+    #[error(
+        "`{0}`: a tracked vehicle runs settle, acceleration, braking, slope hold, skid steer, pivot, slope climb and side slope; the last four only a tracked vehicle"
+    )]
+    Tracked(String),
+}
+
+/// Whether `maneuver` can run on `settings` as it is: an axle of one wheel only in a
+/// two-wheeler's manoeuvre, a tracked vehicle only in its own, a towing manoeuvre with a
+/// hitch, a compound where the tyres' heat is read. The runner skips with the reason.
+pub fn fits(settings: &VehicleSettings, maneuver: Maneuver) -> Result<(), ManeuverError> {
+    let name = || settings.name.clone();
+    if settings.axles.iter().any(|a| a.single) && !(settings.two_wheeler.is_some() && maneuver.rides_two_wheelers()) {
+        return Err(ManeuverError::SingleAxle(name()));
+    }
+    let tracked = settings.tracks.is_some();
+    if (tracked && !maneuver.drives_tracked()) || (!tracked && maneuver.is_tracked_only()) {
+        return Err(ManeuverError::Tracked(name()));
+    }
+    if maneuver.is_towing() && settings.hitch.is_none() {
+        return Err(ManeuverError::Towing(format!(
+            "`{}` has no hitch to tow from",
+            settings.name
+        )));
+    }
+    if maneuver.needs_compound() && settings.axles.iter().any(|a| a.wheel.compound().is_none()) {
+        return Err(ManeuverError::Compound(name()));
+    }
+    Ok(())
 }
 
 /// The shipped trailer that couples to `settings`' hitch: `caravan` behind a ball,
@@ -331,12 +408,7 @@ pub fn run_with_trailer(
     }
     let mut settings = settings.clone();
     settings.validate()?;
-    if settings.axles.iter().any(|a| a.single) && !(settings.two_wheeler.is_some() && maneuver.rides_two_wheelers()) {
-        return Err(ManeuverError::SingleAxle(settings.name.clone()));
-    }
-    if maneuver.needs_compound() && settings.axles.iter().any(|a| a.wheel.compound().is_none()) {
-        return Err(ManeuverError::Compound(settings.name.clone()));
-    }
+    fits(&settings, maneuver)?;
     let mut out = Out::default();
     let towed = if maneuver.is_towing() {
         Some(towing_pair(&settings, trailer)?)
@@ -366,6 +438,10 @@ pub fn run_with_trailer(
             maneuvers::towing::tow_reverse(&settings, towed.as_ref().expect("towing"), options, &mut out)
         }
         Maneuver::Stint => maneuvers::stint::stint(&settings, options, &mut out),
+        Maneuver::SkidSteer => maneuvers::tracked::skid_steer(&settings, options, &mut out),
+        Maneuver::Pivot => maneuvers::tracked::pivot(&settings, options, &mut out),
+        Maneuver::SlopeClimb => maneuvers::tracked::slope_climb(&settings, options, &mut out),
+        Maneuver::SideSlope => maneuvers::tracked::side_slope(&settings, options, &mut out),
     };
     let (time, mut channels) = sim.rec.finish(&sim.labels);
     channels.extend(out.extra);

@@ -93,6 +93,8 @@ pub(crate) enum Ground {
     Flat(WheelSurface),
     /// Asphalt tilted up towards −Z by this angle (deg).
     Slope(f32),
+    /// Asphalt tilted about Z by this angle (deg): a side slope, up towards −X.
+    Across(f32),
 }
 
 pub(crate) struct Sim {
@@ -122,8 +124,11 @@ impl Sim {
                     .spawn((RigidBody::Static, Collider::half_space(Vec3::Y), surface));
                 Quat::IDENTITY
             }
-            Ground::Slope(deg) => {
-                let rot = Quat::from_rotation_x(deg.to_radians());
+            Ground::Slope(deg) | Ground::Across(deg) => {
+                let rot = match ground {
+                    Ground::Across(_) => Quat::from_rotation_z(deg.to_radians()),
+                    _ => Quat::from_rotation_x(deg.to_radians()),
+                };
                 app.world_mut().spawn((
                     RigidBody::Static,
                     Collider::cuboid(400.0, 2.0, 400.0),

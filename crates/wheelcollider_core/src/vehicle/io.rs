@@ -89,6 +89,22 @@ pub struct WheelFeedback {
     pub aligning_torque: f32,
 }
 
+impl WheelFeedback {
+    /// The torque that held the wheel's spin last step (N·m): its tyre's reaction and
+    /// its rolling resistance against the spin (0 for a wheel at rest), what a drive
+    /// must give it to keep it turning.
+    pub fn held_torque(&self) -> f32 {
+        let turning = if self.angular_velocity > 0.0 {
+            1.0
+        } else if self.angular_velocity < 0.0 {
+            -1.0
+        } else {
+            0.0
+        };
+        self.tyre_torque + self.rolling_torque * turning
+    }
+}
+
 impl From<(&crate::WheelSettings, &crate::StepOutput)> for WheelFeedback {
     /// A wheel's last step as the vehicle reads it: its settings give the inertia and
     /// radius, its output the rest.

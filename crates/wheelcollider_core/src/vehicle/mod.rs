@@ -102,6 +102,7 @@ pub use engine::{EngineLayout, EngineSettings, LIMITER_BAND_RPM, SPEED_LIMIT_BAN
 pub use fields::{VEHICLE_FLOATS, VehiclePart};
 pub use geometry::{AxleGeometry, AxleRole, AxleSuspension, BEAM_COMPLIANCE};
 pub use io::{DriverInput, PowertrainReport, VehicleState, VehicleStep, WheelFeedback};
+pub use predict::SkidSteer;
 pub use settings::*;
 pub use steering::SteeringSettings;
 pub use sway::{SwayMode, SwayModel};

@@ -4,7 +4,8 @@
 //! - top speed: where the full-throttle drive force meets drag and rolling resistance;
 //! - static axle loads: the centre of mass between the axles (lever rule);
 //! - stopping distance: the tyre curve's locked or peak friction per axle, the brake
-//!   layout, load transfer and drag, integrated over speed.
+//!   layout, load transfer and drag, integrated over speed;
+//! - a tracked vehicle's skid-steer turn (Wong) and the gradient it climbs.
 //!
 //! The formulas are in `docs/vehicle.md` and `docs/maneuvers.md`.
 
@@ -204,5 +205,81 @@ impl VehicleSettings {
                 v / decel(v).max(1e-3) * (v0 / n as f32)
             })
             .sum()
+    }
+}
+
+/// Wong's steady skid-steer turn of a tracked vehicle ([`VehicleSettings::predicted_skid_steer`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SkidSteer {
+    /// The turning resistance moment `M_r = μ_t·W·L/4` (N·m).
+    pub moment: f32,
+    /// The outer belt's thrust `μ_r·W/2 + M_r/B` (N).
+    pub outer: f32,
+    /// The inner belt's thrust `μ_r·W/2 − M_r/B` (N; negative: it brakes).
+    pub inner: f32,
+    /// The lateral resistance coefficient `μ_t` it used (the track's lateral friction,
+    /// less what the belts' thrusts take of it with the friction circle).
+    pub lateral_resistance: f32,
+}
+
+impl VehicleSettings {
+    /// A tracked vehicle's steady skid-steer turn at low speed (Wong, *Theory of Ground
+    /// Vehicles*, 4th ed., §7.2): the belts' sliding resists the turn with
+    /// `M_r = μ_t·W·L/4`, and the outer and inner belts push `μ_r·W/2 ± M_r/B`. `W` is
+    /// the weight, `B` the tread (the first axle's track), `L` the length on the ground
+    /// (the road wheels' count times their spacing), `μ_r` the road wheels' rolling
+    /// resistance. Wong's simple theory takes `μ_t` as the track's lateral friction
+    /// `μ_y` (`friction_circle` false); with `friction_circle` each belt keeps across
+    /// what its thrust leaves of its friction circle, `c = √(1 − (F/(μ_x·W/2))²)`, and
+    /// `μ_t = μ_y·(c_o + c_i)/2`, solved with the thrusts it gives (`docs/tracked.md`).
+    /// `None` for a vehicle without tracks.
+    pub fn predicted_skid_steer(&self, friction_circle: bool) -> Option<SkidSteer> {
+        self.tracks.as_ref()?;
+        let n = self.axles.len();
+        let (first, last) = (self.axles.first()?, self.axles.last()?);
+        let l = (last.z - first.z).abs() * n as f32 / (n.max(2) - 1) as f32;
+        let b = 2.0 * first.half_track;
+        let w = self.chassis.mass * G;
+        let wheel = &first.wheel;
+        let (mu_r, mu_x, mu_y) = (
+            wheel.rolling_resistance(),
+            wheel.longitudinal_tyre().max_value(),
+            wheel.lateral_tyre().max_value(),
+        );
+        let simple = mu_y * w * l / 4.0;
+        let mut c = 1.0f32;
+        if friction_circle {
+            for _ in 0..50 {
+                let used = |sign: f32| (mu_r * w / 2.0 + sign * c * simple / b) / (mu_x * w / 2.0);
+                let left = |u: f32| (1.0 - u * u).max(0.0).sqrt();
+                c = 0.5 * (left(used(1.0)) + left(used(-1.0)));
+            }
+        }
+        let moment = c * simple;
+        Some(SkidSteer {
+            moment,
+            outer: mu_r * w / 2.0 + moment / b,
+            inner: mu_r * w / 2.0 - moment / b,
+            lateral_resistance: c * mu_y,
+        })
+    }
+
+    /// The steepest gradient (rise over run) a vehicle with every axle driven climbs
+    /// from rest: the lesser of its engine's limit in first, `sin θ + μ_r·cos θ =
+    /// T_max·i_1·η/(r·W)` (the most torque of the curve through first and the
+    /// efficiency), and its grip's, `tan θ = μ_x − μ_r`. `None` unless every axle is
+    /// driven.
+    pub fn predicted_gradient_limit(&self) -> Option<f32> {
+        if self.axles.is_empty() || !self.axles.iter().all(|a| a.driven) {
+            return None;
+        }
+        let wheel = &self.axles[0].wheel;
+        let (mu_r, mu_x) = (wheel.rolling_resistance(), wheel.longitudinal_tyre().max_value());
+        let peak = self.engine.torque_curve.iter().map(|p| p[1]).fold(0.0f32, f32::max);
+        let force = peak * self.gearbox.total_ratio(1) * self.gearbox.efficiency / self.drive_radius();
+        let w = self.chassis.mass * G;
+        let x = (force / (w * (1.0 + mu_r * mu_r).sqrt())).min(1.0);
+        let engine = (x.asin() - mu_r.atan()).tan();
+        Some(engine.min(mu_x - mu_r))
     }
 }

@@ -95,15 +95,16 @@ impl TrackSettings {
 
     /// Geared: the torque the steering drive takes from the engine (N·m at the engine)
     /// for a steer position `steer`: the power it passes between the belts, `2·t·Δ`
-    /// with `t` half the belts' torque difference of the last step (the road wheels'
-    /// tyre torques), over the engine's speed, `= 2·t·steer·steer_ratio`.
+    /// with `t` half the belts' torque difference of the last step (each road wheel's
+    /// drive at its speed: its tyre's torque and its rolling resistance against its
+    /// spin), over the engine's speed, `= 2·t·steer·steer_ratio`.
     pub fn engine_load(&self, settings: &VehicleSettings, steer: f32, wheel: impl Fn(usize) -> WheelFeedback) -> f32 {
         if self.steering != TrackSteering::Geared {
             return 0.0;
         }
         let side = |right: bool| -> f32 {
             (0..settings.axles.len())
-                .map(|a| wheel(VehicleSettings::wheel_index(a, right)).tyre_torque)
+                .map(|a| wheel(VehicleSettings::wheel_index(a, right)).held_torque())
                 .sum()
         };
         let t = 0.5 * (side(true) - side(false));

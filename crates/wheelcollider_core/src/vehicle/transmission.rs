@@ -359,7 +359,7 @@ pub(crate) fn engine_load(
             } else {
                 0.0
             };
-            w.tyre_torque + (w.rolling_torque + drag) * turning
+            w.held_torque() + drag * turning
         })
         .sum();
     let at_engine = at_wheels / ratio;

@@ -23,7 +23,9 @@ use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{Arg, ArgAction, ArgGroup, ArgMatches, Command, value_parser};
 use plotters::prelude::*;
 use wheelcollider_avian::prelude::{CompoundBase, TyreCompound, VehicleSettings};
-use wheelcollider_track::{HZ_RANGE, Maneuver, ManeuverOptions, ManeuverReport, run_with_trailer, shipped_trailer};
+use wheelcollider_track::{
+    HZ_RANGE, Maneuver, ManeuverOptions, ManeuverReport, fits, run_with_trailer, shipped_trailer,
+};
 
 /// The command line: its help lists every manoeuvre with [`Maneuver::summary`].
 fn command() -> Command {
@@ -227,16 +229,8 @@ fn main() -> ExitCode {
     for &m in &args.maneuvers {
         let mut row = vec![];
         for (name, settings) in &cars {
-            if settings.axles.iter().any(|a| a.single) && !(settings.two_wheeler.is_some() && m.rides_two_wheelers()) {
-                eprintln!("{name}: {m} skipped: an axle of one wheel (this manoeuvre drives pairs of wheels)");
-                continue;
-            }
-            if m.is_towing() && settings.hitch.is_none() {
-                eprintln!("{name}: {m} skipped: no hitch");
-                continue;
-            }
-            if m.needs_compound() && settings.axles.iter().any(|a| a.wheel.compound().is_none()) {
-                eprintln!("{name}: {m} skipped: no tyre compound (--compound fits one)");
+            if let Err(why) = fits(settings, m) {
+                eprintln!("{name}: {m} skipped: {why}");
                 continue;
             }
             let towed = trailer.clone().or_else(|| shipped_trailer(settings));

@@ -18,6 +18,7 @@ pub(crate) mod slope_hold;
 pub(crate) mod step_steer;
 pub(crate) mod stint;
 pub(crate) mod towing;
+pub(crate) mod tracked;
 
 /// What every manoeuvre uses: the harness, the report, the statistics, the controls.
 mod prelude {

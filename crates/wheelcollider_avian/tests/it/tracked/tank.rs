@@ -23,15 +23,15 @@ struct Reading {
     yaw_rate: f32,
     /// Left, right: the belt's speed, its road wheels' mean surface speed (m/s).
     belt: [f32; 2],
-    /// Left, right: the belt's tractive force on the hull, its road wheels' forward
-    /// forces with their rolling resistance put back (N).
+    /// Left, right: the belt's tractive force, its road wheels' drive over their radius:
+    /// their tyres' forward forces and their rolling resistance against their spin (N).
     traction: [f32; 2],
-    /// Left, right: the rolling resistance summed (N).
+    /// Left, right: the rolling resistance summed, signed with the belt's speed (N).
     rolling: [f32; 2],
     /// Left, right: the belt's mean longitudinal slip.
     slip: [f32; 2],
     /// The power the ground takes from the belts' longitudinal slip (W): each road
-    /// wheel's forward force times the belt's speed over the ground under it.
+    /// wheel's tyre force times its belt's speed over the ground under it.
     slip_power: f32,
     /// The road wheels' lateral forces' moment about the hull's centre of mass (N·m,
     /// yaw, positive left).
@@ -94,10 +94,12 @@ fn read(app: &App, car: Entity, wheels: &[(Entity, bool)], t: f32) -> Reading {
         if o.grounded {
             let at = out.contact_position - centre;
             let ground = (v + omega.cross(at)).dot(forward);
-            r.traction[s] += o.forward_force + o.rolling_resistance_force;
-            r.rolling[s] += o.rolling_resistance_force;
+            // The rolling resistance holds back the spin, whichever way it turns.
+            let rolling = o.rolling_resistance_force * belt.signum();
+            r.traction[s] += o.forward_force + rolling;
+            r.rolling[s] += rolling;
             r.slip[s] += o.forward_slip / per_side;
-            r.slip_power += (o.forward_force + o.rolling_resistance_force) * (belt - ground);
+            r.slip_power += o.forward_force * (belt - ground);
             r.moment += at.cross(side * o.sideways_force).y;
             r.yaw_moment += at.cross(side * o.sideways_force + forward * o.forward_force).y;
         }
@@ -336,7 +338,7 @@ fn a_pivot_turn_in_neutral_turns_on_the_power_the_belts_give() {
         let yaw = m(&|r| r.yaw_rate);
         let moment = -m(&|r| r.moment);
         let belts = m(&|r| r.traction[0] * r.belt[0] + r.traction[1] * r.belt[1]);
-        let rolling = -m(&|r| r.rolling[0] * r.belt[0] + r.rolling[1] * r.belt[1]);
+        let rolling = m(&|r| r.rolling[0] * r.belt[0] + r.rolling[1] * r.belt[1]);
         let slip = m(&|r| r.slip_power);
         let engine = m(&|r| r.engine_torque * r.rpm / RAD_PER_S_TO_RPM);
         let drift = m(&|r| r.forward.abs());
