@@ -9,7 +9,6 @@ use avian3d::prelude::*;
 use bevy::prelude::*;
 use wheelcollider_avian::prelude::*;
 use wheelcollider_avian::vehicle::VehicleRuntime;
-use wheelcollider_core::STANDARD_GRAVITY as G;
 use wheelcollider_core::vehicle::{RAD_PER_S_TO_RPM, TrackSteering};
 use wheelcollider_testing::presets::preset;
 
@@ -147,54 +146,16 @@ fn manual() -> VehicleSettings {
     s
 }
 
-/// The track's geometry and grip as Wong's closed form reads them: the weight `W` (N),
-/// the tread `B` (m), the length on the ground `L` (m: the road wheels' count times
-/// their spacing, each carrying its share of the belt's length), the rolling
-/// resistance `μ_r` and the track's friction along (`μ_x`) and across (`μ_y`).
-struct Track {
-    w: f32,
-    b: f32,
-    l: f32,
-    mu_r: f32,
-    mu_x: f32,
-    mu_y: f32,
+/// Wong's closed form of the steady turn, the core's `predicted_skid_steer`:
+/// (`M_r`, the outer thrust, the inner thrust) with or without the friction circle.
+fn wong(s: &VehicleSettings, friction_circle: bool) -> (f32, f32, f32) {
+    let w = s.predicted_skid_steer(friction_circle).expect("a tracked vehicle");
+    (w.moment, w.outer, w.inner)
 }
 
-impl Track {
-    fn of(s: &VehicleSettings) -> Self {
-        let n = s.axles.len() as f32;
-        let (first, last) = (s.axles[0].z, s.axles[s.axles.len() - 1].z);
-        let wheel = &s.axles[0].wheel;
-        Track {
-            w: s.chassis.mass * G,
-            b: 2.0 * s.axles[0].half_track,
-            l: (last - first) * n / (n - 1.0),
-            mu_r: wheel.rolling_resistance(),
-            mu_x: wheel.longitudinal_tyre().max_value(),
-            mu_y: wheel.lateral_tyre().max_value(),
-        }
-    }
-
-    /// Wong's turning resistance moment `M_r = μ_t·W·L/4` (N·m) and the outer and inner
-    /// belts' thrusts `μ_r·W/2 ± M_r/B` (N) in a steady turn, with the lateral
-    /// resistance `μ_t = c·μ_y`. Wong's simple theory takes `c = 1`; `corrected` takes
-    /// each belt's lateral resistance as what its thrust leaves of the friction circle,
-    /// `c = ½·Σ √(1 − (F/(μ_x·W/2))²)`, solved with the thrusts it gives.
-    fn wong(&self, corrected: bool) -> (f32, f32, f32) {
-        let simple = self.mu_y * self.w * self.l / 4.0;
-        let mut c = 1.0f32;
-        for _ in 0..(if corrected { 50 } else { 0 }) {
-            let thrust =
-                |sign: f32| (self.mu_r * self.w / 2.0 + sign * c * simple / self.b) / (self.mu_x * self.w / 2.0);
-            c = 0.5 * ((1.0 - thrust(1.0).powi(2)).max(0.0).sqrt() + (1.0 - thrust(-1.0).powi(2)).max(0.0).sqrt());
-        }
-        let m = c * simple;
-        (
-            m,
-            self.mu_r * self.w / 2.0 + m / self.b,
-            self.mu_r * self.w / 2.0 - m / self.b,
-        )
-    }
+/// The tread `B` (m): the first axle's track.
+fn tread(s: &VehicleSettings) -> f32 {
+    2.0 * s.axles[0].half_track
 }
 
 /// The radius (m) the belts' speeds give once each belt's slip is taken off them,
@@ -255,7 +216,7 @@ fn the_tank_reaches_its_published_top_speed() {
 /// - The hull's yaw balance: the belts' thrusts' moment `(F_o − F_i)·B/2` equals the
 ///   road wheels' lateral forces' moment within 1 %.
 /// - The thrusts within 5 % of `μ_r·W/2 ± M_r/B` with each belt's lateral resistance
-///   what its thrust leaves of the friction circle (`Track::wong(true)`). Against the
+///   what its thrust leaves of the friction circle (`predicted_skid_steer`). Against the
 ///   simple theory (`μ_t` the track's whole lateral friction) they read 12–14 % low:
 ///   the simple theory leaves out that a belt driving or braking hard has less grip
 ///   left across (printed).
@@ -269,9 +230,9 @@ fn the_tank_reaches_its_published_top_speed() {
 #[test]
 fn a_steady_skid_steer_turn_meets_wongs_closed_form() {
     let s = manual();
-    let track = Track::of(&s);
-    let (m_simple, fo_simple, fi_simple) = track.wong(false);
-    let (m_r, fo, fi) = track.wong(true);
+    let b = tread(&s);
+    let (m_simple, fo_simple, fi_simple) = wong(&s, false);
+    let (m_r, fo, fi) = wong(&s, true);
     let ratio = s.tracks.as_ref().unwrap().steer_ratio;
     let r_wheel = s.axles[0].wheel.radius();
     for hz in [30.0, 60.0, 240.0] {
@@ -285,9 +246,9 @@ fn a_steady_skid_steer_turn_meets_wongs_closed_form() {
         let (v, yaw) = (m(&|r| r.forward), m(&|r| r.yaw_rate));
         let (outer, inner) = (m(&|r| r.traction[1]), m(&|r| r.traction[0]));
         let moment = m(&|r| r.moment);
-        let balance = (outer - inner) * track.b / 2.0;
+        let balance = (outer - inner) * b / 2.0;
         let radius = v / yaw;
-        let slip_r = m(&|r| slip_radius(track.b, r));
+        let slip_r = m(&|r| slip_radius(b, r));
         let difference = m(&|r| r.belt[1] - r.belt[0]);
         let kinematic = 2.0 * ratio * m(&|r| r.rpm) / RAD_PER_S_TO_RPM * r_wheel;
         eprintln!(
@@ -325,8 +286,7 @@ fn a_steady_skid_steer_turn_meets_wongs_closed_form() {
 #[test]
 fn a_pivot_turn_in_neutral_turns_on_the_power_the_belts_give() {
     let s = manual();
-    let track = Track::of(&s);
-    let (m_r, _, _) = track.wong(true);
+    let (m_r, _, _) = wong(&s, true);
     for hz in [30.0, 60.0, 240.0] {
         let readings = drive(&s, hz, Some(0), 10.0, |_| DriverInput {
             throttle: 1.0,
@@ -378,7 +338,7 @@ fn clutch_and_brake_steering_turns_about_the_braked_belt() {
     let mut s = manual();
     let tracks = s.tracks.as_mut().unwrap();
     (tracks.steering, tracks.steer_brake) = (TrackSteering::ClutchBrake, 60_000.0);
-    let track = Track::of(&s);
+    let b = tread(&s);
     for hz in [30.0, 60.0, 240.0] {
         let turn = |steer: f32| {
             drive(&s, hz, Some(1), 20.0, move |_| DriverInput {
@@ -390,7 +350,7 @@ fn clutch_and_brake_steering_turns_about_the_braked_belt() {
         let part = turn(0.75);
         let m = |r: &[Reading], f: &dyn Fn(&Reading) -> f32| mean_from(r, 15.0, f);
         let radius = m(&part, &|r| r.forward) / m(&part, &|r| r.yaw_rate);
-        let slip_r = m(&part, &|r| slip_radius(track.b, r));
+        let slip_r = m(&part, &|r| slip_radius(b, r));
         let full = turn(1.0);
         let (inner, outer) = (m(&full, &|r| r.belt[0]), m(&full, &|r| r.belt[1]));
         let yaw = m(&full, &|r| r.yaw_rate);
