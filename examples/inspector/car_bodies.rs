@@ -1,7 +1,8 @@
 //! The car bodies, built from primitives and tapered boxes sized from the preset
 //! (chassis length and width, axle positions, wheel size): a hatch, a rally hatch in
 //! livery, a coupé with a wing, a kart with its driver; the towing bodies are in
-//! `truck_bodies.rs`, the two-wheelers' in `bike_bodies.rs`.
+//! `truck_bodies.rs`, the two-wheelers' in `bike_bodies.rs`, a tracked vehicle's in
+//! `tank_bodies.rs`.
 //!
 //! Why `saloon` and `kart` are long: one statement per part of the body, no logic.
 use std::f32::consts::FRAC_PI_2;
@@ -21,6 +22,7 @@ pub enum Style {
     Caravan,
     Truck,
     Motorcycle,
+    Tank,
 }
 
 impl Style {
@@ -28,6 +30,7 @@ impl Style {
         match settings.name.as_str() {
             _ if settings.trailer.is_some() => Style::Caravan,
             _ if settings.two_wheeler.is_some() => Style::Motorcycle,
+            _ if settings.tracks.is_some() => Style::Tank,
             _ if settings.hitch.as_ref().is_some_and(|h| h.kind == HitchKind::FifthWheel) => Style::Truck,
             "rally" => Style::Rally,
             "gt86" => Style::Coupe,
@@ -57,6 +60,7 @@ impl Style {
             Style::Caravan => &[(0.93, 0.93, 0.9)],
             Style::Truck => &[(0.75, 0.08, 0.08), (0.1, 0.25, 0.55), (0.92, 0.92, 0.9)],
             Style::Motorcycle => &[(0.1, 0.2, 0.6), (0.05, 0.05, 0.06), (0.8, 0.05, 0.05)],
+            Style::Tank => &[(0.28, 0.31, 0.2), (0.2, 0.22, 0.17)],
         };
         let (r, g, b) = palette[livery % palette.len()];
         Color::srgb(r, g, b)

@@ -10,6 +10,7 @@ use std::f32::consts::{FRAC_PI_2, TAU};
 
 use crate::bike_bodies::motorcycle;
 use crate::car_bodies::{Painter, Style, kart, saloon};
+use crate::tank_bodies::tank;
 use crate::truck_bodies::{caravan, truck};
 
 use bevy::prelude::*;
@@ -105,6 +106,7 @@ fn dress_cars(
             Style::Caravan => caravan(c, &mut painter, settings, &tail),
             Style::Truck => truck(c, &mut painter, settings, livery, &tail),
             Style::Motorcycle => motorcycle(c, &mut painter, settings, livery, &tail),
+            Style::Tank => tank(c, &mut painter, settings, livery, &tail),
             _ => saloon(c, &mut painter, settings, style, livery, &tail),
         });
         commands.entity(car).insert((

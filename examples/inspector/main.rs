@@ -27,7 +27,8 @@
 //!   [`textures`] its generated ground textures and sky;
 //! - [`terrain`]: its banked turn (a triangle mesh) and grass hill (a heightfield);
 //! - [`car_visuals`]: dresses each car (a body from [`car_bodies`] per preset, a
-//!   motorcycle's from [`bike_bodies`], wheels with rims and spokes) and lights its
+//!   motorcycle's from [`bike_bodies`], a tank's from [`tank_bodies`], wheels with rims
+//!   and spokes) and lights its
 //!   brake lights;
 //! - [`effects`]: skid marks, tyre smoke and dust from each wheel's `WheelEffects`, a
 //!   dust burst on the `Landed` event;
@@ -47,6 +48,7 @@ mod hud;
 mod layout;
 mod script;
 mod sound;
+mod tank_bodies;
 mod terrain;
 mod textures;
 mod towing;
