@@ -46,16 +46,16 @@ impl Slots {
 }
 
 /// Solves `driveline` with the group's `staged` wheels; `start` holds each slot's first
-/// guess of its drive torque. Returns each slot's (spin rad/s, drive torque N·m) for
-/// the driven ones, and writes the torques and rounds into `driveline`; `None` when a
+/// guess of its drive torque. Returns each of the `N` slots' (spin rad/s, drive torque
+/// N·m) for the driven ones, and writes the torques and rounds into `driveline`; `None` when a
 /// driven wheel could not be staged (its step had nothing to run).
-pub(super) fn solve(
+pub(super) fn solve<const N: usize>(
     driveline: &mut WheelDriveline,
     slots: &Slots,
     staged: &[Option<Result<Staged, StepOutput>>],
     start: &[f32],
     dt: f32,
-) -> Option<[Option<(f64, f64)>; MAX_WHEELS]> {
+) -> Option<[Option<(f64, f64)>; N]> {
     let mut wheels: [Option<&Staged>; 2 * MAX_DRIVEN_AXLES] = [None; 2 * MAX_DRIVEN_AXLES];
     let mut first = [0.0f64; 2 * MAX_DRIVEN_AXLES];
     for (i, &slot) in slots.slot.iter().enumerate() {

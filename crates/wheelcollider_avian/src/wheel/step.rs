@@ -14,7 +14,7 @@ use super::contracts::{
 use super::driveline::Slots;
 use avian3d::prelude::*;
 use bevy::prelude::*;
-use wheelcollider_core::suspension::MAX_WHEELS;
+use wheelcollider_core::suspension::{MAX_WHEELS, SMALL_GROUP};
 use wheelcollider_core::{Staged, StepOutput};
 
 /// The box (chassis frame, m) that holds a wheel's sweep: from the shape's start `radius`
@@ -200,16 +200,25 @@ fn step_chassis(world: &StepWorld, mut c: ChassisDataItem) {
         .iter()
         .copied()
         .filter(|&w| world.owners.get(w).is_ok_and(|wheel_of| wheel_of.0 == entity));
+    // A group of a car's size has its buffers that size (`SMALL_GROUP`): a car does
+    // not pay for a tank's fourteen road wheels.
+    let group = |batch: &[Entity], sums: &mut ChassisSums, driveline: Option<&mut WheelDriveline>| {
+        if batch.len() <= SMALL_GROUP {
+            step_group::<SMALL_GROUP>(&ctx, world.wheels, batch, sums, driveline);
+        } else {
+            step_group::<MAX_WHEELS>(&ctx, world.wheels, batch, sums, driveline);
+        }
+    };
     for w in mine {
         batch[n] = w;
         n += 1;
         if n == MAX_WHEELS {
-            step_group(&ctx, world.wheels, &batch[..n], &mut sums, driveline.take());
+            group(&batch[..n], &mut sums, driveline.take());
             n = 0;
         }
     }
     if n > 0 {
-        step_group(&ctx, world.wheels, &batch[..n], &mut sums, driveline.take());
+        group(&batch[..n], &mut sums, driveline.take());
     }
     let state = c.state.bypass_change_detection();
     state.grounded_wheels = sums.grounded;
@@ -246,19 +255,20 @@ impl ChassisSums {
 }
 
 /// One group of one chassis' wheels (all of them, unless it has more than
-/// [`MAX_WHEELS`]): sense each, solve their suspension together, stage each, solve the
-/// `driveline` with the driven ones, finish each and add its force to `sums`.
-fn step_group(
+/// [`MAX_WHEELS`]), its buffers `N` long (`N` ≥ the batch): sense each, solve their
+/// suspension together, stage each, solve the `driveline` with the driven ones, finish
+/// each and add its force to `sums`.
+fn step_group<const N: usize>(
     ctx: &ChassisContext,
     wheels: &WheelQuery,
     batch: &[Entity],
     sums: &mut ChassisSums,
     driveline: Option<&mut WheelDriveline>,
 ) {
-    let mut sensed = [Sensed::default(); MAX_WHEELS];
+    let mut sensed = [Sensed::default(); N];
     // What the finish needs of each wheel, kept from its one lookup.
-    let mut kept: [Option<(&WheelCollider, &WheelInput, Mut<WheelState>, Mut<WheelOutput>)>; MAX_WHEELS] =
-        Default::default();
+    let mut kept: [Option<(&WheelCollider, &WheelInput, Mut<WheelState>, Mut<WheelOutput>)>; N] =
+        core::array::from_fn(|_| None);
     for (i, &w) in batch.iter().enumerate() {
         if batch[..i].contains(&w) {
             continue;
@@ -293,10 +303,10 @@ fn step_group(
     }
     let sensed = &sensed[..batch.len()];
     let (frame, dt) = (&ctx.frame, ctx.dt);
-    let forces = super::suspension::solve_chassis(frame, sensed, dt, ctx.groups as f32);
+    let forces = super::suspension::solve_chassis::<N>(frame, sensed, dt, ctx.groups as f32);
     let slots = driveline.as_deref().and_then(|d| Slots::of(d, batch));
-    let mut staged: [Option<Result<Staged, StepOutput>>; MAX_WHEELS] = Default::default();
-    let mut start = [0.0f32; MAX_WHEELS];
+    let mut staged: [Option<Result<Staged, StepOutput>>; N] = core::array::from_fn(|_| None);
+    let mut start = [0.0f32; N];
     for (i, ((s, force), kept)) in sensed.iter().zip(forces).zip(&mut kept).enumerate() {
         let Some((wheel, input, state, _)) = kept else {
             continue;
@@ -315,8 +325,8 @@ fn step_group(
         ));
     }
     let driven = match (driveline, slots) {
-        (Some(d), Some(slots)) => super::driveline::solve(d, &slots, &staged, &start, dt).unwrap_or([None; MAX_WHEELS]),
-        _ => [None; MAX_WHEELS],
+        (Some(d), Some(slots)) => super::driveline::solve::<N>(d, &slots, &staged, &start, dt).unwrap_or([None; N]),
+        _ => [None; N],
     };
     for (i, (s, kept)) in sensed.iter().zip(&mut kept).enumerate() {
         let (Some((wheel, _, state, output)), Some(staged)) = (kept, &staged[i]) else {

@@ -20,25 +20,25 @@
 //! each on `K` scaled by the number of groups, a conservative (softer) estimate.
 
 use super::contracts::{ChassisFrame, Sensed};
-use wheelcollider_core::suspension::{MAX_WHEELS, SuspensionForce, solve};
+use wheelcollider_core::suspension::{MAX_WHEELS, SMALL_GROUP, SuspensionForce, solve};
 use wheelcollider_core::{SuspensionRow, hanging_bar_rate};
 
 /// Solves the suspension of `sensed` (one group of one chassis' wheels): each grounded
 /// wheel's force, at its index in `sensed` (`None` for a wheel in the air).
 /// `frame` gives the chassis' inverse mass (1/kg) and its last tyre forces; `scale`
 /// multiplies `K` (the number of groups).
-pub(crate) fn solve_chassis(
+pub(crate) fn solve_chassis<const N: usize>(
     frame: &ChassisFrame,
     sensed: &[Sensed],
     dt: f32,
     scale: f32,
-) -> [Option<SuspensionForce>; MAX_WHEELS] {
+) -> [Option<SuspensionForce>; N] {
     let inverse_mass = frame.inverse_mass;
-    let mut solved = [None; MAX_WHEELS];
-    let mut index = [usize::MAX; MAX_WHEELS];
-    let mut rows = [SuspensionRow::default(); MAX_WHEELS];
+    let mut solved = [None; N];
+    let mut index = [usize::MAX; N];
+    let mut rows = [SuspensionRow::default(); N];
     let mut n = 0;
-    for (i, s) in sensed.iter().enumerate().take(MAX_WHEELS) {
+    for (i, s) in sensed.iter().enumerate().take(N) {
         if let Some(g) = &s.ground {
             index[n] = i;
             rows[n] = g.row;
@@ -48,7 +48,15 @@ pub(crate) fn solve_chassis(
     if n == 0 {
         return solved;
     }
-    let mut k = [0.0f64; MAX_WHEELS * MAX_WHEELS];
+    // `K` row-major, n×n: a car's group in a small buffer (zeroed every step).
+    let mut small = [0.0f64; SMALL_GROUP * SMALL_GROUP];
+    let mut large;
+    let k: &mut [f64] = if n <= SMALL_GROUP {
+        &mut small
+    } else {
+        large = [0.0f64; MAX_WHEELS * MAX_WHEELS];
+        &mut large
+    };
     for a in 0..n {
         let ga = sensed[index[a]].ground.as_ref().expect("grounded");
         let up = sensed[index[a]].up;
@@ -90,7 +98,7 @@ pub(crate) fn solve_chassis(
             k[a * n + b] = (scale * v) as f64;
         }
     }
-    let mut forces = [SuspensionForce::default(); MAX_WHEELS];
+    let mut forces = [SuspensionForce::default(); N];
     solve(&rows[..n], &k[..n * n], dt, &mut forces[..n]);
     for a in 0..n {
         solved[index[a]] = Some(forces[a]);

@@ -100,6 +100,11 @@
 /// its mass (see the plugin).
 pub const MAX_WHEELS: usize = 16;
 
+/// The most wheels of a group whose solve sizes its matrices at this (a car's, a
+/// truck's): a larger group (a tracked vehicle's) takes [`MAX_WHEELS`]. The solve zeroes
+/// its matrices every pass, so a car does not pay for a tank's.
+pub const SMALL_GROUP: usize = 8;
+
 /// Baumgarte factor of the bump stop: the fraction of an overshoot past full travel
 /// pushed out per step.
 pub const BUMP_STOP_BAUMGARTE: f64 = 0.2;
@@ -266,13 +271,28 @@ pub fn solve(rows: &[SuspensionRow], inverse_mass: &[f64], dt: f32, out: &mut [S
     if n == 0 || inverse_mass.len() < n * n || !(dt.is_finite() && dt > 0.0) {
         return;
     }
+    if n <= SMALL_GROUP {
+        solve_in::<SMALL_GROUP>(rows, n, inverse_mass, dt, out);
+    } else {
+        solve_in::<MAX_WHEELS>(rows, n, inverse_mass, dt, out);
+    }
+}
+
+/// [`solve`] of the first `n` rows (`n` ≤ `N`) with its buffers `N` long.
+fn solve_in<const N: usize>(
+    rows: &[SuspensionRow],
+    n: usize,
+    inverse_mass: &[f64],
+    dt: f32,
+    out: &mut [SuspensionForce],
+) {
     let h = dt as f64;
     let kij = |i: usize, j: usize| {
         let v = inverse_mass[i * rows.len() + j];
         if v.is_finite() { v } else { 0.0 }
     };
-    let mut prep = [Prepared::default(); MAX_WHEELS];
-    let mut modes = [Mode::Spring; MAX_WHEELS];
+    let mut prep = [Prepared::default(); N];
+    let mut modes = [Mode::Spring; N];
     for i in 0..n {
         (prep[i], modes[i]) = prepare(&rows[i], kij(i, i).max(0.0), h);
     }
@@ -282,8 +302,8 @@ pub fn solve(rows: &[SuspensionRow], inverse_mass: &[f64], dt: f32, out: &mut [S
         h,
         kij: &kij,
     };
-    let mut forces = [0.0f64; MAX_WHEELS];
-    let mut ends = [0.0f64; MAX_WHEELS];
+    let mut forces = [0.0f64; N];
+    let mut ends = [0.0f64; N];
     solve.settle(&mut modes[..n], &mut forces[..n], &mut ends[..n]);
     for i in 0..n {
         out[i] = solve.force(&modes[..n], &ends[..n], i, forces[i]);
@@ -473,7 +493,8 @@ fn bar(rows: &[SuspensionRow], modes: &[Mode], i: usize) -> Bar {
     }
 }
 
-/// One linear solve for the forces with the rows in `modes`.
+/// One linear solve for the forces with the rows in `modes`, on matrices of
+/// [`SMALL_GROUP`] rows where they fit.
 fn solve_modes(
     rows: &[SuspensionRow],
     prep: &[Prepared],
@@ -482,9 +503,25 @@ fn solve_modes(
     kij: &impl Fn(usize, usize) -> f64,
     forces: &mut [f64],
 ) {
-    let n = prep.len();
-    let mut a = [[0.0f64; MAX_WHEELS]; MAX_WHEELS];
-    let mut rhs = [0.0f64; MAX_WHEELS];
+    if prep.len() <= SMALL_GROUP {
+        solve_modes_in::<SMALL_GROUP>(rows, prep, modes, h, kij, forces);
+    } else {
+        solve_modes_in::<MAX_WHEELS>(rows, prep, modes, h, kij, forces);
+    }
+}
+
+/// [`solve_modes`] on `N`×`N` matrices (`N` ≥ the rows).
+fn solve_modes_in<const N: usize>(
+    rows: &[SuspensionRow],
+    prep: &[Prepared],
+    modes: &[Mode],
+    h: f64,
+    kij: &impl Fn(usize, usize) -> f64,
+    forces: &mut [f64],
+) {
+    let n = prep.len().min(N);
+    let mut a = [[0.0f64; N]; N];
+    let mut rhs = [0.0f64; N];
     for i in 0..n {
         let p = &prep[i];
         match modes[i] {
@@ -553,7 +590,7 @@ fn solve_modes(
 }
 
 /// Solves `a·x = rhs` in place (partial pivoting); a singular column leaves 0.
-fn gauss(a: &mut [[f64; MAX_WHEELS]; MAX_WHEELS], rhs: &mut [f64; MAX_WHEELS], n: usize) {
+fn gauss<const N: usize>(a: &mut [[f64; N]; N], rhs: &mut [f64; N], n: usize) {
     for col in 0..n {
         let pivot = (col..n)
             .max_by(|&p, &q| a[p][col].abs().total_cmp(&a[q][col].abs()))

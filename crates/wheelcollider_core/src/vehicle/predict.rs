@@ -224,11 +224,11 @@ pub struct SkidSteer {
 
 impl VehicleSettings {
     /// A tracked vehicle's steady skid-steer turn at low speed (Wong, *Theory of Ground
-    /// Vehicles*, 4th ed., §7.2): the belts' sliding resists the turn with
-    /// `M_r = μ_t·W·L/4`, and the outer and inner belts push `μ_r·W/2 ± M_r/B`. `W` is
-    /// the weight, `B` the tread (the first axle's track), `L` the length on the ground
-    /// (the road wheels' count times their spacing), `μ_r` the road wheels' rolling
-    /// resistance. Wong's simple theory takes `μ_t` as the track's lateral friction
+    /// Vehicles*, ch. 7, the simple analysis of skid steering): the belts' sliding
+    /// resists the turn with `M_r = μ_t·W·L/4`, and the outer and inner belts push
+    /// `μ_r·W/2 ± M_r/B`. `W` is the weight, `B` the tread (the first axle's track), `L`
+    /// the length on the ground (the road wheels' count times their spacing), `μ_r` the
+    /// road wheels' rolling resistance. Wong's simple theory takes `μ_t` as the track's lateral friction
     /// `μ_y` (`friction_circle` false); with `friction_circle` each belt keeps across
     /// what its thrust leaves of its friction circle, `c = √(1 − (F/(μ_x·W/2))²)`, and
     /// `μ_t = μ_y·(c_o + c_i)/2`, solved with the thrusts it gives (`docs/tracked.md`).

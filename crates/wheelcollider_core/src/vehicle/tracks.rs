@@ -6,10 +6,12 @@
 //! makes one belt faster than the other ([`TrackSteering`]); the engine, clutch, gearbox
 //! and brakes are the vehicle step's (`docs/tracked.md`).
 //!
-//! The skid-steer turn's closed form (Wong, *Theory of Ground Vehicles*, 4th ed., §7.2):
-//! with the ground's lateral resistance `μ_t` on a track of contact length `L`, the
-//! turning resistance moment is `M_r = μ_t·W·L/4` and the belts' thrusts in a steady
-//! turn `F_o,i = μ_r·W/2 ± M_r/B` (`B` the tread, `μ_r` the rolling resistance).
+//! The skid-steer turn's closed form (Wong, *Theory of Ground Vehicles*, ch. 7, the
+//! simple analysis of skid steering): with the ground's lateral resistance `μ_t` on a
+//! track of contact length `L`, the turning resistance moment is `M_r = μ_t·W·L/4` and
+//! the belts' thrusts in a steady turn `F_o,i = μ_r·W/2 ± M_r/B` (`B` the tread, `μ_r`
+//! the rolling resistance): `VehicleSettings::predicted_skid_steer`, proved in the car
+//! by the plugin's `tracked::tank::a_steady_skid_steer_turn_meets_wongs_closed_form`.
 
 use super::{Driveline, TrackCoupling, TrackDrive, VehicleSettings, WheelFeedback, WheelInput};
 

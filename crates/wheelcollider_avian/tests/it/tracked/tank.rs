@@ -10,7 +10,6 @@ use bevy::prelude::*;
 use wheelcollider_avian::prelude::*;
 use wheelcollider_avian::vehicle::VehicleRuntime;
 use wheelcollider_core::vehicle::{RAD_PER_S_TO_RPM, TrackSteering};
-use wheelcollider_testing::presets::preset;
 
 /// One reading of a drive.
 #[derive(Clone, Copy, Debug)]
@@ -211,7 +210,7 @@ fn the_tank_reaches_its_published_top_speed() {
 }
 
 /// A steady skid-steer turn, full steer in first at 2 m/s (0.04 g): Wong's closed form
-/// (*Theory of Ground Vehicles*, §7.2), at 30, 60 and 240 Hz.
+/// (*Theory of Ground Vehicles*, ch. 7), at 30, 60 and 240 Hz.
 ///
 /// - The hull's yaw balance: the belts' thrusts' moment `(F_o − F_i)·B/2` equals the
 ///   road wheels' lateral forces' moment within 1 %.

@@ -11,6 +11,10 @@
 //!   torque stays within its steering clutch's capacity; past it, the inner side takes
 //!   the capacity's torque and the outer the rest. The gearbox output turns with the
 //!   outer side (its clutch stays locked).
+//!
+//! The plugin's `tracked::tank` proves it in the car: a steady skid-steer turn against
+//! Wong's closed form, a pivot's yaw rate against the belts' power, the clutch and
+//! brake's turn about the braked belt.
 
 use super::{MAX_DRIVEN_AXLES, TrackCoupling, TrackDrive};
 use crate::spin::{DrivenWheel, SpinTerms, solve_spin};
@@ -42,7 +46,7 @@ struct Shaft<'a, 'w, W> {
     extra: f64,
 }
 
-/// A shaft's solve: its speed, each wheel's drive torque, its total, the slope.
+/// A shaft's solve: its speed, each wheel's drive torque, the speed's slope per N·m.
 struct ShaftAnswer {
     speed: f64,
     drive: [f64; 2 * MAX_SIDE],
