@@ -26,7 +26,7 @@
 //! | `assists.rs` | [`AssistSettings`] | yaw stability (ESC) in the step; anti-flip and air control on the body ([`body_acceleration`], applied by the plugin) |
 //! | `geometry.rs` | [`AxleSuspension`], [`AxleGeometry`] | an axle's roll and compliance steer, roll centre, anti-dive and anti-squat, typical by role when unset |
 //! | `settings.rs` | [`VehicleSettings`], [`AxleSettings`], [`ChassisSettings`] | the whole car: layout, validation, RON |
-//! | `fields/` | [`VEHICLE_FLOATS`] | every scalar outside the wheels declared once (parts, axles, differentials, towing, a two-wheeler): path, unit, limit, editor range, step; `inside.rs` reaches a number inside a part that may be absent |
+//! | `fields/` | [`VEHICLE_FLOATS`] | every scalar outside the wheels declared once (parts, axles, differentials, towing, a two-wheeler): path, unit, limit, editor range, step; `inside.rs` reaches a number inside a part that may be absent, `grammar.rs` turns the table into rows |
 //! | `io.rs` | | what a step reads and writes |
 //! | `derived.rs` | | what follows from a settings: shares, resistance, ride height |
 //! | `predict.rs` | | closed-form answers: top speed, axle loads, stopping distance |

@@ -279,7 +279,7 @@ impl VehicleSettings {
         let force = peak * self.gearbox.total_ratio(1) * self.gearbox.efficiency / self.drive_radius();
         let w = self.chassis.mass * G;
         let x = (force / (w * (1.0 + mu_r * mu_r).sqrt())).min(1.0);
-        let engine = (x.asin() - mu_r.atan()).tan();
+        let engine = crate::math::tan(crate::math::asin(x) - crate::math::atan(mu_r));
         Some(engine.min(mu_x - mu_r))
     }
 }
