@@ -124,19 +124,20 @@ pub enum Maneuver {
     /// circuit, a robot driver cornering at 90 % of the grip it feels: each lap's time,
     /// the tyres' warm-up, their temperatures, pressures and wear, the pace lost per lap.
     Stint,
-    /// A tracked vehicle ([`Maneuver::is_tracked_only`]): steady skid-steer turns in
-    /// first at 2 m/s, steer 0.25, 0.5 and 1: each radius against the belts' speeds with
-    /// their slip taken off, the belts' thrusts and the turning moment against Wong's
-    /// closed form with the friction circle.
+    /// A tracked vehicle ([`Maneuver::is_tracked_only`]): steady skid-steer turns at a
+    /// crawl, three steer inputs: each radius against the belts' speeds with their slip
+    /// taken off, the belts' thrusts and the turning moment against Wong's closed form
+    /// with the friction circle (the inputs: `docs/maneuvers.md`).
     SkidSteer,
     /// A tracked vehicle: a pivot turn in neutral, full steer and throttle: the yaw rate
     /// against the belts' power over the turning moment, the moment against Wong's, the
     /// engine's power against the belts'.
     Pivot,
-    /// A tracked vehicle: from rest in first at full throttle on 50 %, 90 % and 110 % of
-    /// the gradient its engine and grip give: how far up it gets.
+    /// A tracked vehicle: from rest in first at full throttle on slopes below and above
+    /// the gradient its engine and grip give (`predicted_gradient_limit`): how far up it
+    /// gets on each.
     SlopeClimb,
-    /// A tracked vehicle: brakes on across a 30 % side slope: how far it moves in 10 s.
+    /// A tracked vehicle: brakes on across a side slope, once settled: how far it moves.
     SideSlope,
 }
 

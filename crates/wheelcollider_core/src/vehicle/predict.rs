@@ -238,7 +238,7 @@ impl VehicleSettings {
         let n = self.axles.len();
         let (first, last) = (self.axles.first()?, self.axles.last()?);
         let l = (last.z - first.z).abs() * n as f32 / (n.max(2) - 1) as f32;
-        let b = 2.0 * first.half_track;
+        let b = self.tread();
         let w = self.chassis.mass * G;
         let wheel = &first.wheel;
         let (mu_r, mu_x, mu_y) = (
@@ -262,6 +262,32 @@ impl VehicleSettings {
             inner: mu_r * w / 2.0 - moment / b,
             lateral_resistance: c * mu_y,
         })
+    }
+
+    /// A tracked vehicle's tread `B` (m): its belts' centres apart, the first axle's
+    /// track.
+    pub fn tread(&self) -> f32 {
+        self.axles.first().map_or(0.0, |a| 2.0 * a.half_track)
+    }
+
+    /// The radius (m, positive turning left) of the turn the belts' speeds give
+    /// (`speed`, their road wheels' surface speeds, m/s, left and right) once each
+    /// belt's longitudinal slip (`slip`, left and right) is taken off:
+    /// `R = (B/2)·(v_l + v_r)/(v_r − v_l)`, each belt's speed over the ground
+    /// `v·(1 − |κ|)` driving and `v/(1 − |κ|)` braking (the slip's denominator the
+    /// larger of the belt's speed and the ground's). The plugin's `tracked::tank` and
+    /// the runner's `skid-steer` hold the driven radius to it.
+    pub fn belts_turn_radius(&self, speed: [f32; 2], slip: [f32; 2]) -> f32 {
+        let ground = |s: usize| {
+            let (v, k) = (speed[s], slip[s]);
+            if k * v >= 0.0 {
+                v * (1.0 - k.abs())
+            } else {
+                v / (1.0 - k.abs())
+            }
+        };
+        let (l, r) = (ground(0), ground(1));
+        0.5 * self.tread() * (l + r) / (r - l)
     }
 
     /// The steepest gradient (rise over run) a vehicle with every axle driven climbs

@@ -58,22 +58,6 @@ impl Belts {
         }
         b
     }
-
-    /// The turn's radius (m) from the belts' speeds with each one's slip taken off,
-    /// `R = (B/2)·(v_o + v_i)/(v_o − v_i)`; the slip's denominator is the larger of a
-    /// belt's speed and the ground's (`docs/tracked.md`).
-    fn radius(&self, tread: f32) -> f32 {
-        let ground = |s: usize| {
-            let (v, k) = (self.speed[s], self.slip[s]);
-            if k * v >= 0.0 {
-                v * (1.0 - k.abs())
-            } else {
-                v / (1.0 - k.abs())
-            }
-        };
-        let (l, r) = (ground(0), ground(1));
-        0.5 * tread * (l + r) / (r - l)
-    }
 }
 
 /// A copy of `settings` with a manual gearbox (a run holds its gear).
@@ -117,7 +101,7 @@ impl Window {
         }
     }
 
-    fn add(&mut self, sim: &Sim, tread: f32) {
+    fn add(&mut self, sim: &Sim) {
         let b = Belts::read(sim);
         let tel = sim.app.world().get::<VehicleTelemetry>(sim.car).unwrap();
         self.n += 1.0;
@@ -125,7 +109,7 @@ impl Window {
         self.yaw += sim.k.yaw_rate;
         self.rpm += sim.k.rpm;
         self.engine_power += tel.powertrain.engine_torque * sim.k.rpm / RAD_PER_S_TO_RPM;
-        self.radius += b.radius(tread);
+        self.radius += sim.settings.belts_turn_radius(b.speed, b.slip);
         self.power += b.traction[0] * b.speed[0] + b.traction[1] * b.speed[1];
         for s in 0..2 {
             self.belts.speed[s] += b.speed[s];
@@ -147,7 +131,6 @@ impl Window {
 pub(crate) fn skid_steer(settings: &VehicleSettings, o: &ManeuverOptions, out: &mut Out) -> Sim {
     let s = manual(settings);
     let wong = s.predicted_skid_steer(true).expect("a tracked vehicle");
-    let tread = 2.0 * s.axles[0].half_track;
     let (v, seconds, window) = (2.0, if o.quick { 10.0 } else { 20.0 }, 5.0);
     let mut last = None;
     for steer in [0.25f32, 0.5, 1.0] {
@@ -162,7 +145,7 @@ pub(crate) fn skid_steer(settings: &VehicleSettings, o: &ManeuverOptions, out: &
                 ..Default::default()
             });
             if sim.t > seconds - window {
-                w.add(&sim, tread);
+                w.add(&sim);
             }
         }
         let name = (steer * 100.0).round() as i32;
@@ -200,7 +183,6 @@ pub(crate) fn skid_steer(settings: &VehicleSettings, o: &ManeuverOptions, out: &
 pub(crate) fn pivot(settings: &VehicleSettings, o: &ManeuverOptions, out: &mut Out) -> Sim {
     let s = manual(settings);
     let wong = s.predicted_skid_steer(true).expect("a tracked vehicle");
-    let tread = 2.0 * s.axles[0].half_track;
     let seconds = if o.quick { 6.0 } else { 10.0 };
     let mut sim = Sim::new(&s, o, Ground::Flat(WheelSurface::ASPHALT));
     select(&mut sim, 0);
@@ -213,7 +195,7 @@ pub(crate) fn pivot(settings: &VehicleSettings, o: &ManeuverOptions, out: &mut O
             ..Default::default()
         });
         if sim.t > seconds - 3.0 {
-            w.add(&sim, tread);
+            w.add(&sim);
         }
     }
     let moment = -w.mean(w.belts.moment);

@@ -152,30 +152,10 @@ fn wong(s: &VehicleSettings, friction_circle: bool) -> (f32, f32, f32) {
     (w.moment, w.outer, w.inner)
 }
 
-/// The tread `B` (m): the first axle's track.
-fn tread(s: &VehicleSettings) -> f32 {
-    2.0 * s.axles[0].half_track
-}
-
-/// The radius (m) the belts' speeds give once each belt's slip is taken off them,
-/// `R = (B/2)·(v_o + v_i)/(v_o − v_i)` with each belt's speed over the ground from its
-/// speed and slip (the slip's denominator the larger of the two speeds: `v = ω·r·(1 − κ)`
-/// driving, `ω·r/(1 + κ)` braking).
-fn slip_radius(b: f32, r: &Reading) -> f32 {
-    let ground = |s: usize| {
-        let (belt, k) = (r.belt[s], r.slip[s]);
-        if k * belt >= 0.0 {
-            belt * (1.0 - k.abs())
-        } else {
-            belt / (1.0 - k.abs())
-        }
-    };
-    let (o, i) = if r.yaw_rate >= 0.0 {
-        (ground(1), ground(0))
-    } else {
-        (ground(0), ground(1))
-    };
-    0.5 * b * (o + i) / (o - i)
+/// The radius (m) the belts' speeds give with their slip taken off (the core's
+/// `belts_turn_radius`).
+fn slip_radius(s: &VehicleSettings, r: &Reading) -> f32 {
+    s.belts_turn_radius(r.belt, r.slip)
 }
 
 /// Full throttle from rest on the level with the automatic gearbox: the tank reaches
@@ -229,7 +209,7 @@ fn the_tank_reaches_its_published_top_speed() {
 #[test]
 fn a_steady_skid_steer_turn_meets_wongs_closed_form() {
     let s = manual();
-    let b = tread(&s);
+    let b = s.tread();
     let (m_simple, fo_simple, fi_simple) = wong(&s, false);
     let (m_r, fo, fi) = wong(&s, true);
     let ratio = s.tracks.as_ref().unwrap().steer_ratio;
@@ -247,7 +227,7 @@ fn a_steady_skid_steer_turn_meets_wongs_closed_form() {
         let moment = m(&|r| r.moment);
         let balance = (outer - inner) * b / 2.0;
         let radius = v / yaw;
-        let slip_r = m(&|r| slip_radius(b, r));
+        let slip_r = m(&|r| slip_radius(&s, r));
         let difference = m(&|r| r.belt[1] - r.belt[0]);
         let kinematic = 2.0 * ratio * m(&|r| r.rpm) / RAD_PER_S_TO_RPM * r_wheel;
         eprintln!(
@@ -337,7 +317,6 @@ fn clutch_and_brake_steering_turns_about_the_braked_belt() {
     let mut s = manual();
     let tracks = s.tracks.as_mut().unwrap();
     (tracks.steering, tracks.steer_brake) = (TrackSteering::ClutchBrake, 60_000.0);
-    let b = tread(&s);
     for hz in [30.0, 60.0, 240.0] {
         let turn = |steer: f32| {
             drive(&s, hz, Some(1), 20.0, move |_| DriverInput {
@@ -349,7 +328,7 @@ fn clutch_and_brake_steering_turns_about_the_braked_belt() {
         let part = turn(0.75);
         let m = |r: &[Reading], f: &dyn Fn(&Reading) -> f32| mean_from(r, 15.0, f);
         let radius = m(&part, &|r| r.forward) / m(&part, &|r| r.yaw_rate);
-        let slip_r = m(&part, &|r| slip_radius(b, r));
+        let slip_r = m(&part, &|r| slip_radius(&s, r));
         let full = turn(1.0);
         let (inner, outer) = (m(&full, &|r| r.belt[0]), m(&full, &|r| r.belt[1]));
         let yaw = m(&full, &|r| r.yaw_rate);
