@@ -23,6 +23,8 @@ pub enum Style {
     Truck,
     Motorcycle,
     Tank,
+    /// A tracked carrier: a tall box hull with a cupola, no turret (`m113`).
+    Carrier,
 }
 
 impl Style {
@@ -30,6 +32,7 @@ impl Style {
         match settings.name.as_str() {
             _ if settings.trailer.is_some() => Style::Caravan,
             _ if settings.two_wheeler.is_some() => Style::Motorcycle,
+            "m113" if settings.tracks.is_some() => Style::Carrier,
             _ if settings.tracks.is_some() => Style::Tank,
             _ if settings.hitch.as_ref().is_some_and(|h| h.kind == HitchKind::FifthWheel) => Style::Truck,
             "rally" => Style::Rally,
@@ -60,7 +63,7 @@ impl Style {
             Style::Caravan => &[(0.93, 0.93, 0.9)],
             Style::Truck => &[(0.75, 0.08, 0.08), (0.1, 0.25, 0.55), (0.92, 0.92, 0.9)],
             Style::Motorcycle => &[(0.1, 0.2, 0.6), (0.05, 0.05, 0.06), (0.8, 0.05, 0.05)],
-            Style::Tank => &[(0.28, 0.31, 0.2), (0.2, 0.22, 0.17)],
+            Style::Tank | Style::Carrier => &[(0.28, 0.31, 0.2), (0.2, 0.22, 0.17)],
         };
         let (r, g, b) = palette[livery % palette.len()];
         Color::srgb(r, g, b)

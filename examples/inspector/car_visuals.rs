@@ -10,7 +10,7 @@ use std::f32::consts::{FRAC_PI_2, TAU};
 
 use crate::bike_bodies::motorcycle;
 use crate::car_bodies::{Painter, Style, kart, saloon};
-use crate::tank_bodies::tank;
+use crate::tank_bodies::{Deck, move_belts, tank};
 use crate::truck_bodies::{caravan, truck};
 
 use bevy::prelude::*;
@@ -21,7 +21,7 @@ pub struct CarVisualsPlugin;
 
 impl Plugin for CarVisualsPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(Update, (dress_cars, brake_lights).chain());
+        app.add_systems(Update, (dress_cars, brake_lights, move_belts).chain());
     }
 }
 
@@ -106,7 +106,8 @@ fn dress_cars(
             Style::Caravan => caravan(c, &mut painter, settings, &tail),
             Style::Truck => truck(c, &mut painter, settings, livery, &tail),
             Style::Motorcycle => motorcycle(c, &mut painter, settings, livery, &tail),
-            Style::Tank => tank(c, &mut painter, settings, livery, &tail),
+            Style::Tank => tank(c, &mut painter, settings, livery, &tail, Deck::Turret),
+            Style::Carrier => tank(c, &mut painter, settings, livery, &tail, Deck::Cupola),
             _ => saloon(c, &mut painter, settings, style, livery, &tail),
         });
         commands.entity(car).insert((

@@ -1,8 +1,9 @@
 //! Skid marks, tyre smoke, dust and snow spray from each wheel's [`WheelEffects`] (the
 //! plugin keeps them for cars with [`WheelEventsEnabled`]), and a dust burst on each
-//! [`Landed`] event. Marks and puffs come from fixed pools that recycle their oldest
-//! entity, so a long drift never allocates.
-use std::collections::{HashMap, VecDeque};
+//! [`Landed`] event. A tracked vehicle's belts lay a mark and throw dust of their own,
+//! from the rear of each belt, instead of each road wheel's. Marks and puffs come from
+//! fixed pools that recycle their oldest entity, so a long drift never allocates.
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::time::{Duration, Instant};
 
 use bevy::light::{NotShadowCaster, NotShadowReceiver};
@@ -22,6 +23,7 @@ pub struct EffectsPlugin;
 impl Plugin for EffectsPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<Pools>()
+            .init_resource::<Belts>()
             .init_resource::<EffectsClock>()
             .add_systems(Startup, setup)
             .add_systems(Update, fill_marks.run_if(resource_exists::<FillMarks>))
@@ -30,8 +32,10 @@ impl Plugin for EffectsPlugin {
                 (
                     clock_start,
                     forget_wheels,
+                    find_belts,
                     skid_marks,
                     emit_puffs,
+                    belt_effects,
                     age_puffs,
                     clock_stop,
                 )
@@ -140,7 +144,8 @@ pub struct Pools {
     marks: VecDeque<Entity>,
     last_mark: HashMap<Entity, Vec3>,
     puffs: VecDeque<Entity>,
-    carry: HashMap<Entity, f32>,
+    /// Each emitter's unspent share of a puff: a wheel's, a belt's dust (0) and smoke (1).
+    carry: HashMap<(Entity, u8), f32>,
     seed: u32,
 }
 
@@ -188,11 +193,99 @@ fn setup(mut commands: Commands, mut meshes: ResMut<Assets<Mesh>>, mut materials
     commands.insert_resource(assets);
 }
 
+/// The road wheels of every tracked vehicle, this frame: their belts make the marks
+/// and dust ([`belt_effects`]), not each of them.
+#[derive(Resource, Default)]
+struct Belts {
+    wheels: HashSet<Entity>,
+    /// Each belt's road wheels, rearmost first: (chassis, right) → wheels.
+    sides: Vec<[Vec<Entity>; 2]>,
+}
+
+fn find_belts(mut belts: ResMut<Belts>, cars: Query<(&Vehicle, &ChassisWheels)>, places: Query<&VehicleWheel>) {
+    let belts = &mut *belts;
+    belts.wheels.clear();
+    belts.sides.clear();
+    for (vehicle, wheels) in &cars {
+        if vehicle.0.tracks.is_none() {
+            continue;
+        }
+        let mut sides: [Vec<(usize, Entity)>; 2] = Default::default();
+        for &w in wheels.wheels() {
+            if let Ok(place) = places.get(w) {
+                sides[place.right as usize].push((place.axle, w));
+                belts.wheels.insert(w);
+            }
+        }
+        belts.sides.push(sides.map(|mut side| {
+            side.sort_by(|a, b| b.0.cmp(&a.0));
+            side.into_iter().map(|(_, w)| w).collect()
+        }));
+    }
+}
+
+/// Each belt's mark and dust, from its rearmost road wheel on the ground: a faint
+/// imprint on paved ground whenever it rolls (darker as it slides: a pivot scrubs), a
+/// rut on dirt; dust behind it on dirt, a little on paved ground at speed, smoke when
+/// it slides on paved ground.
+fn belt_effects(
+    mut commands: Commands,
+    time: Res<Time>,
+    belts: Res<Belts>,
+    wheels: Query<(&WheelEffects, &WheelOutput)>,
+    mut pools: ResMut<Pools>,
+    assets: Res<EffectAssets>,
+) {
+    let dt = time.delta_secs();
+    for side in belts.sides.iter().flatten() {
+        let slide = side
+            .iter()
+            .filter_map(|&w| wheels.get(w).ok())
+            .map(|(fx, _)| fx.skid_intensity)
+            .fold(0.0f32, f32::max);
+        let Some((key, patch, speed)) = side.iter().find_map(|&w| {
+            let (fx, out) = wheels.get(w).ok()?;
+            fx.patch.map(|p| (w, p, out.output.ground_speed.abs()))
+        }) else {
+            continue;
+        };
+        let kind = Kind::of(&patch.surface);
+        let strength = match kind {
+            Kind::Paved if speed > 0.3 || slide > 0.15 => 0.15 + slide,
+            Kind::Dirt => 0.5 + slide,
+            _ => 0.0,
+        };
+        lay_mark(&mut commands, &mut pools, &assets, key, &patch, kind, strength);
+        let (dust, smoke) = match kind {
+            Kind::Dirt => (8.0 * (speed / 8.0).min(2.0) + 40.0 * slide, 0.0),
+            Kind::Paved => (
+                2.0 * (speed / 10.0).min(1.5),
+                if slide > 0.1 { 30.0 * slide } else { 0.0 },
+            ),
+            Kind::Ice => (0.0, 0.0),
+        };
+        for (k, kind, rate) in [(0, Kind::Dirt, dust), (1, Kind::Paved, smoke)] {
+            let carry = pools.carry.entry((key, k)).or_insert(0.0);
+            *carry += rate * dt;
+            let count = carry.floor() as u32;
+            *carry -= count as f32;
+            for _ in 0..count {
+                let jitter = Vec3::new(pools.random(), 0.0, pools.random()) * patch.width;
+                let spread = Vec3::new(pools.random(), 0.5 + 0.5 * pools.random().abs(), pools.random());
+                let velocity = patch.normal * 0.8 + spread * 0.8 - patch.forward * speed.min(20.0) * 0.1;
+                let size = 0.5 + 0.4 * slide + 0.03 * speed.min(20.0);
+                let at = patch.point + patch.normal * 0.3 - patch.forward * 0.4 + jitter;
+                puff(&mut commands, &mut pools, &assets, kind, at, velocity, size);
+            }
+        }
+    }
+}
+
 /// Drops the memory of wheels that are gone (a car removed or its preset reloaded).
 fn forget_wheels(mut gone: RemovedComponents<WheelEffects>, mut pools: ResMut<Pools>) {
     for wheel in gone.read() {
         pools.last_mark.remove(&wheel);
-        pools.carry.remove(&wheel);
+        pools.carry.retain(|k, _| k.0 != wheel);
     }
 }
 
@@ -201,10 +294,14 @@ fn forget_wheels(mut gone: RemovedComponents<WheelEffects>, mut pools: ResMut<Po
 fn skid_marks(
     mut commands: Commands,
     wheels: Query<(Entity, &WheelEffects)>,
+    belts: Res<Belts>,
     mut pools: ResMut<Pools>,
     assets: Res<EffectAssets>,
 ) {
     for (wheel, effects) in &wheels {
+        if belts.wheels.contains(&wheel) {
+            continue;
+        }
         let Some(patch) = effects.patch else {
             pools.last_mark.remove(&wheel);
             continue;
@@ -215,41 +312,55 @@ fn skid_marks(
             Kind::Dirt => effects.skid_intensity.max(0.5),
             Kind::Ice => 0.0,
         };
-        if strength < 0.15 {
-            pools.last_mark.remove(&wheel);
-            continue;
-        }
-        let p = patch.point + patch.normal * 0.015;
-        let Some(&prev) = pools.last_mark.get(&wheel) else {
-            pools.last_mark.insert(wheel, p);
-            continue;
-        };
-        let d = p - prev;
-        let length = d.length();
-        if length < MARK_STEP {
-            continue;
-        }
-        pools.last_mark.insert(wheel, p);
-        if length > 3.0 {
-            continue; // a jump or a teleport: start a new mark
-        }
-        let material = match kind {
-            Kind::Dirt => assets.marks[3].clone(),
-            _ => assets.marks[((strength - 0.15) * 3.0).clamp(0.0, 2.0) as usize].clone(),
-        };
-        let transform = Transform::from_translation((p + prev) / 2.0)
-            .looking_to(d, patch.normal)
-            .with_scale(Vec3::new(patch.width, 1.0, length + 0.04));
-        let entity = if pools.marks.len() < MAX_MARKS {
-            commands
-                .spawn((Mesh3d(assets.quad.clone()), NotShadowCaster, NotShadowReceiver))
-                .id()
-        } else {
-            pools.marks.pop_front().expect("the pool is full")
-        };
-        commands.entity(entity).insert((transform, MeshMaterial3d(material)));
-        pools.marks.push_back(entity);
+        lay_mark(&mut commands, &mut pools, &assets, wheel, &patch, kind, strength);
     }
+}
+
+/// Extends the mark `key` lays to `patch` at `strength` (none under 0.15): a quad each
+/// [`MARK_STEP`] travelled.
+fn lay_mark(
+    commands: &mut Commands,
+    pools: &mut Pools,
+    assets: &EffectAssets,
+    key: Entity,
+    patch: &ContactPatch,
+    kind: Kind,
+    strength: f32,
+) {
+    if strength < 0.15 {
+        pools.last_mark.remove(&key);
+        return;
+    }
+    let p = patch.point + patch.normal * 0.015;
+    let Some(&prev) = pools.last_mark.get(&key) else {
+        pools.last_mark.insert(key, p);
+        return;
+    };
+    let d = p - prev;
+    let length = d.length();
+    if length < MARK_STEP {
+        return;
+    }
+    pools.last_mark.insert(key, p);
+    if length > 3.0 {
+        return; // a jump or a teleport: start a new mark
+    }
+    let material = match kind {
+        Kind::Dirt => assets.marks[3].clone(),
+        _ => assets.marks[((strength - 0.15) * 3.0).clamp(0.0, 2.0) as usize].clone(),
+    };
+    let transform = Transform::from_translation((p + prev) / 2.0)
+        .looking_to(d, patch.normal)
+        .with_scale(Vec3::new(patch.width, 1.0, length + 0.04));
+    let entity = if pools.marks.len() < MAX_MARKS {
+        commands
+            .spawn((Mesh3d(assets.quad.clone()), NotShadowCaster, NotShadowReceiver))
+            .id()
+    } else {
+        pools.marks.pop_front().expect("the pool is full")
+    };
+    commands.entity(entity).insert((transform, MeshMaterial3d(material)));
+    pools.marks.push_back(entity);
 }
 
 /// Sends out one puff from the pool (recycling the oldest when it is full).
@@ -291,11 +402,15 @@ fn emit_puffs(
     mut commands: Commands,
     time: Res<Time>,
     wheels: Query<(Entity, &WheelEffects, &WheelOutput)>,
+    belts: Res<Belts>,
     mut pools: ResMut<Pools>,
     assets: Res<EffectAssets>,
 ) {
     let dt = time.delta_secs();
     for (wheel, effects, state) in &wheels {
+        if belts.wheels.contains(&wheel) {
+            continue;
+        }
         let Some(patch) = effects.patch else { continue };
         let kind = Kind::of(&patch.surface);
         let speed = state.output.ground_speed.abs();
@@ -306,7 +421,7 @@ fn emit_puffs(
             Kind::Ice if slide > 0.1 => 25.0 * slide,
             _ => 0.0,
         };
-        let carry = pools.carry.entry(wheel).or_insert(0.0);
+        let carry = pools.carry.entry((wheel, 0)).or_insert(0.0);
         *carry += rate * dt;
         let mut count = carry.floor() as u32;
         *carry -= count as f32;

@@ -10,6 +10,7 @@ use crate::dsp::{Smoother, finite_or};
 use crate::engine::{EngineInput, EngineVoice};
 use crate::gearbox::{GearboxInput, GearboxVoice};
 use crate::impact::ImpactVoice;
+use crate::track::{TrackInput, TrackVoice};
 use crate::tyre::{TyreGains, TyreInput, TyreVoice};
 use crate::wind::WindVoice;
 
@@ -37,6 +38,8 @@ pub struct CarInput {
     pub gearbox: GearboxInput,
     /// Each tyre, in any order.
     pub tyres: Vec<TyreInput>,
+    /// A tracked vehicle's belts (left, right); empty for a wheeled one.
+    pub tracks: Vec<TrackInput>,
     /// Speed through the air (m/s).
     pub speed: f32,
     /// Where the listener hears it from.
@@ -64,6 +67,8 @@ pub struct Volumes {
     pub wind: f32,
     /// Landings and hard contacts.
     pub impacts: f32,
+    /// A tracked vehicle's belts' clatter.
+    pub tracks: f32,
 }
 
 impl Default for Volumes {
@@ -76,6 +81,7 @@ impl Default for Volumes {
             surface: 1.0,
             wind: 1.0,
             impacts: 1.0,
+            tracks: 1.0,
         }
     }
 }
@@ -92,6 +98,7 @@ impl Volumes {
             surface: f(self.surface),
             wind: f(self.wind),
             impacts: f(self.impacts),
+            tracks: f(self.tracks),
         }
     }
 }
@@ -102,6 +109,7 @@ pub struct CarSynth {
     engine: EngineVoice,
     gearbox: GearboxVoice,
     tyres: Vec<TyreVoice>,
+    tracks: Vec<TrackVoice>,
     wind: WindVoice,
     impacts: ImpactVoice,
     gain: Smoother,
@@ -120,6 +128,7 @@ impl CarSynth {
             engine: EngineVoice::new(engine, sample_rate, seed),
             gearbox: GearboxVoice::new(sample_rate),
             tyres: Vec::new(),
+            tracks: Vec::new(),
             wind: WindVoice::new(sample_rate, seed ^ 0x5bd1_e995),
             impacts: ImpactVoice::new(sample_rate, seed ^ 0x1b87_3593),
             gain: Smoother::new(0.0, 0.05, sample_rate),
@@ -159,6 +168,13 @@ impl CarSynth {
         };
         for (voice, tyre) in self.tyres.iter_mut().zip(&input.tyres) {
             voice.render(tyre, gains, mono);
+        }
+        while self.tracks.len() < input.tracks.len() {
+            let seed = self.seed.wrapping_add(104_729 * (self.tracks.len() as u32 + 1));
+            self.tracks.push(TrackVoice::new(self.sample_rate, seed));
+        }
+        for (voice, track) in self.tracks.iter_mut().zip(&input.tracks) {
+            voice.render(track, volumes.tracks, mono);
         }
         self.wind.render(input.speed, volumes.wind, mono);
         self.impacts.render(volumes.impacts, mono);

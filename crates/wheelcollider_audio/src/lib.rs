@@ -1,7 +1,7 @@
 //! # wheelcollider_audio
 //!
 //! Sound from the model: a car's engine, gearbox, tyres, the road under them, the wind
-//! and its impacts, synthesised from what the simulation says the car is doing. No
+//! and its impacts (and a tracked vehicle's belts), synthesised from what the simulation says the car is doing. No
 //! samples to record or license: every voice is built from the numbers the plugin
 //! already computes (rpm, throttle, engine load, gear, each wheel's skid and surface,
 //! speed, landings).
@@ -17,6 +17,7 @@
 //! | [`engine`] | the engine: harmonics of the firing cycle, intake, crackle |
 //! | [`gearbox`] | the gears' whine |
 //! | [`tyre`] | each tyre's squeal and the road under it |
+//! | [`track`] | a tracked vehicle's belts' clatter |
 //! | [`wind`] | the wind |
 //! | [`impact`] | thumps for landings and hard contacts |
 //! | [`car`] | one car: its inputs, volumes and synth, placed by the listener |
@@ -61,6 +62,7 @@ pub mod engine;
 pub mod gearbox;
 pub mod impact;
 pub mod mixer;
+pub mod track;
 pub mod tyre;
 pub mod wav;
 pub mod wind;
@@ -73,5 +75,6 @@ pub use engine::{EngineInput, EngineVoice};
 pub use gearbox::{GearboxInput, GearboxVoice};
 pub use impact::ImpactVoice;
 pub use mixer::{BLOCK_FRAMES, MixControl, Mixer, SharedControl, lock};
+pub use track::{TrackInput, TrackVoice};
 pub use tyre::{GroundSound, TyreGains, TyreInput, TyreVoice};
 pub use wind::WindVoice;

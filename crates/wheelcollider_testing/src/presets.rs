@@ -23,10 +23,10 @@ pub const VARIANTS: [&str; 1] = ["gt86_track"];
 /// plugin's `two_wheeler` tests.
 pub const TWO_WHEELERS: [&str; 1] = ["mt07"];
 
-/// Every shipped tracked vehicle (steered by its belts: `leopard2`), by file name in the
+/// Every shipped tracked vehicle (steered by its belts: `leopard2`, `m113`), by file name in the
 /// same folder: left out of [`PRESETS`]' sweeps (a car's manoeuvres), driven by the
 /// plugin's `tracked` tests.
-pub const TRACKED: [&str; 1] = ["leopard2"];
+pub const TRACKED: [&str; 2] = ["leopard2", "m113"];
 
 /// The folder of the shipped presets, the core's `presets/`.
 pub fn presets_dir() -> std::path::PathBuf {

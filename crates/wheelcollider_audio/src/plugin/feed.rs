@@ -18,6 +18,7 @@ use crate::dsp::smoothstep;
 use crate::engine::EngineInput;
 use crate::gearbox::GearboxInput;
 use crate::mixer::{MixControl, lock};
+use crate::track::TrackInput;
 use crate::tyre::{GroundSound, TyreInput};
 
 /// The feeding system's set, in `PostUpdate` after transform propagation.
@@ -74,7 +75,15 @@ pub(super) struct VehicleData {
 /// settings.
 #[derive(bevy::ecs::system::SystemParam)]
 pub(super) struct Wheels<'w, 's> {
-    wheels: Query<'w, 's, (&'static WheelOutput, &'static WheelCollider)>,
+    wheels: Query<
+        'w,
+        's,
+        (
+            &'static WheelOutput,
+            &'static WheelCollider,
+            Option<&'static VehicleWheel>,
+        ),
+    >,
 }
 
 /// Lists the nearest vehicles with what each is doing, and their impacts.
@@ -186,10 +195,17 @@ fn fill_car(
         .transform_point(v.centre_of_mass.map_or(Vec3::ZERO, |c| c.0));
     input.speed = v.linear.0.length();
     input.tyres.clear();
+    input.tracks.clear();
+    // A tracked vehicle's belts: each side's road wheels' mean surface speed.
+    let mut belts = [(0.0f32, 0u32); 2];
     for &wheel in v.wheels.wheels() {
-        let Ok((out, collider)) = wheels.wheels.get(wheel) else {
+        let Ok((out, collider, place)) = wheels.wheels.get(wheel) else {
             continue;
         };
+        if let Some(place) = place {
+            let belt = &mut belts[place.right as usize];
+            *belt = (belt.0 + out.output.angular_velocity * collider.0.radius(), belt.1 + 1);
+        }
         let o = &out.output;
         let ground = out
             .hit
@@ -204,5 +220,13 @@ fn fill_car(
             rolling_speed: o.ground_speed.abs(),
             ground,
         });
+    }
+    if let Some(tracks) = &vehicle.tracks {
+        for (sum, count) in belts {
+            input.tracks.push(TrackInput {
+                speed: sum / count.max(1) as f32,
+                link_pitch: tracks.link_pitch,
+            });
+        }
     }
 }

@@ -301,17 +301,25 @@ fn ground_contact(
     let (frame, settings) = (&ctx.frame, &view.wheel.0);
     let up = sensed.up;
     let geometry = ContactGeometry::of(sensed, steered, &hit);
-    // Velocities relative to the ground body: the chassis' at the hit (the tyre) and at
-    // the force's point (the suspension), the ground's at the hit alone. The force's
-    // point lies on the suspension axis, off a small body under a sphere or cylinder
-    // wheel (a log, a crate): the body's spin carried out to it is no motion of its
-    // surface (`world::platforms`' log run over).
+    // The tyre's velocity relative to the ground body, both read at the middle of the
+    // tread: the hit moved along the axle into the wheel's plane. A cylinder's hit on
+    // flat ground lies anywhere across its tread, and a yawing chassis moves each point
+    // of it differently: read at the hit, a skid-steering hull's belts slipped by
+    // `ω·w/2` more or less than they do (`tracked::tank`'s skid-steer radius read 3–4 %
+    // under its belts' speeds with the cylinder, not with the ray). The ground's is read
+    // at the same point (a turntable turning a parked car with it: `world::platforms`),
+    // on the contact's line, not at the force's point on the suspension axis, which can
+    // lie off a small body under a sphere or cylinder wheel (a log, a crate), where the
+    // body's spin carried out to it is no motion of its surface (`world::platforms`' log
+    // run over).
     let com = frame.centre_of_mass;
     let own = |p: Vec3| frame.linear_velocity + frame.angular_velocity.cross(p - com);
+    let axle = steered * Vec3::X;
+    let tread = hit.point - axle * (hit.point - geometry.position).dot(axle);
     let ground = other.map_or(Vec3::ZERO, |g| {
-        g.linear_velocity + g.angular_velocity.cross(hit.point - g.center)
+        g.linear_velocity + g.angular_velocity.cross(tread - g.center)
     });
-    let velocity = own(hit.point) - ground;
+    let velocity = own(tread) - ground;
     let surface = ctx
         .surfaces
         .and_then(|q| q.get(hit.entity).ok().or_else(|| hit.body.and_then(|b| q.get(b).ok())))

@@ -128,7 +128,9 @@ pub struct WheelEffects {
 /// Where a tyre meets the ground.
 #[derive(Reflect, Clone, Copy, Debug, PartialEq)]
 pub struct ContactPatch {
-    /// The contact point (world, m): where a skid-mark quad goes, lifted a few mm.
+    /// The middle of the tread on the ground (world, m; where the tyre's force acts, not
+    /// the sweep's hit, which a cylinder's flat contact puts anywhere across its
+    /// width): where a skid-mark quad goes, lifted a few mm.
     pub point: Vec3,
     /// The ground's normal there (world, unit).
     pub normal: Vec3,
@@ -209,7 +211,7 @@ pub(crate) fn wheel_events(
         let o = &output.output;
         let intensity = skid_intensity(o.normalized_slip, o.load);
         let patch = hit.map(|h| ContactPatch {
-            point: h.point,
+            point: output.contact_position,
             normal: h.normal,
             forward: output.forward_direction,
             width: collider.0.width(),

@@ -56,6 +56,38 @@ pub(crate) fn slip_denominator(relaxation_length: f32, lateral: bool, vx: f64, s
     }
 }
 
+/// The contact's forward speed `vx` (m/s) that reads the longitudinal slip `slip` at
+/// the wheel's surface speed `surface` (m/s), for a wheel with this longitudinal
+/// relaxation length (m): the inverse of `slip = (surface − vx)/den` with
+/// [`slip_denominator`]'s floor, so below the floor `vx = surface − slip·floor`, not
+/// `surface·(1 − slip)`. A skid-steer turn's radius from its belts' speeds and slips
+/// reads it (`VehicleSettings::belts_turn_radius`); the unit test
+/// `ground_speed_inverts_the_slip` holds it to the definition both sides of the floor.
+pub fn ground_speed(relaxation_length: f32, slip: f32, surface: f32) -> f32 {
+    let (k, s) = (slip as f64, surface as f64);
+    let (floor, wheel_counts) = if relaxation_length > 0.0 {
+        (RELAXED_MIN_DENOMINATOR as f64, true)
+    } else {
+        (MIN_DENOMINATOR as f64, false)
+    };
+    let fits = |vx: f64| {
+        let den = slip_denominator(relaxation_length, false, vx, s);
+        ((s - vx) / den - k).abs() <= 1e-6 * (1.0 + k.abs())
+    };
+    // The denominator is the floor, the wheel's surface speed or the road's.
+    let candidates = [
+        s - k * floor,
+        if wheel_counts { s - k * s.abs() } else { f64::NAN },
+        s / (1.0 + k),
+        s / (1.0 - k),
+    ];
+    let vx = candidates
+        .into_iter()
+        .find(|&vx| vx.is_finite() && fits(vx))
+        .unwrap_or(s * (1.0 - k.abs()));
+    vx as f32
+}
+
 /// Arc tangent in f32, Cephes' `atanf`: the argument is reduced to |x| ≤ tan(π/8) and a
 /// degree-9 odd polynomial finishes it. Within 3 ulp (2e-7 relative) of the exact value
 /// over the whole f32 range (the unit tests check it against f64); several times
@@ -107,6 +139,34 @@ mod tests {
     /// Distance in units in the last place between two f32 of the same sign.
     fn ulps(a: f32, b: f32) -> u32 {
         (a.to_bits() as i64 - b.to_bits() as i64).unsigned_abs() as u32
+    }
+
+    /// Road and wheel speeds both sides of the 2 m/s floor, each way, with and without a
+    /// relaxation length: the slip they read gives the road speed back. Checked that it
+    /// fails with `vx = surface·(1 − |slip|)` alone: a road at −12 m/s under a wheel at
+    /// −3 comes back as −0.75.
+    #[test]
+    fn ground_speed_inverts_the_slip() {
+        let speeds = [-12.0, -3.0, -1.9, -0.8, -0.2, 0.0, 0.3, 0.85, 0.96, 1.7, 2.5, 9.0, 30.0];
+        for length in [0.0, 0.05] {
+            for &vx in &speeds {
+                for &surface in &speeds {
+                    // Skip a locked wheel (±1 at every road speed past the floor)
+                    // and a wheel spun against the road, where two road speeds read
+                    // the same slip.
+                    if vx * surface < 0.0 || (surface == 0.0 && vx != 0.0) {
+                        continue;
+                    }
+                    let den = slip_denominator(length, false, vx, surface);
+                    let slip = ((surface - vx) / den) as f32;
+                    let back = ground_speed(length, slip, surface as f32);
+                    assert!(
+                        (back as f64 - vx).abs() < 1e-4 * (1.0 + vx.abs()),
+                        "length {length}: vx {vx}, surface {surface}, slip {slip}: {back}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -273,19 +273,17 @@ impl VehicleSettings {
     /// The radius (m, positive turning left) of the turn the belts' speeds give
     /// (`speed`, their road wheels' surface speeds, m/s, left and right) once each
     /// belt's longitudinal slip (`slip`, left and right) is taken off:
-    /// `R = (B/2)·(v_l + v_r)/(v_r − v_l)`, each belt's speed over the ground
-    /// `v·(1 − |κ|)` driving and `v/(1 − |κ|)` braking (the slip's denominator the
-    /// larger of the belt's speed and the ground's). The plugin's `tracked::tank` and
-    /// the runner's `skid-steer` hold the driven radius to it.
+    /// `R = (B/2)·(v_l + v_r)/(v_r − v_l)`, each belt's speed over the ground the one
+    /// its slip's definition gives ([`crate::tyre::ground_speed`]: the denominator the
+    /// larger of the belt's speed, the ground's and the 2 m/s floor, so a slow belt's
+    /// `v − κ·2`). The plugin's `tracked::tank` and the runner's `skid-steer` hold the
+    /// driven radius to it.
     pub fn belts_turn_radius(&self, speed: [f32; 2], slip: [f32; 2]) -> f32 {
-        let ground = |s: usize| {
-            let (v, k) = (speed[s], slip[s]);
-            if k * v >= 0.0 {
-                v * (1.0 - k.abs())
-            } else {
-                v / (1.0 - k.abs())
-            }
-        };
+        let length = self
+            .axles
+            .first()
+            .map_or(0.0, |a| a.wheel.longitudinal_relaxation_length());
+        let ground = |s: usize| crate::tyre::ground_speed(length, slip[s], speed[s]);
         let (l, r) = (ground(0), ground(1));
         0.5 * self.tread() * (l + r) / (r - l)
     }

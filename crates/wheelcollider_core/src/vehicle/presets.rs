@@ -32,9 +32,9 @@ pub const TWO_WHEELERS: [&str; 1] = ["mt07"];
 
 /// The shipped tracked vehicles' names (vehicles with a
 /// [`TrackSettings`](super::TrackSettings), steered by their belts): `leopard2`, the
-/// Leopard 2A4 main battle tank. Left out of the sweeps over every car preset (their
+/// Leopard 2A4 main battle tank, and `m113`, the M113A3 armored personnel carrier. Left out of the sweeps over every car preset (their
 /// manoeuvres are a car's); `tracked` tests drive them.
-pub const TRACKED: [&str; 1] = ["leopard2"];
+pub const TRACKED: [&str; 2] = ["leopard2", "m113"];
 
 /// The shipped variants' names: a preset's car with other parts, driven as it is but
 /// left out of the sweeps over every preset (its chassis, drivetrain and brakes are its
@@ -46,7 +46,7 @@ pub const VARIANTS: [&str; 1] = ["gt86_track"];
 /// `kart` (a 125 cc racing kart with its driver), `gt86` (the Toyota GT86 of 2012),
 /// `tractor` (a 6×4 tractor unit after the Volvo FH 500), then the [`TRAILERS`], the
 /// [`VARIANTS`], the [`TWO_WHEELERS`] and the [`TRACKED`].
-pub const TEXTS: [(&str, &str); 10] = [
+pub const TEXTS: [(&str, &str); 11] = [
     ("road", include_str!("../../presets/road.ron")),
     ("rally", include_str!("../../presets/rally.ron")),
     ("kart", include_str!("../../presets/kart.ron")),
@@ -57,6 +57,7 @@ pub const TEXTS: [(&str, &str); 10] = [
     ("gt86_track", include_str!("../../presets/gt86_track.ron")),
     ("mt07", include_str!("../../presets/mt07.ron")),
     ("leopard2", include_str!("../../presets/leopard2.ron")),
+    ("m113", include_str!("../../presets/m113.ron")),
 ];
 
 /// A shipped preset's RON text, or `None` for a name not in [`NAMES`], [`TRAILERS`] or

@@ -55,6 +55,10 @@ pub struct TrackSettings {
     /// Each belt's mass (kg), ≥ 0: it moves at the road wheels' surface speed, so it
     /// adds `m·r²` of inertia to its belt's road wheels, shared among them.
     pub belt_mass: f32,
+    /// The length of one track link (m), > 0: the sprocket takes a link each pitch of
+    /// belt travel. The physics leaves it out; the sound's clatter and a scene's belt
+    /// links follow it.
+    pub link_pitch: f32,
 }
 
 impl Default for TrackSettings {
@@ -65,6 +69,7 @@ impl Default for TrackSettings {
             steer_torque: 1.0e5,
             steer_brake: 1.0e5,
             belt_mass: 1000.0,
+            link_pitch: 0.15,
         }
     }
 }

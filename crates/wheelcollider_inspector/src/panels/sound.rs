@@ -23,6 +23,7 @@ pub(super) fn sound_ui(ui: &mut egui::Ui, audio: &mut SoundSettings) -> bool {
             ("road", &mut v.surface),
             ("wind", &mut v.wind),
             ("impacts", &mut v.impacts),
+            ("tracks", &mut v.tracks),
         ] {
             changed |= num(ui, label, value, 0.0..=4.0, " ×", 0.01);
         }

@@ -1,8 +1,9 @@
-//! The tank: the `leopard2` preset (55 t on seven road wheels a side) driven through
-//! the vehicle layer from a `VehicleInput` as a car is: its top speed against the
-//! published figure, a steady skid-steer turn against Wong's closed form, a pivot turn's
-//! yaw rate against the power its belts put into it, the clutch-and-brake steering, its
-//! gradient parked, and every sweep over kerbs and a heightfield.
+//! The tracked presets, `leopard2` (55 t on seven road wheels a side) and `m113`
+//! (12.3 t on five), driven through the vehicle layer from a `VehicleInput` as a car
+//! is: each one's top speed, gradient and side slope against its published figures, a
+//! steady skid-steer turn against Wong's closed form, a pivot turn's yaw rate against
+//! the power its belts put into it, and every sweep over kerbs and a heightfield; the
+//! clutch-and-brake steering and the inspector's ranges on the `leopard2`.
 
 use crate::common::*;
 use avian3d::prelude::*;
@@ -138,9 +139,50 @@ fn mean_from(readings: &[Reading], from: f32, f: impl Fn(&Reading) -> f32) -> f3
     tail.iter().sum::<f32>() / tail.len().max(1) as f32
 }
 
-/// The preset with its gearbox held in the gear a test puts it in.
-fn manual() -> VehicleSettings {
-    let mut s = preset("leopard2");
+/// A tracked preset's published figures, and the speed its skid-steer turn is
+/// measured at.
+struct Published {
+    name: &'static str,
+    /// Top speed on the road (km/h).
+    top_speed: f32,
+    /// The steepest gradient it climbs (rise over run).
+    gradient: f32,
+    /// The steepest side slope it holds (rise over run).
+    side_slope: f32,
+    /// The steady skid-steer turn's speed (m/s): full steer in first at about 0.04 g,
+    /// where Wong's closed form (which leaves out the turn's load transfer) holds.
+    turn_speed: f32,
+}
+
+/// Each of [`TRACKED`]: the `leopard2`'s figures from military-today.com and the
+/// Militärhistorische Sammlung Augustdorf, the `m113`'s from power-projection.com and
+/// afvdatabase.com (each preset's header).
+const PUBLISHED: [Published; 2] = [
+    Published {
+        name: "leopard2",
+        top_speed: 68.0,
+        gradient: 0.6,
+        side_slope: 0.3,
+        turn_speed: 2.0,
+    },
+    Published {
+        name: "m113",
+        top_speed: 64.0,
+        gradient: 0.6,
+        side_slope: 0.3,
+        turn_speed: 1.25,
+    },
+];
+
+#[test]
+fn every_tracked_preset_has_its_published_figures() {
+    let names: Vec<_> = PUBLISHED.iter().map(|p| p.name).collect();
+    assert_eq!(names, TRACKED);
+}
+
+/// The preset `name` with its gearbox held in the gear a test puts it in.
+fn manual(name: &str) -> VehicleSettings {
+    let mut s = preset(name);
     s.gearbox.automatic = false;
     s
 }
@@ -158,11 +200,11 @@ fn slip_radius(s: &VehicleSettings, r: &Reading) -> f32 {
     s.belts_turn_radius(r.belt, r.slip)
 }
 
-/// Full throttle from rest on the level with the automatic gearbox: the tank reaches
-/// the published 68 km/h (Militärhistorische Sammlung Augustdorf) within 5 % at 30, 60
-/// and 240 Hz, and the same speed at every rate within 0.5 %: its engine's governor
-/// holds it, and the governor holds its speed whatever the step. The 0–32 km/h time is
-/// printed (not asserted: no public source at hand).
+/// Full throttle from rest on the level with the automatic gearbox: each tracked
+/// preset reaches its published top speed (the `leopard2` 68 km/h, the `m113` 64) within
+/// 5 % at 30, 60 and 240 Hz, and the same speed at every rate within 0.5 %: its engine's
+/// governor holds it, and the governor holds its speed whatever the step. The 0–32 km/h
+/// time is printed (not asserted: no public source at hand).
 ///
 /// Checked that it fails: with the limiter's load read from the clutch's synchronising
 /// torque as before (`transmission::engine_load` returning `state.clutch_torque`), the
@@ -170,7 +212,13 @@ fn slip_radius(s: &VehicleSettings, r: &Reading) -> f32 {
 /// read 65.8 / 67.6 / 68.9 km/h at 30 / 60 / 240 Hz, a 4.7 % spread.
 #[test]
 fn the_tank_reaches_its_published_top_speed() {
-    let s = preset("leopard2");
+    for p in &PUBLISHED {
+        top_speed(p);
+    }
+}
+
+fn top_speed(p: &Published) {
+    let s = preset(p.name);
     let mut tops = vec![];
     for hz in [30.0, 60.0, 240.0] {
         let readings = drive(&s, hz, None, 45.0, |_| DriverInput {
@@ -182,15 +230,19 @@ fn the_tank_reaches_its_published_top_speed() {
             .iter()
             .find(|r| r.forward * 3.6 >= 32.0)
             .map_or(f32::NAN, |r| r.t);
-        eprintln!("measured: leopard2 {hz} Hz: top speed {top:.1} km/h (published 68), 0–32 km/h in {to_32:.1} s");
-        assert!((top / 68.0 - 1.0).abs() < 0.05, "{hz} Hz: {top} km/h");
+        eprintln!(
+            "measured: {} {hz} Hz: top speed {top:.1} km/h (published {}), 0–32 km/h in {to_32:.1} s",
+            p.name, p.top_speed
+        );
+        assert!((top / p.top_speed - 1.0).abs() < 0.05, "{} {hz} Hz: {top} km/h", p.name);
         tops.push(top);
     }
     assert!(tops.iter().all(|t| (t / tops[0] - 1.0).abs() < 0.005), "{tops:?}");
 }
 
-/// A steady skid-steer turn, full steer in first at 2 m/s (0.04 g): Wong's closed form
-/// (*Theory of Ground Vehicles*, ch. 7), at 30, 60 and 240 Hz.
+/// A steady skid-steer turn of each tracked preset, full steer in first at about
+/// 0.04 g (the `leopard2` at 2 m/s, the `m113` at 1.25): Wong's closed form (*Theory
+/// of Ground Vehicles*, ch. 7), at 30, 60 and 240 Hz.
 ///
 /// - The hull's yaw balance: the belts' thrusts' moment `(F_o − F_i)·B/2` equals the
 ///   road wheels' lateral forces' moment within 1 %.
@@ -199,7 +251,10 @@ fn the_tank_reaches_its_published_top_speed() {
 ///   simple theory (`μ_t` the track's whole lateral friction) they read 12–14 % low:
 ///   the simple theory leaves out that a belt driving or braking hard has less grip
 ///   left across (printed).
-/// - The radius `v/r` within 5 % of the belts' speeds with their slip taken off.
+/// - The radius `v/r` within 1 % of the belts' speeds with their slip taken off
+///   (0.1–0.3 % measured). With the tyre's slip read at a cylinder's hit rather than
+///   the middle of its tread (`wheel/contact.rs`), it read 3.1 % (`leopard2`) and
+///   4.3 % (`m113`) under.
 /// - The geared steering's kinematics: the belts' speed difference is
 ///   `2·steer_ratio·ω_engine·r` within 2 %.
 ///
@@ -208,7 +263,14 @@ fn the_tank_reaches_its_published_top_speed() {
 /// thrusts 23 % under the closed form.
 #[test]
 fn a_steady_skid_steer_turn_meets_wongs_closed_form() {
-    let s = manual();
+    for p in &PUBLISHED {
+        skid_steer(p);
+    }
+}
+
+fn skid_steer(p: &Published) {
+    let (name, target) = (p.name, p.turn_speed);
+    let s = manual(name);
     let b = s.tread();
     let (m_simple, fo_simple, fi_simple) = wong(&s, false);
     let (m_r, fo, fi) = wong(&s, true);
@@ -216,7 +278,7 @@ fn a_steady_skid_steer_turn_meets_wongs_closed_form() {
     let r_wheel = s.axles[0].wheel.radius();
     for hz in [30.0, 60.0, 240.0] {
         let readings = drive(&s, hz, Some(1), 20.0, |r| DriverInput {
-            throttle: (0.3 + 0.5 * (2.0 - r.forward)).clamp(0.0, 1.0),
+            throttle: (0.3 + 0.5 * (target - r.forward)).clamp(0.0, 1.0),
             steer: 1.0,
             ..default()
         });
@@ -231,27 +293,30 @@ fn a_steady_skid_steer_turn_meets_wongs_closed_form() {
         let difference = m(&|r| r.belt[1] - r.belt[0]);
         let kinematic = 2.0 * ratio * m(&|r| r.rpm) / RAD_PER_S_TO_RPM * r_wheel;
         eprintln!(
-            "measured: leopard2 {hz} Hz skid-steer turn at {v:.2} m/s: radius {radius:.2} m (belts with slip {slip_r:.2}), \
+            "measured: {name} {hz} Hz skid-steer turn at {v:.2} m/s: radius {radius:.2} m (belts with slip {slip_r:.2}), \
              thrusts outer {outer:.0} N inner {inner:.0} N; Wong with the friction circle {fo:.0} / {fi:.0} N \
              (M_r {m_r:.0} N·m), simple {fo_simple:.0} / {fi_simple:.0} N (M_r {m_simple:.0}); \
              lateral moment {moment:.0} N·m against the thrusts' {balance:.0}; belts' difference {difference:.3} m/s \
              against {kinematic:.3}"
         );
-        assert!((balance / -moment - 1.0).abs() < 0.01, "{hz} Hz: {balance} vs {moment}");
-        assert!((outer / fo - 1.0).abs() < 0.05, "{hz} Hz: outer {outer} vs {fo}");
-        assert!((inner / fi - 1.0).abs() < 0.05, "{hz} Hz: inner {inner} vs {fi}");
         assert!(
-            (radius / slip_r - 1.0).abs() < 0.05,
-            "{hz} Hz: radius {radius} vs {slip_r}"
+            (balance / -moment - 1.0).abs() < 0.01,
+            "{name} {hz} Hz: {balance} vs {moment}"
+        );
+        assert!((outer / fo - 1.0).abs() < 0.05, "{name} {hz} Hz: outer {outer} vs {fo}");
+        assert!((inner / fi - 1.0).abs() < 0.05, "{name} {hz} Hz: inner {inner} vs {fi}");
+        assert!(
+            (radius / slip_r - 1.0).abs() < 0.01,
+            "{name} {hz} Hz: radius {radius} vs {slip_r}"
         );
         assert!(
             (difference / kinematic - 1.0).abs() < 0.02,
-            "{hz} Hz: {difference} vs {kinematic}"
+            "{name} {hz} Hz: {difference} vs {kinematic}"
         );
     }
 }
 
-/// A pivot turn in neutral, full steer and throttle: the belts counter-rotate, the
+/// A pivot turn of each tracked preset in neutral, full steer and throttle: the belts counter-rotate, the
 /// hull turns on the spot (its centre moves under 0.1 m/s), and the yaw rate is the
 /// power the belts put into the turn over the turning resistance moment,
 /// `r = (P_belts − P_rolling − P_slip)/M` (the belts' power `Σ F·v_belt`, less what the
@@ -264,7 +329,13 @@ fn a_steady_skid_steer_turn_meets_wongs_closed_form() {
 /// (`TrackSettings::engine_load` 0) the engine's power reads 0 against the belts'.
 #[test]
 fn a_pivot_turn_in_neutral_turns_on_the_power_the_belts_give() {
-    let s = manual();
+    for p in &PUBLISHED {
+        pivot(p.name);
+    }
+}
+
+fn pivot(name: &str) {
+    let s = manual(name);
     let (m_r, _, _) = wong(&s, true);
     for hz in [30.0, 60.0, 240.0] {
         let readings = drive(&s, hz, Some(0), 10.0, |_| DriverInput {
@@ -283,20 +354,26 @@ fn a_pivot_turn_in_neutral_turns_on_the_power_the_belts_give() {
         let drift = m(&|r| r.forward.abs());
         let expected = (belts - rolling - slip) / moment;
         eprintln!(
-            "measured: leopard2 {hz} Hz pivot: yaw {yaw:.3} rad/s, power: belts {belts:.0} W, rolling {rolling:.0}, \
+            "measured: {name} {hz} Hz pivot: yaw {yaw:.3} rad/s, power: belts {belts:.0} W, rolling {rolling:.0}, \
              slip {slip:.0}, engine {engine:.0}; moment {moment:.0} N·m (Wong with the friction circle {m_r:.0}); \
              yaw from the power {expected:.3} rad/s; belts {:.3} / {:.3} m/s, hull {drift:.3} m/s",
             m(&|r| r.belt[0]),
             m(&|r| r.belt[1]),
         );
         let last = readings.last().unwrap();
-        assert!(last.belt[0] < 0.0 && last.belt[1] > 0.0, "{hz} Hz: {last:?}");
-        assert!(drift < 0.1, "{hz} Hz: the hull moves at {drift} m/s");
-        assert!((yaw / expected - 1.0).abs() < 0.05, "{hz} Hz: yaw {yaw} vs {expected}");
-        assert!((moment / m_r - 1.0).abs() < 0.05, "{hz} Hz: moment {moment} vs {m_r}");
+        assert!(last.belt[0] < 0.0 && last.belt[1] > 0.0, "{name} {hz} Hz: {last:?}");
+        assert!(drift < 0.1, "{name} {hz} Hz: the hull moves at {drift} m/s");
+        assert!(
+            (yaw / expected - 1.0).abs() < 0.05,
+            "{name} {hz} Hz: yaw {yaw} vs {expected}"
+        );
+        assert!(
+            (moment / m_r - 1.0).abs() < 0.05,
+            "{name} {hz} Hz: moment {moment} vs {m_r}"
+        );
         assert!(
             (engine / belts - 1.0).abs() < 0.05,
-            "{hz} Hz: engine {engine} W vs belts {belts} W"
+            "{name} {hz} Hz: engine {engine} W vs belts {belts} W"
         );
     }
 }
@@ -304,7 +381,7 @@ fn a_pivot_turn_in_neutral_turns_on_the_power_the_belts_give() {
 /// Clutch and brake steering in first at full throttle, at 30, 60 and 240 Hz: at
 /// three quarters of the steer input the inner clutch is open and its brake half on,
 /// both belts turn and the radius is the belts' speeds' with their slip taken off within
-/// 5 %; at a full steer input the inner belt stands, the outer drives and the hull turns
+/// 1 %; at a full steer input the inner belt stands, the outer drives and the hull turns
 /// about the braked belt in a steady yaw: the road wheels' forces' yaw moment about the
 /// centre of mass is under 2 % of their lateral forces' alone (1.1 % measured).
 ///
@@ -314,7 +391,7 @@ fn a_pivot_turn_in_neutral_turns_on_the_power_the_belts_give() {
 /// 1.9 m, and the full turn crawls at 0.07 rad/s.
 #[test]
 fn clutch_and_brake_steering_turns_about_the_braked_belt() {
-    let mut s = manual();
+    let mut s = manual("leopard2");
     let tracks = s.tracks.as_mut().unwrap();
     (tracks.steering, tracks.steer_brake) = (TrackSteering::ClutchBrake, 60_000.0);
     for hz in [30.0, 60.0, 240.0] {
@@ -340,7 +417,7 @@ fn clutch_and_brake_steering_turns_about_the_braked_belt() {
              forces' yaw moment {balance:.0} N·m, the lateral forces' alone {moment:.0}",
             m(&full, &|r| r.forward) / yaw
         );
-        assert!((radius / slip_r - 1.0).abs() < 0.05, "{hz} Hz: {radius} vs {slip_r}");
+        assert!((radius / slip_r - 1.0).abs() < 0.01, "{hz} Hz: {radius} vs {slip_r}");
         assert!(
             inner.abs() < 0.01 && outer > 1.0 && yaw > 0.1,
             "{hz} Hz: {inner} {outer} {yaw}"
@@ -359,16 +436,22 @@ fn on_slope(settings: &VehicleSettings, hz: f64, slope: Quat) -> (App, Entity) {
     (app, car)
 }
 
-/// Parked with the brakes on, nose up the published 60 % gradient and across the
-/// published 30 % side slope: once settled (15 s: on 60 % the front road wheels hang
+/// Each tracked preset parked with the brakes on, nose up its published gradient and
+/// across its published side slope (60 % and 30 % both): once settled (15 s: on 60 % the front road wheels hang
 /// free and the hull's pitch on the others rings down slowly), the hull creeps under
 /// 1 mm in the next 10 s at 30, 60 and 240 Hz.
 #[test]
 fn parked_on_its_published_gradient_and_side_slope_it_does_not_creep() {
-    let s = preset("leopard2");
+    for p in &PUBLISHED {
+        parked(p);
+    }
+}
+
+fn parked(p: &Published) {
+    let s = preset(p.name);
     for (name, slope) in [
-        ("60 % gradient", Quat::from_rotation_x(0.6f32.atan())),
-        ("30 % side slope", Quat::from_rotation_z(0.3f32.atan())),
+        ("gradient", Quat::from_rotation_x(p.gradient.atan())),
+        ("side slope", Quat::from_rotation_z(p.side_slope.atan())),
     ] {
         for hz in [30.0, 60.0, 240.0] {
             let (mut app, car) = on_slope(&s, hz, slope);
@@ -384,20 +467,33 @@ fn parked_on_its_published_gradient_and_side_slope_it_does_not_creep() {
             run(&mut app, steps(10.0, hz));
             let moved = (position(&app, car) - p0).length();
             eprintln!(
-                "measured: leopard2 {hz} Hz parked on the {name}: moved {:.3} mm in 10 s",
+                "measured: {} {hz} Hz parked on its {name}: moved {:.3} mm in 10 s",
+                p.name,
                 moved * 1000.0
             );
-            assert!(moved < 1e-3, "{name} {hz} Hz: {moved} m");
+            assert!(moved < 1e-3, "{} {name} {hz} Hz: {moved} m", p.name);
         }
     }
 }
 
-/// From rest in first at full throttle: the tank climbs the published 60 % gradient
-/// (its engine's torque through first and the belts' grip give 62 %) and rolls back on
-/// 66 %, 10 % steeper, at 30, 60 and 240 Hz.
+/// From rest in first at full throttle: each tracked preset climbs its published
+/// gradient (60 % both; their engines' torque through first and the belts' grip give
+/// 62 %, `predicted_gradient_limit`) and rolls back on one 10 % steeper, at 30, 60 and
+/// 240 Hz.
 #[test]
 fn the_tank_climbs_its_published_gradient_and_not_a_steeper_one() {
-    let s = manual();
+    for p in &PUBLISHED {
+        climb(p);
+    }
+}
+
+fn climb(p: &Published) {
+    let (name, grade) = (p.name, p.gradient);
+    let s = manual(name);
+    eprintln!(
+        "measured: {name}: the closed form's gradient limit {:.1} %",
+        100.0 * s.predicted_gradient_limit().unwrap()
+    );
     for hz in [30.0, 60.0, 240.0] {
         let climbed = |grade: f32| {
             let slope = Quat::from_rotation_x(grade.atan());
@@ -420,10 +516,14 @@ fn the_tank_climbs_its_published_gradient_and_not_a_steeper_one() {
             run(&mut app, steps(10.0, hz));
             (position(&app, car) - p0).dot(slope * Vec3::NEG_Z)
         };
-        let (up, steeper) = (climbed(0.6), climbed(0.66));
-        eprintln!("measured: leopard2 {hz} Hz from rest in first: {up:.2} m up 60 % in 10 s, {steeper:.2} m on 66 %");
-        assert!(up > 1.0, "{hz} Hz: {up} m up 60 %");
-        assert!(steeper < 0.0, "{hz} Hz: {steeper} m up 66 %");
+        let (up, steeper) = (climbed(grade), climbed(1.1 * grade));
+        eprintln!(
+            "measured: {name} {hz} Hz from rest in first: {up:.2} m up {:.0} % in 10 s, {steeper:.2} m on {:.0} %",
+            100.0 * grade,
+            110.0 * grade
+        );
+        assert!(up > 1.0, "{name} {hz} Hz: {up} m up {grade}");
+        assert!(steeper < 0.0, "{name} {hz} Hz: {steeper} m up {}", 1.1 * grade);
     }
 }
 
@@ -432,15 +532,15 @@ fn rough(x: f32, z: f32) -> f32 {
     0.15 * (x / 1.3).sin() * (z / 1.1).cos()
 }
 
-/// Every sweep at 30, 60 and 240 Hz: the tank driven weaving at full throttle for 12 s
+/// Every tracked preset with every sweep at 30, 60 and 240 Hz: driven weaving at full throttle for 12 s
 /// over a heightfield of ±15 cm bumps and three race kerbs. Everything finite every
 /// step, the hull upright, no road wheel's contact more than 3 cm below the ground
 /// under it (the heightfield's 1 m cells cut the bumps' crests by up to 2 cm).
 #[test]
 fn every_sweep_rides_kerbs_and_a_heightfield() {
     let mut failures = vec![];
-    for sweep in SWEEPS {
-        let mut s = preset("leopard2");
+    for (name, sweep) in TRACKED.iter().flat_map(|n| SWEEPS.map(|s| (n, s))) {
+        let mut s = preset(name);
         for a in &mut s.axles {
             a.wheel.set_sweep_type(sweep);
         }
@@ -485,13 +585,13 @@ fn every_sweep_rides_kerbs_and_a_heightfield() {
             let upright = up(&app, car).y;
             let travelled = position(&app, car).with_y(0.0).length();
             eprintln!(
-                "measured: leopard2 {sweep:?} {hz} Hz over bumps and kerbs: {travelled:.0} m, upright {upright:.3}, \
+                "measured: {name} {sweep:?} {hz} Hz over bumps and kerbs: {travelled:.0} m, upright {upright:.3}, \
                  lowest contact {:.3} m from the ground",
                 lowest
             );
             if upright < 0.9 || lowest < -0.03 || travelled < 30.0 {
                 failures.push(format!(
-                    "{sweep:?} {hz} Hz: upright {upright}, lowest {lowest}, {travelled} m"
+                    "{name} {sweep:?} {hz} Hz: upright {upright}, lowest {lowest}, {travelled} m"
                 ));
             }
         }
@@ -510,12 +610,12 @@ fn every_track_setting_at_the_ends_of_its_range_drives() {
         .iter()
         .filter(|f| f.group == VehiclePart::Tracks)
         .collect();
-    assert_eq!(rows.len(), 4);
+    assert_eq!(rows.len(), 5);
     let mut failures = vec![];
     for steering in [TrackSteering::Geared, TrackSteering::ClutchBrake] {
         for row in &rows {
             for end in [0, 1] {
-                let mut s = manual();
+                let mut s = manual("leopard2");
                 s.tracks.as_mut().unwrap().steering = steering;
                 let (lo, hi) = (row.range)(&s, 0);
                 *(row.field)(&mut s, 0).unwrap() = if end == 0 { lo } else { hi };

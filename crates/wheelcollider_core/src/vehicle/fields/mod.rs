@@ -635,4 +635,11 @@ floats! {
         get: |s, _| tracked!(get s, belt_mass),
         field: |s, _| tracked!(field s, belt_mass),
     }
+    "tracks.link_pitch" {
+        label: "link pitch", unit: "m", group: Tracks,
+        limit: |s, _| (0.01, 0.2 * s.chassis.size[2].max(0.1)),
+        range: |s, _| (0.01 * s.chassis.size[2], 0.06 * s.chassis.size[2]), step: 0.005,
+        get: |s, _| tracked!(get s, link_pitch),
+        field: |s, _| tracked!(field s, link_pitch),
+    }
 }
