@@ -218,7 +218,7 @@ fn find_belts(mut belts: ResMut<Belts>, cars: Query<(&Vehicle, &ChassisWheels)>,
             }
         }
         belts.sides.push(sides.map(|mut side| {
-            side.sort_by(|a, b| b.0.cmp(&a.0));
+            side.sort_by_key(|a| std::cmp::Reverse(a.0));
             side.into_iter().map(|(_, w)| w).collect()
         }));
     }
@@ -226,7 +226,7 @@ fn find_belts(mut belts: ResMut<Belts>, cars: Query<(&Vehicle, &ChassisWheels)>,
 
 /// Each belt's mark and dust, from its rearmost road wheel on the ground: a faint
 /// imprint on paved ground whenever it rolls (darker as it slides: a pivot scrubs), a
-/// rut on dirt; dust behind it on dirt, a little on paved ground at speed, smoke when
+/// rut on dirt; dust behind it on dirt, a little on paved ground past 5 m/s, smoke when
 /// it slides on paved ground.
 fn belt_effects(
     mut commands: Commands,
@@ -259,12 +259,14 @@ fn belt_effects(
         let (dust, smoke) = match kind {
             Kind::Dirt => (8.0 * (speed / 8.0).min(2.0) + 40.0 * slide, 0.0),
             Kind::Paved => (
-                2.0 * (speed / 10.0).min(1.5),
-                if slide > 0.1 { 30.0 * slide } else { 0.0 },
+                1.5 * ((speed - 5.0) / 10.0).clamp(0.0, 1.0),
+                if slide > 0.1 { 12.0 * slide } else { 0.0 },
             ),
             Kind::Ice => (0.0, 0.0),
         };
-        for (k, kind, rate) in [(0, Kind::Dirt, dust), (1, Kind::Paved, smoke)] {
+        // Dust is bigger off the road.
+        let base = if kind == Kind::Dirt { 0.5 } else { 0.3 };
+        for (k, look, rate) in [(0, Kind::Dirt, dust), (1, Kind::Paved, smoke)] {
             let carry = pools.carry.entry((key, k)).or_insert(0.0);
             *carry += rate * dt;
             let count = carry.floor() as u32;
@@ -273,9 +275,9 @@ fn belt_effects(
                 let jitter = Vec3::new(pools.random(), 0.0, pools.random()) * patch.width;
                 let spread = Vec3::new(pools.random(), 0.5 + 0.5 * pools.random().abs(), pools.random());
                 let velocity = patch.normal * 0.8 + spread * 0.8 - patch.forward * speed.min(20.0) * 0.1;
-                let size = 0.5 + 0.4 * slide + 0.03 * speed.min(20.0);
+                let size = base + 0.4 * slide + 0.03 * speed.min(20.0);
                 let at = patch.point + patch.normal * 0.3 - patch.forward * 0.4 + jitter;
-                puff(&mut commands, &mut pools, &assets, kind, at, velocity, size);
+                puff(&mut commands, &mut pools, &assets, look, at, velocity, size);
             }
         }
     }

@@ -58,8 +58,9 @@ pub(crate) fn slip_denominator(relaxation_length: f32, lateral: bool, vx: f64, s
 
 /// The contact's forward speed `vx` (m/s) that reads the longitudinal slip `slip` at
 /// the wheel's surface speed `surface` (m/s), for a wheel with this longitudinal
-/// relaxation length (m): the inverse of `slip = (surface − vx)/den` with
-/// [`slip_denominator`]'s floor, so below the floor `vx = surface − slip·floor`, not
+/// relaxation length (m): the inverse of `slip = (surface − vx)/den`, `den` the larger
+/// of `|vx|`, `|surface|` and [`RELAXED_MIN_DENOMINATOR`] (without a relaxation length,
+/// `max(|vx|, MIN_DENOMINATOR)`), so below the floor `vx = surface − slip·floor`, not
 /// `surface·(1 − slip)`. A skid-steer turn's radius from its belts' speeds and slips
 /// reads it (`VehicleSettings::belts_turn_radius`); the unit test
 /// `ground_speed_inverts_the_slip` holds it to the definition both sides of the floor.
