@@ -139,11 +139,16 @@ pub enum Maneuver {
     SlopeClimb,
     /// A tracked vehicle: brakes on across a side slope, once settled: how far it moves.
     SideSlope,
+    /// A two-wheeler ([`Maneuver::is_two_wheeler_only`]) let go of at 2 to 30 m/s: the
+    /// rider leaves the handlebar and the lean is kicked; the lean's growth rate at each
+    /// speed, the weave speed (where it first falls through zero) and the capsize speed
+    /// (where it rises through it again): the uncontrolled bike's self-stability.
+    WeaveCapsize,
 }
 
 impl Maneuver {
     /// Every manoeuvre, in the order `all` runs them.
-    pub const ALL: [Maneuver; 22] = [
+    pub const ALL: [Maneuver; 23] = [
         Maneuver::Settle,
         Maneuver::Acceleration,
         Maneuver::Braking,
@@ -166,6 +171,7 @@ impl Maneuver {
         Maneuver::Pivot,
         Maneuver::SlopeClimb,
         Maneuver::SideSlope,
+        Maneuver::WeaveCapsize,
     ];
 
     /// Whether it tows a trailer: it needs a preset with a hitch (`run_maneuver` takes
@@ -179,12 +185,19 @@ impl Maneuver {
     /// steer input asks its rider for a lean): acceleration, braking (the front lever and
     /// the rear pedal together), the circle (the lean against the lateral acceleration)
     /// and the step steer (a step of the asked lean: the countersteer, the lean's
-    /// response). The others drive pairs of wheels.
+    /// response), and its own weave and capsize sweep. The others drive pairs of wheels.
     pub fn rides_two_wheelers(self) -> bool {
-        matches!(
-            self,
-            Maneuver::Acceleration | Maneuver::Braking | Maneuver::Circle | Maneuver::StepSteer
-        )
+        self.is_two_wheeler_only()
+            || matches!(
+                self,
+                Maneuver::Acceleration | Maneuver::Braking | Maneuver::Circle | Maneuver::StepSteer
+            )
+    }
+
+    /// Whether only a two-wheeler runs it: the weave and capsize sweep, which lets go of
+    /// its handlebar.
+    pub fn is_two_wheeler_only(self) -> bool {
+        matches!(self, Maneuver::WeaveCapsize)
     }
 
     /// Whether only a tracked vehicle (a vehicle with
@@ -239,6 +252,7 @@ impl Maneuver {
             Maneuver::Pivot => "pivot",
             Maneuver::SlopeClimb => "slope-climb",
             Maneuver::SideSlope => "side-slope",
+            Maneuver::WeaveCapsize => "weave-capsize",
         }
     }
 
@@ -269,6 +283,7 @@ impl Maneuver {
             Maneuver::Pivot => "tracked, a pivot in neutral: yaw rate against the belts' power, moment against Wong",
             Maneuver::SlopeClimb => "tracked, from rest up 50, 90 and 110 % of its gradient limit: how far up",
             Maneuver::SideSlope => "tracked, brakes on across a 30 % side slope: drift over 10 s",
+            Maneuver::WeaveCapsize => "two-wheeler let go of at 2-30 m/s: the lean's growth, weave and capsize speeds",
         }
     }
 }
@@ -330,9 +345,13 @@ pub enum ManeuverError {
     /// drivers and measurements are written for pairs of wheels: a two-wheeler rides
     /// those of [`Maneuver::rides_two_wheelers`] (`docs/two-wheeler.md`).
     #[error(
-        "`{0}` has an axle of one wheel: this manoeuvre drives pairs of wheels (a two-wheeler rides acceleration, braking, circle and step steer)"
+        "`{0}` has an axle of one wheel: this manoeuvre drives pairs of wheels (a two-wheeler rides acceleration, braking, circle, step steer and weave-capsize)"
     )]
     SingleAxle(String),
+    /// A vehicle that is not a two-wheeler in a two-wheeler's own manoeuvre
+    /// ([`Maneuver::is_two_wheeler_only`]).
+    #[error("`{0}` is not a two-wheeler: the weave and capsize sweep lets go of a two-wheeler's handlebar")]
+    TwoWheeler(String),
     /// A tracked vehicle in a manoeuvre that steers by road-wheel angle, or a vehicle
     /// without tracks in a tracked vehicle's own ([`Maneuver::drives_tracked`]).
     #[error(
@@ -352,6 +371,9 @@ pub fn fits(settings: &VehicleSettings, maneuver: Maneuver) -> Result<(), Maneuv
     let tracked = settings.tracks.is_some();
     if (tracked && !maneuver.drives_tracked()) || (!tracked && maneuver.is_tracked_only()) {
         return Err(ManeuverError::Tracked(name()));
+    }
+    if maneuver.is_two_wheeler_only() && settings.two_wheeler.is_none() {
+        return Err(ManeuverError::TwoWheeler(name()));
     }
     if maneuver.is_towing() && settings.hitch.is_none() {
         return Err(ManeuverError::Towing(format!(
@@ -443,6 +465,7 @@ pub fn run_with_trailer(
         Maneuver::Pivot => maneuvers::tracked::pivot(&settings, options, &mut out),
         Maneuver::SlopeClimb => maneuvers::tracked::slope_climb(&settings, options, &mut out),
         Maneuver::SideSlope => maneuvers::tracked::side_slope(&settings, options, &mut out),
+        Maneuver::WeaveCapsize => maneuvers::weave::weave_capsize(&settings, options, &mut out),
     };
     let (time, mut channels) = sim.rec.finish(&sim.labels);
     channels.extend(out.extra);

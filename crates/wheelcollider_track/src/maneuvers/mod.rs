@@ -19,6 +19,7 @@ pub(crate) mod step_steer;
 pub(crate) mod stint;
 pub(crate) mod towing;
 pub(crate) mod tracked;
+pub(crate) mod weave;
 
 /// What every manoeuvre uses: the harness, the report, the statistics, the controls.
 mod prelude {
