@@ -83,7 +83,8 @@ pub enum Maneuver {
     /// ISO 7401-style step steer at 80 km/h to a kinematic 4 m/s²: yaw-rate response
     /// time, overshoot, gains.
     StepSteer,
-    /// An 18 m slalom at 60 km/h, a path-following driver: peaks and tracking error.
+    /// An 18 m slalom at 60 km/h (a two-wheeler at 30, its rider asked for the lean the
+    /// gates need ahead), a path-following driver: peaks and tracking error.
     Slalom,
     /// Brakes and handbrake on, nose up a 10° and a 20° slope: drift over 5 s.
     SlopeHold,
@@ -185,12 +186,13 @@ impl Maneuver {
     /// steer input asks its rider for a lean): acceleration, braking (the front lever and
     /// the rear pedal together), the circle (the lean against the lateral acceleration)
     /// and the step steer (a step of the asked lean: the countersteer, the lean's
-    /// response), and its own weave and capsize sweep. The others drive pairs of wheels.
+    /// response), the slalom (at 30 km/h, the rider asked for the lean the gates need
+    /// ahead) and its own weave and capsize sweep. The others drive pairs of wheels.
     pub fn rides_two_wheelers(self) -> bool {
         self.is_two_wheeler_only()
             || matches!(
                 self,
-                Maneuver::Acceleration | Maneuver::Braking | Maneuver::Circle | Maneuver::StepSteer
+                Maneuver::Acceleration | Maneuver::Braking | Maneuver::Circle | Maneuver::StepSteer | Maneuver::Slalom
             )
     }
 
@@ -264,7 +266,7 @@ impl Maneuver {
             Maneuver::Braking => "full brake from 100 km/h: distance, time, deceleration",
             Maneuver::Circle => "40 m constant radius, speed raised slowly: lateral limit, understeer gradient",
             Maneuver::StepSteer => "ISO 7401 step steer at 80 km/h: yaw-rate response time, overshoot, gains",
-            Maneuver::Slalom => "18 m slalom at 60 km/h: peaks and tracking error",
+            Maneuver::Slalom => "18 m slalom at 60 km/h (a two-wheeler at 30): peaks and tracking error",
             Maneuver::SlopeHold => "brakes on, nose up 10 and 20 degree slopes: drift over 5 s",
             Maneuver::BumpRun => "10 s at 60 km/h over rough gravel: body acceleration, wheel lift",
             Maneuver::BrakeInTurn => "full brake on the 40 m circle from 0.5 g, ABS and locked: distance, radius error",
@@ -345,7 +347,7 @@ pub enum ManeuverError {
     /// drivers and measurements are written for pairs of wheels: a two-wheeler rides
     /// those of [`Maneuver::rides_two_wheelers`] (`docs/two-wheeler.md`).
     #[error(
-        "`{0}` has an axle of one wheel: this manoeuvre drives pairs of wheels (a two-wheeler rides acceleration, braking, circle, step steer and weave-capsize)"
+        "`{0}` has an axle of one wheel: this manoeuvre drives pairs of wheels (a two-wheeler rides acceleration, braking, circle, step steer, slalom and weave-capsize)"
     )]
     SingleAxle(String),
     /// A vehicle that is not a two-wheeler in a two-wheeler's own manoeuvre
