@@ -3,7 +3,7 @@
 //! a look-ahead distance ahead on the path, `δ = atan(2·L·sin α / l_d)` with `L` the
 //! wheelbase, `α` the angle from the car's heading to the point and `l_d` its distance;
 //! and a [`Path`] of points with the speed a car may hold at each (its corners'
-//! `√(a_y/κ)`, braked for in time).
+//! `√(a_y/κ)`, braked for in time: typed, or the car's own plan, [`Path::with_plan`]).
 //!
 //! Physics-free: positions and headings in, a steer input out; its transcendentals are
 //! the core's `math` (the same bits on every machine under `libm`, as a rollback needs). The test track's drivers
@@ -99,6 +99,26 @@ impl Path {
                     self.speed[i].min((self.speed[next] * self.speed[next] + 2.0 * decel.max(0.0) * ds).sqrt());
             }
         }
+        self
+    }
+
+    /// The speed profile the car with `settings` can drive, from its own tyres, loads,
+    /// aero and engine (the core's [`SpeedPlan`](wheelcollider_core::vehicle::SpeedPlan):
+    /// a quasi-steady-state lap of a point mass), using `aggression` of its grip
+    /// (0.05..=1), each point's curvature read `span` points either side; an open path
+    /// starts at `start` (m/s) and stops at its end when `stop`. The points' heights are
+    /// left out (flat ground).
+    pub fn with_plan(
+        mut self,
+        settings: &wheelcollider_core::vehicle::VehicleSettings,
+        aggression: f32,
+        span: usize,
+        (start, stop): (f32, bool),
+    ) -> Self {
+        let flat: Vec<[f32; 2]> = self.points.iter().map(|p| [p.x, p.z]).collect();
+        let plan =
+            wheelcollider_core::vehicle::SpeedPlan::new(settings, &flat, self.closed, (start, stop), aggression, span);
+        self.speed = plan.speed;
         self
     }
 

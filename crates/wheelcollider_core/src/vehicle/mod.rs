@@ -30,6 +30,7 @@
 //! | `io.rs` | | what a step reads and writes |
 //! | `derived.rs` | | what follows from a settings: shares, resistance, ride height |
 //! | `predict.rs` | | closed-form answers: top speed, axle loads, stopping distance |
+//! | `plan.rs` | [`SpeedPlan`] | the car's g-g envelope as a point mass (`lateral_limit`, `braking_limit`, `drive_limit`) and the speed it can hold along a path: a quasi-steady-state lap |
 //! | [`presets`] | | the shipped presets, compiled in ([`VehicleSettings::preset`]) |
 //!
 //! # How the drivetrain is integrated
@@ -72,6 +73,7 @@ mod engine;
 mod fields;
 mod geometry;
 mod io;
+mod plan;
 mod predict;
 pub mod presets;
 mod settings;
@@ -102,6 +104,7 @@ pub use engine::{EngineLayout, EngineSettings, LIMITER_BAND_RPM, SPEED_LIMIT_BAN
 pub use fields::{VEHICLE_FLOATS, VehiclePart};
 pub use geometry::{AxleGeometry, AxleRole, AxleSuspension, BEAM_COMPLIANCE};
 pub use io::{DriverInput, PowertrainReport, VehicleState, VehicleStep, WheelFeedback};
+pub use plan::SpeedPlan;
 pub use predict::SkidSteer;
 pub use settings::*;
 pub use steering::SteeringSettings;

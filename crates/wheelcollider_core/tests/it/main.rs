@@ -15,6 +15,7 @@
 //! | [`vehicle`] | the vehicle description, the shipped presets, powertrain pieces |
 //! | [`drivetrain`] | reflected inertia, limited-slip differentials, engine braking |
 //! | [`assists`] | ESC, anti-flip and air control's closed forms |
+//! | [`plan`] | the speed plan: a circle at `√(μgR)` (with downforce too), braking into a hairpin, every car's envelope and lap |
 //! | [`towing`] | a trailer's brakes (overrun, air, parking), the caravan's nose load, validation |
 //! | [`determinism`] | the model's transcendentals go through `math` (`libm`); a coupled run's hash |
 //! | [`preset_fuzz`] | malformed presets: never a panic, an error that says where |
@@ -28,6 +29,7 @@ mod common;
 mod determinism;
 mod drivetrain;
 mod module_graph;
+mod plan;
 mod preset_fuzz;
 mod properties;
 mod settings;

@@ -1,0 +1,230 @@
+//! The speed a car can hold along a path, from the car itself: a quasi-steady-state
+//! lap simulation of a point mass (Milliken & Milliken, *Race Car Vehicle Dynamics*,
+//! ch. 2; the "apex speed, then accelerate and brake between" method). The car's
+//! g-g envelope is read from its own settings, not typed:
+//!
+//! - **across**, [`VehicleSettings::lateral_limit`]: each wheel's lateral curve's most
+//!   force at its static load plus its axle's downforce at the speed, the tyre's load
+//!   sensitivity read at that load, summed over the wheels, over the mass;
+//! - **braking**, [`VehicleSettings::braking_limit`]: the same with the longitudinal
+//!   curve, no more than the brakes' most torque over the wheels' radius, plus the
+//!   drag and the rolling resistance;
+//! - **driving**, [`VehicleSettings::drive_limit`]: the best gear's full-throttle
+//!   force at the speed, no more than the driven wheels' grip, less the road load.
+//!
+//! The wheels' loads are static: a point mass has no load transfer, so the envelope is
+//! an upper bound on what the car itself reaches (the road car's circle: 1.14 g
+//! against the 0.93 g it holds, `docs/maneuvers.md`). [`SpeedPlan`] reads each point's
+//! curvature, caps the speed where the lateral limit allows no more (`v²·κ = a_y(v)`,
+//! downforce raising it with the speed), then passes forwards (what the drive gives
+//! from each point to the next) and backwards (what the brakes give), each sharing the
+//! friction circle with the corner's lateral acceleration: `a_x = a_x,max·√(1 −
+//! (a_y/a_y,max)²)`. The core's `tests/it/plan.rs` holds it to the closed forms.
+
+use super::*;
+use crate::WheelSettings;
+
+impl VehicleSettings {
+    /// Each wheel's static load plus its axle's downforce share at `v` (m/s), and the
+    /// wheel: `(load N, axle)` for every wheel.
+    fn loaded_wheels(&self, v: f32) -> impl Iterator<Item = (f32, usize)> + '_ {
+        let [front, rear] = self.aero.downforce(v);
+        let last = self.axles.len().saturating_sub(1);
+        self.axles.iter().enumerate().flat_map(move |(i, a)| {
+            let n = a.wheel_count();
+            let aero = if i == 0 {
+                front
+            } else if i == last {
+                rear
+            } else {
+                0.0
+            };
+            let load = (self.corner_load(i) + aero / n as f32).max(0.0);
+            std::iter::repeat_n((load, i), n)
+        })
+    }
+
+    /// The sum over the wheels of `curve`'s most force at each wheel's load at `v`.
+    fn grip_force(&self, v: f32, driven_only: bool, curve: impl Fn(&WheelSettings) -> f32) -> f32 {
+        self.loaded_wheels(v)
+            .filter(|&(_, i)| !driven_only || self.axles[i].driven)
+            .map(|(load, i)| {
+                let w = &self.axles[i].wheel;
+                curve(w) * w.load_grip_factor(load as f64) as f32 * load
+            })
+            .sum()
+    }
+
+    /// The most lateral acceleration (m/s²) the car's tyres give at `v` (m/s) on flat
+    /// ground, as a point mass (the module docs).
+    pub fn lateral_limit(&self, v: f32) -> f32 {
+        self.grip_force(v, false, |w| w.lateral_tyre().max_value()) / self.chassis.mass.max(1e-3)
+    }
+
+    /// The most braking deceleration (m/s²) at `v` (m/s): the longitudinal grip, no more
+    /// than the brakes give, plus the road load (drag and rolling resistance).
+    pub fn braking_limit(&self, v: f32) -> f32 {
+        let grip = self.grip_force(v, false, |w| w.longitudinal_tyre().max_value());
+        let brakes = self.brakes.max_torque / self.drive_radius().max(1e-3);
+        let m = self.chassis.mass.max(1e-3);
+        (grip.min(brakes) + self.aero.drag_factor() * v * v + self.rolling_resistance_force(v)) / m
+    }
+
+    /// The most drive acceleration (m/s², negative past the top speed) at `v` (m/s):
+    /// the best forward gear's full-throttle force, no more than the driven wheels'
+    /// grip, less the road load ([`resistance_force`](Self::resistance_force)).
+    pub fn drive_limit(&self, v: f32) -> f32 {
+        self.drive_with(v, 1.0)
+    }
+
+    /// [`drive_limit`](Self::drive_limit) using `share` of the driven wheels' grip.
+    fn drive_with(&self, v: f32, share: f32) -> f32 {
+        let engine = (1..=self.gearbox.top_gear())
+            .map(|g| self.drive_force(g, v))
+            .fold(0.0f32, f32::max);
+        let grip = share * self.grip_force(v, true, |w| w.longitudinal_tyre().max_value());
+        (engine.min(grip) - self.resistance_force(v)) / self.chassis.mass.max(1e-3)
+    }
+}
+
+/// The speed a car can hold at each point of a path, and the time it takes: the module
+/// docs' quasi-steady-state plan.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SpeedPlan {
+    /// The speed at each point (m/s).
+    pub speed: Vec<f32>,
+    /// The path's curvature at each point (1/m, ≥ 0).
+    pub curvature: Vec<f32>,
+    /// The distance from each point to the next (m); an open path's last is 0.
+    pub step: Vec<f32>,
+    /// Whether the last point joins the first.
+    pub closed: bool,
+}
+
+impl SpeedPlan {
+    /// The plan for `settings` along `points` (on the ground, `[x, z]` m, about evenly
+    /// spaced; at least 3), closed (a lap) or open (from `start` m/s, stopping at
+    /// the end when `stop`), using `aggression` of the car's grip (clamped to
+    /// 0.05..=1; the drive's force is the engine's whatever it is, up to that grip).
+    /// The curvature at a point is the circle's through its neighbours `span` points
+    /// away (at least 1): a larger span smooths a polyline's corners.
+    pub fn new(
+        settings: &VehicleSettings,
+        points: &[[f32; 2]],
+        closed: bool,
+        (start, stop): (f32, bool),
+        aggression: f32,
+        span: usize,
+    ) -> SpeedPlan {
+        let n = points.len();
+        let k = aggression.clamp(0.05, 1.0);
+        let span = span.max(1);
+        let at = |i: isize| -> Option<[f32; 2]> {
+            if closed {
+                Some(points[i.rem_euclid(n as isize) as usize])
+            } else {
+                (0..n as isize).contains(&i).then(|| points[i as usize])
+            }
+        };
+        let curvature: Vec<f32> = (0..n as isize)
+            .map(|i| match (at(i - span as isize), at(i + span as isize)) {
+                (Some(a), Some(c)) => circle_curvature(a, points[i as usize], c),
+                _ => 0.0,
+            })
+            .collect();
+        let step: Vec<f32> = (0..n as isize)
+            .map(|i| at(i + 1).map_or(0.0, |b| distance(points[i as usize], b)))
+            .collect();
+        let lateral = |v: f32| k * settings.lateral_limit(v);
+        let top = settings.predicted_top_speed().0;
+        // The corner's cap: v²·κ = a_y(v), by bisection (downforce raises a_y with v).
+        let cap: Vec<f32> = curvature
+            .iter()
+            .map(|&c| {
+                if c < 1e-5 {
+                    return top;
+                }
+                let (mut lo, mut hi) = (0.0f32, top.max(1.0));
+                for _ in 0..50 {
+                    let mid = 0.5 * (lo + hi);
+                    if mid * mid * c <= lateral(mid) {
+                        lo = mid;
+                    } else {
+                        hi = mid;
+                    }
+                }
+                lo
+            })
+            .collect();
+        // What's left of the friction circle along the path at v on curvature c.
+        let along = |v: f32, c: f32| {
+            let used = (v * v * c / lateral(v).max(1e-6)).min(1.0);
+            (1.0 - used * used).sqrt()
+        };
+        let mut speed = cap.clone();
+        if !closed {
+            speed[0] = speed[0].min(start.max(0.0));
+            if stop {
+                speed[n - 1] = 0.0;
+            }
+        }
+        // Around twice on a lap, so the passes wrap.
+        let rounds = if closed { 2 } else { 1 };
+        for _ in 0..rounds {
+            for i in 0..n {
+                let Some(j) = next(i, n, closed) else { continue };
+                let (v, c) = (speed[i], curvature[i]);
+                let a = settings.drive_with(v, k) * along(v, c);
+                let reach = (v * v + 2.0 * a * step[i]).max(0.0).sqrt();
+                speed[j] = speed[j].min(reach);
+            }
+        }
+        for _ in 0..rounds {
+            for i in (0..n).rev() {
+                let Some(j) = next(i, n, closed) else { continue };
+                let (v, c) = (speed[j], curvature[j]);
+                let a = k * settings.braking_limit(v) * along(v, c);
+                let reach = (v * v + 2.0 * a * step[i]).sqrt();
+                speed[i] = speed[i].min(reach);
+            }
+        }
+        SpeedPlan {
+            speed,
+            curvature,
+            step,
+            closed,
+        }
+    }
+
+    /// The time (s) from the first point to the last (round to the first on a lap), each
+    /// step at the mean of its ends' speeds.
+    pub fn time(&self) -> f32 {
+        let n = self.speed.len();
+        (0..n)
+            .filter_map(|i| next(i, n, self.closed).map(|j| (i, j)))
+            .map(|(i, j)| self.step[i] / (0.5 * (self.speed[i] + self.speed[j])).max(1e-3))
+            .sum()
+    }
+}
+
+/// The point after `i` of `n`, wrapping when `closed`.
+fn next(i: usize, n: usize, closed: bool) -> Option<usize> {
+    if i + 1 < n {
+        Some(i + 1)
+    } else if closed {
+        Some(0)
+    } else {
+        None
+    }
+}
+
+fn distance(a: [f32; 2], b: [f32; 2]) -> f32 {
+    (a[0] - b[0]).hypot(a[1] - b[1])
+}
+
+/// The curvature (1/m) of the circle through `a`, `b` and `c`: `4·area / (|ab|·|bc|·|ca|)`.
+fn circle_curvature(a: [f32; 2], b: [f32; 2], c: [f32; 2]) -> f32 {
+    let cross = (b[0] - a[0]) * (c[1] - b[1]) - (b[1] - a[1]) * (c[0] - b[0]);
+    let d = distance(a, b) * distance(b, c) * distance(c, a);
+    if d < 1e-9 { 0.0 } else { 2.0 * cross.abs() / d }
+}
