@@ -219,7 +219,7 @@ fn next(i: usize, n: usize, closed: bool) -> Option<usize> {
 }
 
 fn distance(a: [f32; 2], b: [f32; 2]) -> f32 {
-    (a[0] - b[0]).hypot(a[1] - b[1])
+    crate::math::hypot(a[0] - b[0], a[1] - b[1])
 }
 
 /// The curvature (1/m) of the circle through `a`, `b` and `c`: `4·area / (|ab|·|bc|·|ca|)`.
