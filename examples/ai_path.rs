@@ -1,7 +1,8 @@
 //! AI cars following a path: each car's `VehicleInput` is written by a pure-pursuit
 //! driver (steer towards a point a speed-dependent distance ahead on the path) with a
-//! speed controller that brakes in time for the path's corners (the plugin's
-//! `drivers::pursuit`). Copy `AiDriver` and `drive_ai` for traffic, opponents or a demo
+//! speed controller that holds the speed the car's own plan allows there and brakes in
+//! time for the corners (the plugin's `drivers::pursuit`, `Path::with_plan`: the car's
+//! tyres, loads, aero and engine, at 70 % of its grip). Copy `AiDriver` and `drive_ai` for traffic, opponents or a demo
 //! lap. Headless; prints each car's laps and path error every 5 s.
 //!
 //! `cargo run --release --example ai_path`
@@ -12,8 +13,7 @@ use wheelcollider::avian::drivers::{Path, lookahead, pursuit_steer};
 use wheelcollider::prelude::*;
 
 /// A stadium of points every ~2 m (world, on the ground): two 120 m straights joined by
-/// half circles of radius `r` (m), closed, with the speed a car may hold at each: 25 m/s
-/// on the straights, 6 m/s² in the bends, braking at 5 m/s² in time for them.
+/// half circles of radius `r` (m), closed.
 fn stadium(r: f32) -> Path {
     let mut points = vec![];
     let straight = 120.0;
@@ -32,8 +32,13 @@ fn stadium(r: f32) -> Path {
         let a = std::f32::consts::PI * i as f32 / n as f32;
         points.push(Vec3::new(-r * a.cos(), 0.0, straight / 2.0 + r * a.sin()));
     }
-    Path::new(points, true, 25.0).with_speed_profile(25.0, 6.0, 5.0, 10)
+    Path::new(points, true, 25.0)
 }
+
+/// The share of its grip each car plans to use: the plan's envelope is a point mass's
+/// on static loads, which a car on its springs does not quite reach (the road car holds
+/// 0.93 g of its 1.17).
+const AGGRESSION: f32 = 0.7;
 
 /// One AI driver: its path, where it is on it, how fast it may go and how well it does.
 #[derive(Component)]
@@ -68,10 +73,11 @@ fn main() {
 
 fn setup(mut commands: Commands) {
     commands.spawn((RigidBody::Static, Collider::half_space(Vec3::Y), WheelSurface::ASPHALT));
-    let path = Arc::new(stadium(40.0));
     let presets = ["road", "rally", "kart", "gt86", "road", "rally"];
     for (k, name) in presets.iter().enumerate() {
         let settings = VehicleSettings::preset(name).unwrap_or_else(|e| panic!("{e}"));
+        // Each car's own plan of the path.
+        let path = Arc::new(stadium(40.0).with_plan(&settings, AGGRESSION, 10, (0.0, false)));
         // Spread around the path, heading along it.
         let index = k * path.len() / presets.len();
         let next = path.points()[(index + 1) % path.len()];

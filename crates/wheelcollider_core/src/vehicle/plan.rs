@@ -6,9 +6,10 @@
 //! - **across**, [`VehicleSettings::lateral_limit`]: each wheel's lateral curve's most
 //!   force at its static load plus its axle's downforce at the speed, the tyre's load
 //!   sensitivity read at that load, summed over the wheels, over the mass;
-//! - **braking**, [`VehicleSettings::braking_limit`]: the same with the longitudinal
-//!   curve, no more than the brakes' most torque over the wheels' radius, plus the
-//!   drag and the rolling resistance;
+//! - **braking**, [`VehicleSettings::braking_limit`]: the brakes' force until the first
+//!   axle to reach its longitudinal grip does (the brake balance), no more than the
+//!   brakes' most torque over the wheels' radius, plus the drag and the rolling
+//!   resistance;
 //! - **driving**, [`VehicleSettings::drive_limit`]: the best gear's full-throttle
 //!   force at the speed, no more than the driven wheels' grip, less the road load.
 //!
@@ -61,10 +62,24 @@ impl VehicleSettings {
         self.grip_force(v, false, |w| w.lateral_tyre().max_value()) / self.chassis.mass.max(1e-3)
     }
 
-    /// The most braking deceleration (m/s²) at `v` (m/s): the longitudinal grip, no more
-    /// than the brakes give, plus the road load (drag and rolling resistance).
+    /// The most braking deceleration (m/s²) at `v` (m/s): the brakes' force until the
+    /// first axle to reach its grip does (the brakes split by
+    /// [`brake_share`](Self::brake_share): an axle with none brakes nothing, a kart's
+    /// front), no more than the brakes' most torque, plus the road load (drag and rolling
+    /// resistance).
     pub fn braking_limit(&self, v: f32) -> f32 {
-        let grip = self.grip_force(v, false, |w| w.longitudinal_tyre().max_value());
+        let mut axle_grip = vec![0.0f32; self.axles.len()];
+        for (load, i) in self.loaded_wheels(v) {
+            let w = &self.axles[i].wheel;
+            axle_grip[i] += w.longitudinal_tyre().max_value() * w.load_grip_factor(load as f64) as f32 * load;
+        }
+        let grip = axle_grip
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| self.brake_share(i) > 1e-6)
+            .map(|(i, g)| g / self.brake_share(i))
+            .fold(f32::INFINITY, f32::min);
+        let grip = if grip.is_finite() { grip } else { 0.0 };
         let brakes = self.brakes.max_torque / self.drive_radius().max(1e-3);
         let m = self.chassis.mass.max(1e-3);
         (grip.min(brakes) + self.aero.drag_factor() * v * v + self.rolling_resistance_force(v)) / m

@@ -77,8 +77,10 @@ fn a_circle_is_driven_at_the_tyres_lateral_limit() {
 }
 
 /// A 400 m straight into a 15 m hairpin, open, from its top speed: the plan brakes so
-/// that 100 m before the hairpin its speed is `√(v_c² + 2·a·d)` with `a` the grip's
-/// `μ_x·g` plus the road load at that speed (taken at the midpoint's speed, within 1 %),
+/// that 100 m before the hairpin its speed is `√(v_c² + 2·a·d)` with `a` the grip the
+/// brake balance uses, `μ_x·g·min(W_f/(W·b), W_r/(W·(1 − b)))` (`b` the front bias: the
+/// axle that locks first limits), plus the road load at that speed (taken at the
+/// midpoint's speed, within 1 %),
 /// and never exceeds the car's top speed. At 0.7 aggression the lap is slower and the
 /// corner `√0.7` as fast. Checked that it fails: without the backward pass the car
 /// reaches the hairpin at its top speed.
@@ -101,10 +103,18 @@ fn the_plan_brakes_into_a_corner_as_the_grip_allows() {
     let at = plan.speed[300];
     // The braking over the last 100 m, at the speeds between: the grip and the road load.
     let mid = 0.5 * (at + corner);
-    let decel = mu_x * G + (s.aero.drag_factor() * mid * mid + s.rolling_resistance_force(mid)) / s.chassis.mass;
+    let w = s.chassis.mass * G;
+    let (front, rear, bias) = (
+        s.static_axle_load(0, 0.0, 0.0) / w,
+        s.static_axle_load(1, 0.0, 0.0) / w,
+        s.brakes.front_bias,
+    );
+    let balance = (front / bias).min(rear / (1.0 - bias));
+    let decel =
+        mu_x * G * balance + (s.aero.drag_factor() * mid * mid + s.rolling_resistance_force(mid)) / s.chassis.mass;
     let expected = (corner * corner + 2.0 * decel * 100.0).sqrt();
     println!(
-        "measured: plain road car, 400 m into a 15 m hairpin: apex {apex:.2} m/s against {corner:.2}, 100 m before it {at:.2} against {expected:.2}, top {:.2} of {top:.2}",
+        "measured: plain road car, 400 m into a 15 m hairpin: apex {apex:.2} m/s against {corner:.2}, 100 m before it {at:.2} against {expected:.2} (brake balance {balance:.3} of the grip), top {:.2} of {top:.2}",
         plan.speed.iter().copied().fold(0.0f32, f32::max)
     );
     assert!((apex / corner - 1.0).abs() < 0.01, "{apex} {corner}");
