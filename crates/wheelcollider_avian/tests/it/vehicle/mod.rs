@@ -8,6 +8,7 @@ mod engine;
 mod geometry;
 mod multiplayer;
 mod pairs;
+mod plan;
 mod presets;
 mod slip;
 mod sway;
