@@ -106,6 +106,7 @@ pub mod prelude {
     pub use crate::debug::{WheelDebugPlugin, WheelGizmos};
     #[cfg(feature = "input")]
     pub use crate::drivers::input::{PlayerVehicle, VehicleInputPlugin, VehicleInputSystems};
+    pub use crate::drivers::{PathEnd, VehicleDriver, VehicleDriverPlugin, VehicleDriverSystems};
     pub use crate::replay::ReplaySystems;
     pub use crate::replay::{DriveRecorder, DriveRecording, DriveReplay};
     pub use crate::two_wheeler::{Rider, SteeringHead};
@@ -139,8 +140,9 @@ pub mod prelude {
     };
 }
 
-/// The whole plugin: [`WheelPlugin`], [`TwoWheelerPlugin`], [`VehiclePlugin`] and
-/// [`ReplayPlugin`]. Requires
+/// The whole plugin: [`WheelPlugin`], [`TwoWheelerPlugin`], [`VehiclePlugin`],
+/// [`ReplayPlugin`] and the robot driver's
+/// [`VehicleDriverPlugin`](crate::drivers::VehicleDriverPlugin). Requires
 /// avian's `PhysicsPlugins`. The gizmos (`WheelDebugPlugin`, feature `debug`; it needs
 /// Bevy's gizmo plugin) and the keyboard and gamepad (`VehicleInputPlugin`, feature
 /// `input`) are not in the group: add them where a game has a window.
@@ -154,5 +156,6 @@ impl PluginGroup for WheelColliderPlugins {
             .add(TwoWheelerPlugin)
             .add(VehiclePlugin)
             .add(ReplayPlugin)
+            .add(crate::drivers::VehicleDriverPlugin)
     }
 }

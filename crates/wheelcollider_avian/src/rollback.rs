@@ -26,13 +26,14 @@
 //!
 //! let mut count = Count::default();
 //! visit_rollback_state(&mut count);
-//! assert_eq!((count.components, count.resources), (28, 8));
+//! assert_eq!((count.components, count.resources), (29, 8));
 //! ```
 //!
 //! With bevy_ggrs, `component` calls `app.rollback_component_with_clone::<C>()` and
 //! `resource` calls `app.rollback_resource_with_clone::<R>()`: see
 //! `examples/rollback.rs` and `docs/plugin.md` ("Multiplayer"), where the
 //! table says what each entry is for and what goes wrong without it.
+use crate::drivers::VehicleDriver;
 use crate::two_wheeler::{Rider, SteeringHead};
 use crate::vehicle::towing::{Coupled, HitchTelemetry};
 use crate::vehicle::{GearState, VehicleInput, VehicleRuntime, VehicleTelemetry};
@@ -125,6 +126,8 @@ pub fn visit_rollback_state(r: &mut impl RollbackRegistry) {
     r.component::<JointForces>(Simulation);
     r.component::<HitchTelemetry>(Presentation);
     r.component::<VehicleInput>(Controls);
+    // A robot driver's place on its path and its plan: the controls it writes next.
+    r.component::<VehicleDriver>(Controls);
     r.component::<WheelInput>(Controls);
     r.component::<VehicleTelemetry>(Presentation);
     r.component::<WheelEffects>(Presentation);

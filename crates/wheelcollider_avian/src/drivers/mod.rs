@@ -5,14 +5,17 @@
 //! | module | driver |
 //! | --- | --- |
 //! | `input` (feature `input`) | a person: keyboard and gamepad ([`VehicleInputPlugin`](input::VehicleInputPlugin)) |
+//! | [`driver`] | a robot driver as a component: [`VehicleDriver`] on a [`Path`] at the speed the car's own plan allows, with [`VehicleDriverPlugin`] |
 //! | [`pursuit`] | a robot on a path: pure-pursuit steering towards a point ahead on a [`Path`], and the path's speed profile (the test track's drivers, the `ai_path` example, the scene's traffic) |
 //!
 //! A new driver (an AI racer, a replay of another game's format, a network peer) is a
 //! module here that writes `VehicleInput` in `PreUpdate` after `VehicleInputSystems`,
 //! or in `FixedUpdate` before the physics step.
 
+pub mod driver;
 #[cfg(feature = "input")]
 pub mod input;
 pub mod pursuit;
 
+pub use driver::{PathEnd, VehicleDriver, VehicleDriverPlugin, VehicleDriverSystems};
 pub use pursuit::{Path, lookahead, pursuit_steer};

@@ -48,7 +48,7 @@ pub fn lookahead(speed: f32, gain: f32, min: f32, max: f32) -> f32 {
 
 /// A path of points on the ground (world, m), about evenly spaced, closed (a lap) or
 /// open, with the speed a car may hold at each point (m/s).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Path {
     points: Vec<Vec3>,
     speed: Vec<f32>,

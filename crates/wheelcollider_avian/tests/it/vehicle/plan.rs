@@ -1,11 +1,12 @@
 //! The speed plan in the car: the core's `SpeedPlan` (a point mass on the car's own
-//! g-g envelope, `Path::with_plan`) driven round a stadium by pure pursuit and a speed
-//! controller, at 30, 60 and 240 Hz: the car holds the path and laps in about the plan's
-//! time.
+//! g-g envelope, `Path::with_plan`) driven round a stadium by the plugin's
+//! [`VehicleDriver`] (pure pursuit and a speed controller reading the plan ahead), at 30,
+//! 60 and 240 Hz: the car holds the path and laps in about the plan's time.
 
 use crate::common::*;
 use bevy::prelude::*;
-use wheelcollider_avian::drivers::{Path, lookahead, pursuit_steer};
+use std::sync::Arc;
+use wheelcollider_avian::drivers::Path;
 use wheelcollider_avian::prelude::*;
 use wheelcollider_core::vehicle::SpeedPlan;
 
@@ -35,27 +36,29 @@ fn stadium() -> Vec<Vec3> {
 /// 1.17).
 const AGGRESSION: f32 = 0.7;
 
-/// `name` driven two laps from its plan's speed at the start at `hz`: (the second lap's
-/// time, the plan's lap time, the worst distance from the path, m).
+/// `name` driven two laps by a [`VehicleDriver`] on its plan at [`AGGRESSION`], from its
+/// plan's speed at the start, at `hz`: (the second lap's time, the plan's lap time, the
+/// worst distance from the path, m).
 fn lap(name: &str, hz: f64) -> (f32, f32, f32) {
     let s = preset(name);
     let points = stadium();
     let flat: Vec<[f32; 2]> = points.iter().map(|p| [p.x, p.z]).collect();
     let plan = SpeedPlan::new(&s, &flat, true, (0.0, false), AGGRESSION, 5);
-    let path = Path::new(points, true, 100.0).with_plan(&s, AGGRESSION, 5, (0.0, false));
+    let path = Arc::new(Path::new(points, true, 100.0));
     let (mut app, car) = on_ground(&s, hz, Some(WheelSurface::ASPHALT));
+    app.world_mut()
+        .entity_mut(car)
+        .insert(VehicleDriver::new(path.clone(), AGGRESSION));
     run(&mut app, 1);
-    launch_in_gear(&mut app, car, path.speed(0));
-    let n = path.len();
-    let (mut index, mut laps, mut lap_start, mut lap_time, mut worst) = (0usize, 0u32, None, f32::NAN, 0.0f32);
+    launch_in_gear(&mut app, car, plan.speed[0]);
+    let (mut lap_start, mut lap_time, mut worst, mut laps) = (None, f32::NAN, 0.0f32, 0);
     for step in 0..steps(120.0, hz) {
-        let t = step as f32 / hz as f32;
-        let p = position(&app, car);
-        let q = rotation(&app, car);
-        let v = velocity(&app, car).length();
-        let i = path.nearest(p, index, n / 4, 10.0);
-        if i < index && index - i > n / 2 {
-            laps += 1;
+        run(&mut app, 1);
+        assert_sane(&app, car);
+        let t = (step + 1) as f32 / hz as f32;
+        let driver = app.world().get::<VehicleDriver>(car).unwrap();
+        if driver.laps > laps {
+            laps = driver.laps;
             if laps == 1 {
                 lap_start = Some(t);
             } else if let Some(start) = lap_start.take() {
@@ -63,32 +66,19 @@ fn lap(name: &str, hz: f64) -> (f32, f32, f32) {
                 break;
             }
         }
-        index = i;
         if laps >= 1 {
+            let p = position(&app, car);
+            let i = path.nearest(p, driver.index, path.len() / 4, 10.0);
             worst = worst.max(path.points()[i].with_y(p.y).distance(p));
         }
-        let (_, target) = path.ahead(i, lookahead(v, 0.5, 6.0, 25.0));
-        let steer = pursuit_steer(&s, p, q * Vec3::NEG_Z, target, v);
-        // The speed the plan asks half a second ahead: braking starts in time.
-        let (ahead, _) = path.ahead(i, 0.5 * v);
-        let e = path.speed(ahead) - v;
-        set_controls(&mut app, car, |c| {
-            c.0 = DriverInput {
-                throttle: (0.5 + 0.5 * e).clamp(0.0, 1.0) * (e > -0.2) as u8 as f32,
-                brake: (-0.4 * e).clamp(0.0, 1.0),
-                steer,
-                ..default()
-            }
-        });
-        run(&mut app, 1);
-        assert_sane(&app, car);
     }
     (lap_time, plan.time(), worst)
 }
 
 /// The road car and the GT86, each on its own plan at 70 % of its envelope, at 30, 60
-/// and 240 Hz: the lap within 6 % of the plan's time (+4.2–4.4 % and +2.1–2.2 %
-/// measured: the speed controller trails the plan's full-throttle accelerations), the
+/// and 240 Hz, driven by a `VehicleDriver`: the lap within 6 % of the plan's time
+/// (+4.2–4.4 % and +2.1–2.2 % measured: its speed controller trails the plan's
+/// full-throttle accelerations), the
 /// rates within 1 % of each other, never more than 2.5 m from the path (2.06 m). The
 /// coupled proof of the envelope: a car on springs, with load transfer, laps what the
 /// point mass plans. Checked that it fails: with the lateral limit read 30 % high the
