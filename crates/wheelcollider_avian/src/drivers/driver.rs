@@ -102,7 +102,7 @@ fn drive(
     mut cars: Query<(
         &mut VehicleDriver,
         &mut VehicleInput,
-        &Vehicle,
+        Ref<Vehicle>,
         &Position,
         &Rotation,
         &LinearVelocity,
@@ -111,10 +111,12 @@ fn drive(
     for (mut d, mut input, vehicle, p, q, v) in &mut cars {
         let settings = &vehicle.0;
         let aggression = d.aggression.clamp(0.05, 1.0);
+        // The settings are compared only when something wrote them (an inspector's
+        // edit may write them unchanged).
         let stale = d
             .planned
             .as_ref()
-            .is_none_or(|p| p.aggression != aggression || p.settings != *settings);
+            .is_none_or(|p| p.aggression != aggression || (vehicle.is_changed() && p.settings != *settings));
         if stale {
             let path = (*d.path)
                 .clone()

@@ -103,3 +103,46 @@ fn a_car_laps_its_own_plan() {
         );
     }
 }
+
+/// A driver re-plans when its car changes: the road car's driver, its tyres' lateral
+/// grip then halved in its `Vehicle` (as the inspector writes it), plans the bends
+/// `√½` as fast within 1 % (the lateral limit's share of the bend; the straights keep
+/// their speed), and again when its aggression is lowered to 0.35. Checked that it
+/// fails: with the settings compared only when the aggression changes, the first plan
+/// stays (ratio 1.0).
+#[test]
+fn a_driver_replans_when_its_car_changes() {
+    let s = preset("road");
+    let path = Arc::new(Path::new(stadium(), true, 100.0));
+    let (mut app, car) = on_ground(&s, 60.0, Some(WheelSurface::ASPHALT));
+    app.world_mut()
+        .entity_mut(car)
+        .insert(VehicleDriver::new(path.clone(), AGGRESSION));
+    run(&mut app, 2);
+    // A point in the middle of the first bend.
+    let bend = 50 + 31;
+    let speed = |app: &App| {
+        let d = app.world().get::<VehicleDriver>(car).unwrap();
+        d.plan().expect("planned").speed(bend)
+    };
+    let first = speed(&app);
+    {
+        let mut vehicle = app.world_mut().get_mut::<Vehicle>(car).unwrap();
+        for a in &mut vehicle.0.axles {
+            let m = a.wheel.lateral_tyre().magic_formula().expect("a magic formula").clone();
+            a.wheel.set_lateral_tyre(m.b(), m.c(), 0.5 * m.d(), m.e()).unwrap();
+        }
+    }
+    run(&mut app, 1);
+    let halved = speed(&app);
+    app.world_mut().get_mut::<VehicleDriver>(car).unwrap().aggression = 0.5 * AGGRESSION;
+    run(&mut app, 1);
+    let gentler = speed(&app);
+    println!(
+        "measured: the driver's plan mid-bend: {first:.2} m/s, grip halved {halved:.2} ({:.3} of it), aggression halved too {gentler:.2} ({:.3})",
+        halved / first,
+        gentler / halved
+    );
+    assert!((halved / first - 0.5f32.sqrt()).abs() < 0.01, "{first} {halved}");
+    assert!((gentler / halved - 0.5f32.sqrt()).abs() < 0.01, "{halved} {gentler}");
+}
