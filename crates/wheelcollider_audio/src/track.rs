@@ -18,9 +18,14 @@ pub struct TrackInput {
     pub link_pitch: f32,
 }
 
-/// The most strikes a second a belt sounds (a 0.15 m link at 60 m/s); past it the
-/// strikes merge into a roar anyway.
+/// The most strikes a second a belt sounds (Hz): past it the strikes merge into a roar
+/// anyway (`docs/audio.md`, "Tracks").
 const MAX_RATE: f32 = 400.0;
+/// A strike's ring-down time constant (s): the burst falls to 1/e in this.
+const RING_DOWN: f32 = 0.006;
+/// The belt speed (m/s) from which the strikes are at full loudness; below it they
+/// scale as `√(v / FULL_SPEED)` (test `clatter_louder_with_speed`).
+const FULL_SPEED: f32 = 4.0;
 
 /// One belt's clatter.
 #[derive(Clone, Debug)]
@@ -49,8 +54,7 @@ impl TrackVoice {
             noise: Noise::new(seed),
             phase: 0.0,
             burst: 0.0,
-            // A strike rings down to 1/e in 6 ms.
-            decay: (-1.0 / (0.006 * fs)).exp(),
+            decay: (-1.0 / (RING_DOWN * fs)).exp(),
             ring: [Svf::default(); 2],
             ring_coefs: [SvfCoefs::new(780.0, 9.0, fs), SvfCoefs::new(2150.0, 12.0, fs)],
             thud: Svf::default(),
@@ -60,10 +64,11 @@ impl TrackVoice {
         }
     }
 
-    /// The strikes' loudness at `input`: 0 at rest, `√(v/4)` to 1 at 4 m/s and on.
+    /// The strikes' loudness at `input`, 0..=1: silent at rest, `√(v / FULL_SPEED)`,
+    /// full from `FULL_SPEED` (4 m/s) on.
     pub fn amplitude(input: &TrackInput) -> f32 {
         let v = finite_or(input.speed, 0.0).abs();
-        (v / 4.0).min(1.0).sqrt()
+        (v / FULL_SPEED).min(1.0).sqrt()
     }
 
     /// How many links have struck since the voice began.

@@ -45,14 +45,25 @@ impl VehicleSettings {
         })
     }
 
-    /// The sum over the wheels of `curve`'s most force at each wheel's load at `v`.
+    /// Each wheel's most force (N) from `curve` at its load at `v`, with its axle: the
+    /// curve's most value times the load, the tyre's load sensitivity read there.
+    fn wheel_grips<'a>(
+        &'a self,
+        v: f32,
+        curve: impl Fn(&WheelSettings) -> f32 + 'a,
+    ) -> impl Iterator<Item = (f32, usize)> + 'a {
+        self.loaded_wheels(v).map(move |(load, i)| {
+            let w = &self.axles[i].wheel;
+            (curve(w) * w.load_grip_factor(load as f64) as f32 * load, i)
+        })
+    }
+
+    /// The sum of [`wheel_grips`](Self::wheel_grips), over the driven axles' wheels alone
+    /// when `driven_only`.
     fn grip_force(&self, v: f32, driven_only: bool, curve: impl Fn(&WheelSettings) -> f32) -> f32 {
-        self.loaded_wheels(v)
+        self.wheel_grips(v, curve)
             .filter(|&(_, i)| !driven_only || self.axles[i].driven)
-            .map(|(load, i)| {
-                let w = &self.axles[i].wheel;
-                curve(w) * w.load_grip_factor(load as f64) as f32 * load
-            })
+            .map(|(grip, _)| grip)
             .sum()
     }
 
@@ -69,9 +80,8 @@ impl VehicleSettings {
     /// resistance).
     pub fn braking_limit(&self, v: f32) -> f32 {
         let mut axle_grip = vec![0.0f32; self.axles.len()];
-        for (load, i) in self.loaded_wheels(v) {
-            let w = &self.axles[i].wheel;
-            axle_grip[i] += w.longitudinal_tyre().max_value() * w.load_grip_factor(load as f64) as f32 * load;
+        for (grip, i) in self.wheel_grips(v, |w| w.longitudinal_tyre().max_value()) {
+            axle_grip[i] += grip;
         }
         let grip = axle_grip
             .iter()
