@@ -65,7 +65,7 @@ impl TrackVoice {
     }
 
     /// The strikes' loudness at `input`, 0..=1: silent at rest, `√(v / FULL_SPEED)`,
-    /// full from `FULL_SPEED` (4 m/s) on.
+    /// full from `FULL_SPEED` on.
     pub fn amplitude(input: &TrackInput) -> f32 {
         let v = finite_or(input.speed, 0.0).abs();
         (v / FULL_SPEED).min(1.0).sqrt()

@@ -304,9 +304,9 @@ fn ground_contact(
     // The tyre's velocity relative to the ground body, both read at the middle of the
     // tread: the hit moved along the axle into the wheel's plane. A cylinder's hit on
     // flat ground lies anywhere across its tread, and a yawing chassis moves each point
-    // of it differently: read at the hit, a skid-steering hull's belts slipped by
-    // `ω·w/2` more or less than they do (`tracked::tank`'s skid-steer radius read 3–4 %
-    // under its belts' speeds with the cylinder, not with the ray). The ground's is read
+    // of it differently: read at the hit, a tyre slips by `ω·w/2` more or less than it
+    // does (`tracked::tank`'s skid-steer radius against its belts' speeds, with every
+    // sweep, proves it; `docs/tracked.md`). The ground's is read
     // at the same point (a turntable turning a parked car with it: `world::platforms`),
     // on the contact's line, not at the force's point on the suspension axis, which can
     // lie off a small body under a sphere or cylinder wheel (a log, a crate), where the

@@ -142,10 +142,10 @@ mod tests {
         (a.to_bits() as i64 - b.to_bits() as i64).unsigned_abs() as u32
     }
 
-    /// Road and wheel speeds both sides of the 2 m/s floor, each way, with and without a
-    /// relaxation length: the slip they read gives the road speed back. Checked that it
-    /// fails with `vx = surface·(1 − |slip|)` alone: a road at −12 m/s under a wheel at
-    /// −3 comes back as −0.75.
+    /// Road and wheel speeds both sides of the denominator's floor, each way, with and
+    /// without a relaxation length: the slip they read gives the road speed back.
+    /// Checked that it fails with `vx = surface·(1 − |slip|)` alone (the failing case is
+    /// printed by the assertion).
     #[test]
     fn ground_speed_inverts_the_slip() {
         let speeds = [-12.0, -3.0, -1.9, -0.8, -0.2, 0.0, 0.3, 0.85, 0.96, 1.7, 2.5, 9.0, 30.0];
