@@ -275,8 +275,9 @@ impl VehicleSettings {
     /// belt's longitudinal slip (`slip`, left and right) is taken off:
     /// `R = (B/2)·(v_l + v_r)/(v_r − v_l)`, each belt's speed over the ground the one
     /// its slip's definition gives ([`crate::tyre::ground_speed`]: the denominator the
-    /// larger of the belt's speed, the ground's and the 2 m/s floor, so a slow belt's
-    /// `v − κ·2`). The plugin's `tracked::tank` and the runner's `skid-steer` hold the
+    /// larger of the belt's speed, the ground's and the floor
+    /// [`RELAXED_MIN_DENOMINATOR`](crate::RELAXED_MIN_DENOMINATOR), so a slow belt's
+    /// `v − κ·floor`). The plugin's `tracked::tank` and the runner's `skid-steer` hold the
     /// driven radius to it.
     pub fn belts_turn_radius(&self, speed: [f32; 2], slip: [f32; 2]) -> f32 {
         let length = self
