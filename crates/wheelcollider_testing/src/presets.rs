@@ -18,10 +18,10 @@ pub const TRAILERS: [&str; 2] = ["caravan", "semitrailer"];
 /// the track's stint and the core's preset checks.
 pub const VARIANTS: [&str; 1] = ["gt86_track"];
 
-/// Every shipped two-wheeler (a vehicle its rider balances: `mt07`), by file name in the
+/// Every shipped two-wheeler (a vehicle its rider balances: `mt07`, `bicycle`), by file name in the
 /// same folder: left out of [`PRESETS`]' sweeps (a car's manoeuvres), ridden by the
 /// plugin's `two_wheeler` tests.
-pub const TWO_WHEELERS: [&str; 1] = ["mt07"];
+pub const TWO_WHEELERS: [&str; 2] = ["mt07", "bicycle"];
 
 /// Every shipped tracked vehicle (steered by its belts: `leopard2`, `m113`), by file name in the
 /// same folder: left out of [`PRESETS`]' sweeps (a car's manoeuvres), driven by the

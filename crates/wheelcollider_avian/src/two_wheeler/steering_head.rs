@@ -147,7 +147,8 @@ impl SteeringHead {
         self.anchor = Vec3::from(geometry.anchor);
         self.mass = bike.front_mass;
         self.centre_of_mass = Vec3::from(bike.front_centre_of_mass);
-        self.inertia = Mat3::from_diagonal(Vec3::from(bike.front_inertia));
+        let frame = Mat3::from_rotation_x(bike.front_inertia_tilt.to_radians());
+        self.inertia = frame * Mat3::from_diagonal(Vec3::from(bike.front_inertia)) * frame.transpose();
         self.damping = bike.steering_damper;
         self.lock = bike.lock.to_radians();
         self.angle = self.angle.clamp(-self.lock, self.lock);

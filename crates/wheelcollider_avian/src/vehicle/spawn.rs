@@ -3,7 +3,7 @@
 use avian3d::prelude::*;
 use bevy::prelude::*;
 
-use super::{Vehicle, VehicleSettings, VehicleSettingsError, VehicleWheel};
+use super::{ChassisSettings, Vehicle, VehicleSettings, VehicleSettingsError, VehicleWheel};
 use crate::two_wheeler::{Rider, SteeringHead};
 use crate::wheel::{AntiRollBar, WheelCollider, WheelOf};
 
@@ -93,6 +93,13 @@ fn validated(settings: &VehicleSettings) -> Result<VehicleSettings, VehicleSetti
     Ok(settings)
 }
 
+/// The chassis' angular inertia: its principal moments in their frame, turned about
+/// the chassis' X by [`ChassisSettings::inertia_tilt`].
+pub(crate) fn chassis_inertia(c: &ChassisSettings) -> AngularInertia {
+    let [ix, iy, iz] = c.principal_inertia();
+    AngularInertia::new_with_local_frame(Vec3::new(ix, iy, iz), Quat::from_rotation_x(c.principal_frame_angle()))
+}
+
 /// Makes `chassis` the vehicle `settings` describes (validated): body components,
 /// [`Vehicle`], one wheel child per axle end, and a trailer's stand.
 pub(crate) fn build_vehicle(
@@ -102,13 +109,12 @@ pub(crate) fn build_vehicle(
     placement: WheelPlacement,
 ) {
     let c = &settings.chassis;
-    let [ix, iy, iz] = c.principal_inertia();
     commands.entity(chassis).insert((
         Name::new(settings.name.clone()),
         RigidBody::Dynamic,
         Collider::cuboid(c.size[0], c.size[1], c.size[2]),
         Mass(c.mass),
-        AngularInertia::new(Vec3::new(ix, iy, iz)),
+        chassis_inertia(c),
         CenterOfMass(Vec3::from(c.centre_of_mass)),
     ));
     // A game's own contact settings on the chassis stay (see `spawn_vehicle`). The

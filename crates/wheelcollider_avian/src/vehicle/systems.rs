@@ -5,6 +5,7 @@ use avian3d::prelude::*;
 use bevy::prelude::*;
 use wheelcollider_core::vehicle::{ChassisMotion, VehicleState, VehicleStep, WheelFeedback, step_vehicle};
 
+use super::spawn::chassis_inertia;
 use super::{Vehicle, VehicleInput, VehicleRuntime, VehicleSettings, VehicleTelemetry, VehicleWheel};
 use crate::two_wheeler::{Rider, SteeringHead};
 use crate::wheel::{AntiRollBar, ChassisWheels, WheelCollider, WheelDriveline, WheelInput, WheelOutput};
@@ -44,9 +45,8 @@ pub(crate) fn sync_vehicles(
         }
         if let Ok((mut mass, mut inertia, mut com, mut collider)) = bodies.get_mut(entity) {
             let c = &settings.chassis;
-            let [ix, iy, iz] = c.principal_inertia();
             mass.set_if_neq(Mass(c.mass));
-            inertia.set_if_neq(AngularInertia::new(Vec3::new(ix, iy, iz)));
+            inertia.set_if_neq(chassis_inertia(c));
             com.set_if_neq(CenterOfMass(Vec3::from(c.centre_of_mass)));
             let size = Vec3::from(c.size);
             let current = collider.shape_scaled().as_cuboid().map(|b| b.half_extents * 2.0);

@@ -26,9 +26,10 @@ pub const TRAILERS: [&str; 2] = ["caravan", "semitrailer"];
 
 /// The shipped two-wheelers' names (vehicles with a
 /// [`TwoWheelerSettings`](super::TwoWheelerSettings), ridden by their rider): `mt07`,
-/// the Yamaha MT-07 (2014) with its rider. Left out of the sweeps over every car preset
+/// the Yamaha MT-07 (2014) with its rider, and `bicycle`, the benchmark bicycle of
+/// Meijaard et al. (2007) with its rigid rider. Left out of the sweeps over every car preset
 /// (their manoeuvres are a car's); `two_wheeler` tests ride them.
-pub const TWO_WHEELERS: [&str; 1] = ["mt07"];
+pub const TWO_WHEELERS: [&str; 2] = ["mt07", "bicycle"];
 
 /// The shipped tracked vehicles' names (vehicles with a
 /// [`TrackSettings`](super::TrackSettings), steered by their belts): `leopard2`, the
@@ -46,7 +47,7 @@ pub const VARIANTS: [&str; 1] = ["gt86_track"];
 /// `kart` (a 125 cc racing kart with its driver), `gt86` (the Toyota GT86 of 2012),
 /// `tractor` (a 6×4 tractor unit after the Volvo FH 500), then the [`TRAILERS`], the
 /// [`VARIANTS`], the [`TWO_WHEELERS`] and the [`TRACKED`].
-pub const TEXTS: [(&str, &str); 11] = [
+pub const TEXTS: [(&str, &str); 12] = [
     ("road", include_str!("../../presets/road.ron")),
     ("rally", include_str!("../../presets/rally.ron")),
     ("kart", include_str!("../../presets/kart.ron")),
@@ -56,6 +57,7 @@ pub const TEXTS: [(&str, &str); 11] = [
     ("semitrailer", include_str!("../../presets/semitrailer.ron")),
     ("gt86_track", include_str!("../../presets/gt86_track.ron")),
     ("mt07", include_str!("../../presets/mt07.ron")),
+    ("bicycle", include_str!("../../presets/bicycle.ron")),
     ("leopard2", include_str!("../../presets/leopard2.ron")),
     ("m113", include_str!("../../presets/m113.ron")),
 ];

@@ -236,6 +236,12 @@ pub struct ChassisSettings {
     /// Principal moments of inertia about X (pitch), Y (yaw), Z (roll) (kg·m²); `None`
     /// takes the box's: m·(b² + c²)/12.
     pub inertia: Option<[f32; 3]>,
+    /// The principal axes of [`inertia`](Self::inertia) turned about the chassis' X (deg,
+    /// −90..=90; 0, the default: along the chassis' axes). Positive turns the yaw axis
+    /// (+Y) towards the back (+Z). The product of inertia between roll and yaw it makes
+    /// couples them, as in a bicycle with its rider (the `bicycle` preset's −12.97°)
+    /// ([`principal_frame_angle`](Self::principal_frame_angle)).
+    pub inertia_tilt: f32,
 }
 
 impl Default for ChassisSettings {
@@ -245,6 +251,7 @@ impl Default for ChassisSettings {
             size: [1.7, 0.5, 4.2],
             centre_of_mass: [0.0, -0.1, 0.0],
             inertia: None,
+            inertia_tilt: 0.0,
         }
     }
 }
@@ -257,6 +264,13 @@ impl ChassisSettings {
             let m = self.mass / 12.0;
             [m * (b * b + c * c), m * (a * a + c * c), m * (a * a + b * b)]
         })
+    }
+
+    /// The angle (rad) about the chassis' X by which the principal axes of
+    /// [`principal_inertia`](Self::principal_inertia) are turned
+    /// ([`inertia_tilt`](Self::inertia_tilt)).
+    pub fn principal_frame_angle(&self) -> f32 {
+        self.inertia_tilt.to_radians()
     }
 }
 

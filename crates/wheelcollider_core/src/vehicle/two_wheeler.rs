@@ -31,6 +31,10 @@ pub struct TwoWheelerSettings {
     /// The front assembly's principal moments of inertia about its centre of mass (kg·m²,
     /// about the chassis' X, Y, Z), its wheel's included.
     pub front_inertia: [f32; 3],
+    /// The principal axes of [`front_inertia`](Self::front_inertia) turned about the
+    /// chassis' X (deg, −90..=90; positive turns +Y towards the back, +Z), as
+    /// [`ChassisSettings::inertia_tilt`](super::ChassisSettings::inertia_tilt).
+    pub front_inertia_tilt: f32,
     /// The steering damper (N·m·s/rad, ≥ 0).
     pub steering_damper: f32,
     /// The steering lock each way (deg), 1..=60.
@@ -53,6 +57,7 @@ impl Default for TwoWheelerSettings {
             front_mass: 7.0,
             front_centre_of_mass: [0.0, 0.0, 0.0],
             front_inertia: [0.575, 0.172, 0.409],
+            front_inertia_tilt: 0.0,
             steering_damper: 0.0,
             lock: 45.0,
             max_lean: 30.0,

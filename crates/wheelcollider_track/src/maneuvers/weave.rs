@@ -14,14 +14,27 @@ use super::prelude::*;
 
 /// The lean rate the bike is kicked with when its rider lets go (rad/s, to the left).
 pub(crate) const KICK: f32 = 0.1;
-/// The two windows the growth rate compares (s after the kick): the first leaves out
-/// the kick's own response, each spans a weave's period at a walk.
-const WINDOWS: [(f32, f32); 2] = [(0.3, 1.3), (1.3, 2.3)];
+/// The two windows the growth rate compares (s after the kick). The first starts once
+/// the fast modes have died (the benchmark bicycle's castor mode decays at 9–25 /s, its
+/// weave at 2–4 /s above the capsize speed), so the slow capsize mode is what is left
+/// to read; each spans at least half a weave period at a walk (|lean| peaks twice a
+/// period).
+const WINDOWS: [(f32, f32); 2] = [(1.0, 3.0), (3.0, 5.0)];
 /// A lean (deg) past which the bike has fallen: the growth rate is read up to it.
 const FALLEN: f32 = 45.0;
 
-/// The lean's growth rate (1/s) at `v` (m/s), and the run.
-fn growth_rate(settings: &VehicleSettings, o: &ManeuverOptions, v: f32) -> (f32, Sim) {
+/// One speed of the sweep: the mean forward speed over the windows (m/s), the lean's
+/// growth rate (1/s), and the run.
+struct Reading {
+    speed: f32,
+    rate: f32,
+    sim: Sim,
+}
+
+/// The lean's growth rate at about `v` (m/s). The cruise control holds the speed
+/// within a few tenths of a m/s, so the rate is paired with the speed measured while
+/// it is read.
+fn growth_rate(settings: &VehicleSettings, o: &ManeuverOptions, v: f32) -> Reading {
     let mut sim = Sim::new(settings, o, Ground::Flat(WheelSurface::ASPHALT));
     sim.hold(DriverInput::default(), 0.5);
     sim.launch(v);
@@ -39,39 +52,51 @@ fn growth_rate(settings: &VehicleSettings, o: &ManeuverOptions, v: f32) -> (f32,
     let t0 = sim.t;
     for _ in 0..sim.steps(WINDOWS[1].1) {
         sim.cruise_step(v, 0.0);
-        let lean = sim.rec.chassis[roll()].last().copied().unwrap_or(0.0);
+        let lean = sim.rec.chassis[channel("roll")].last().copied().unwrap_or(0.0);
         if lean.abs() > FALLEN {
             break;
         }
     }
-    let time = &sim.rec.time[start..];
-    let lean = &sim.rec.chassis[roll()][start..];
-    let peak = |(from, to): (f32, f32)| {
-        time.iter()
-            .zip(lean)
-            .filter(|(t, _)| (from..to).contains(&(*t - t0)))
-            .map(|(_, l)| l.abs())
-            .fold(0.0f32, f32::max)
-    };
-    let a1 = peak(WINDOWS[0]);
-    let end = time.last().map_or(0.0, |t| t - t0);
+    let time: Vec<f32> = sim.rec.time[start..].iter().map(|t| t - t0).collect();
+    let lean = &sim.rec.chassis[channel("roll")][start..];
+    let kmh = &sim.rec.chassis[channel("speed")][start..];
+    let within = |(from, to): (f32, f32)| time.iter().zip(lean).filter(move |(t, _)| (from..to).contains(*t));
+    let peak = |w| within(w).map(|(_, l)| l.abs()).fold(0.0f32, f32::max);
+    let end = time.last().copied().unwrap_or(0.0);
     let fell = lean.last().is_some_and(|l| l.abs() > FALLEN);
-    let middle = |(from, to): (f32, f32)| 0.5 * (from + to);
     let rate = if fell {
-        // Fallen: the growth from the first window to the fall.
-        (FALLEN / a1.max(1e-3)).ln() / (end - middle(WINDOWS[0])).max(0.1)
+        // Fallen: the growth from the lean at the first window's start (or halfway to
+        // the fall, if it fell before then) to the fall.
+        let from = WINDOWS[0].0.min(0.5 * end);
+        let at = time
+            .iter()
+            .position(|&t| t >= from)
+            .map_or(1e-3, |i| lean[i].abs().max(1e-3));
+        (FALLEN / at).ln() / (end - from).max(0.1)
     } else {
-        (peak(WINDOWS[1]) / a1.max(1e-6)).ln() / (middle(WINDOWS[1]) - middle(WINDOWS[0]))
+        let middle = |(from, to): (f32, f32)| 0.5 * (from + to);
+        (peak(WINDOWS[1]) / peak(WINDOWS[0]).max(1e-6)).ln() / (middle(WINDOWS[1]) - middle(WINDOWS[0]))
     };
-    (rate, sim)
+    let read: Vec<f32> = time
+        .iter()
+        .zip(kmh)
+        .filter(|(t, _)| **t >= WINDOWS[0].0.min(0.5 * end))
+        .map(|(_, k)| k / 3.6)
+        .collect();
+    let speed = if read.is_empty() {
+        v
+    } else {
+        read.iter().sum::<f32>() / read.len() as f32
+    };
+    Reading { speed, rate, sim }
 }
 
-/// The index of the lean in the recording's chassis channels (`CHASSIS`' `roll`).
-fn roll() -> usize {
+/// The index of the recording's chassis channel `name` (`CHASSIS`).
+fn channel(name: &str) -> usize {
     CHASSIS
         .iter()
-        .position(|c| c.0 == "roll")
-        .expect("the lean is recorded")
+        .position(|c| c.0 == name)
+        .expect("the channel is recorded")
 }
 
 /// Where `rates` (speed, growth rate), in rising speed, first crosses zero downwards
@@ -95,18 +120,21 @@ fn crossing_speed(rates: &[(f32, f32)], from: f32, down: bool) -> Option<f32> {
 pub(crate) fn weave_capsize(settings: &VehicleSettings, o: &ManeuverOptions, out: &mut Out) -> Sim {
     let step = if o.quick { 4 } else { 1 };
     let mut rates = vec![];
+    let mut at = vec![];
     let mut last = None;
     for v in (2..=30).step_by(step) {
-        let v = v as f32;
-        let (rate, sim) = growth_rate(settings, o, v);
-        rates.push((v, rate));
-        last = Some(sim);
+        let r = growth_rate(settings, o, v as f32);
+        rates.push((r.speed, r.rate));
+        at.push((v as f32, r.rate));
+        last = Some(r.sim);
     }
+    // In rising measured speed (a bike that cannot hold a speed coasts below it).
+    rates.sort_by(|a, b| a.0.total_cmp(&b.0));
     let weave = crossing_speed(&rates, 0.0, true);
     let capsize = weave.and_then(|w| crossing_speed(&rates, w, false));
     out.metric("weave_speed", weave.unwrap_or(f32::NAN), "m/s", None);
     out.metric("capsize_speed", capsize.unwrap_or(f32::NAN), "m/s", None);
-    for &(v, rate) in rates.iter().filter(|(v, _)| [2.0, 6.0, 10.0, 18.0, 26.0].contains(v)) {
+    for &(v, rate) in at.iter().filter(|(v, _)| [2.0, 6.0, 10.0, 18.0, 26.0].contains(v)) {
         out.metric(format!("growth_rate_at_{v}_mps"), rate, "1/s", None);
     }
     out.plot("Lean at the fastest speed (deg)", "time", &["roll"]);

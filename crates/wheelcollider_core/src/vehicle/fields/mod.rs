@@ -125,6 +125,11 @@ floats! {
         limit: |_, _| (1.0, MAX_VALUE), range: |s, _| (s.lightest_sprung_mass(), 100_000.0), step: 5.0,
         at: |s, _| s.chassis.mass,
     }
+    "chassis.inertia_tilt" {
+        label: "inertia tilt", unit: "deg", group: Chassis,
+        limit: |_, _| (-90.0, 90.0), range: |_, _| (-45.0, 45.0), step: 0.1,
+        at: |s, _| s.chassis.inertia_tilt,
+    }
 
     // Each axle: along the chassis within one chassis length of its middle, the half
     // track up to one, the mount within half of one up or down, the roll centre within
@@ -520,6 +525,12 @@ floats! {
         limit: |s, _| (0.1, s.chassis.mass), range: |s, _| (0.1, 0.5 * s.chassis.mass), step: 0.1,
         get: |s, _| bike!(get s, front_mass),
         field: |s, _| bike!(field s, front_mass),
+    }
+    "two_wheeler.front_inertia_tilt" {
+        label: "front inertia tilt", unit: "deg", group: SteeringHead,
+        limit: |_, _| (-90.0, 90.0), range: |_, _| (-45.0, 45.0), step: 0.1,
+        get: |s, _| bike!(get s, front_inertia_tilt),
+        field: |s, _| bike!(field s, front_inertia_tilt),
     }
     "two_wheeler.steering_damper" {
         label: "steering damper", unit: "N·m·s/rad", group: SteeringHead,
