@@ -22,8 +22,9 @@ use wheelcollider_core::vehicle::VehicleSettings;
 /// The wheelbase is the first axle's ([`VehicleSettings::wheelbase_for`], at least
 /// 0.5 m). A two-wheeler's steer input asks its rider for a lean
 /// ([`TwoWheelerSettings::max_lean`](wheelcollider_core::vehicle::TwoWheelerSettings::max_lean)
-/// at ±1): the lean that balances the circle's turn at `speed`, `tan φ = v²·κ/g` with
-/// the circle's curvature `κ = 2·sin α / l_d`.
+/// at ±1): the lean that balances the circle's turn at `speed`, `tan φ' = v²·κ/g` with
+/// the circle's curvature `κ = 2·sin α / l_d`, held on its tyres' crowns
+/// ([`VehicleSettings::lean_for_resultant`]).
 pub fn pursuit_steer(settings: &VehicleSettings, position: Vec3, forward: Vec3, target: Vec3, speed: f32) -> f32 {
     let to = (target - position).with_y(0.0);
     let f = forward.with_y(0.0).normalize_or_zero();
@@ -31,7 +32,9 @@ pub fn pursuit_steer(settings: &VehicleSettings, position: Vec3, forward: Vec3, 
     let alpha = math::atan2(f.cross(to).y, f.dot(to));
     if let Some(bike) = &settings.two_wheeler {
         let curvature = 2.0 * math::sin(alpha) / distance;
-        let lean = math::atan(speed * speed * curvature / STANDARD_GRAVITY).to_degrees();
+        let lean = settings
+            .lean_for_resultant(math::atan(speed * speed * curvature / STANDARD_GRAVITY))
+            .to_degrees();
         return (lean / bike.max_lean.max(1e-3)).clamp(-1.0, 1.0);
     }
     let wheelbase = settings.wheelbase_for(0).max(0.5);

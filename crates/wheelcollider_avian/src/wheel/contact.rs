@@ -300,7 +300,9 @@ fn ground_contact(
 ) -> Grounded {
     let (frame, settings) = (&ctx.frame, &view.wheel.0);
     let up = sensed.up;
-    let geometry = ContactGeometry::of(sensed, steered, &hit);
+    let crowned = crown_hit(settings, sensed, &hit);
+    let hit = crowned.unwrap_or(hit);
+    let geometry = ContactGeometry::of(sensed, steered, &hit, crowned.is_some());
     // The tyre's velocity relative to the ground body, both read at the middle of the
     // tread: the hit moved along the axle into the wheel's plane. A cylinder's hit on
     // flat ground lies anywhere across its tread, and a yawing chassis moves each point
@@ -369,9 +371,48 @@ fn ground_contact(
     }
 }
 
+/// A ray wheel's hit moved onto its crown ([`WheelSettings::crown_radius`](wheelcollider_core::WheelSettings::crown_radius)
+/// `ρ`), on the ground's plane at the hit. The wheel's axle `a` leans by `γ` against the
+/// ground's normal `n` (`sin γ = n·a`): its centre rides `ρ·(1 − cos γ)` higher along
+/// `n` than a knife edge's, which along the suspension axis shortens the hit's distance
+/// by that over `n·up`; the contact is the crown's lowest point, from the centre
+/// `R − ρ` along the wheel's plane towards the ground, then `ρ` down the normal
+/// (moved from the knife edge's hit by the difference, so that a pitch alone leaves
+/// the ray's contact as it was). `None`
+/// for a knife edge (`ρ` = 0) and for the shape sweeps. The steady turn in
+/// `two_wheeler::motorcycle` is its coupled test.
+fn crown_hit(settings: &wheelcollider_core::WheelSettings, sensed: &Sensed, hit: &CastHit) -> Option<CastHit> {
+    if settings.sweep_type() != SweepType::Ray {
+        return None;
+    }
+    let radius = settings.radius();
+    let crown = settings.crown_radius().min(radius);
+    let normal = hit.normal.try_normalize()?;
+    let up = sensed.up;
+    let cos_up = normal.dot(up);
+    if crown <= 0.0 || cos_up <= 0.0 {
+        return None;
+    }
+    let axle = sensed.wheel_rotation * Vec3::X;
+    let sin_lean = normal.dot(axle).clamp(-1.0, 1.0);
+    let cos_lean = (1.0 - sin_lean * sin_lean).sqrt();
+    let lift = crown * (1.0 - cos_lean) / cos_up;
+    // From the knife edge's contact at `R` along the plane towards the ground: the
+    // centre's lift, back `ρ` along the plane, and `ρ` down the normal. Upright (the
+    // axle in the ground's plane) it is the knife edge's, whatever the pitch.
+    let towards_ground = (axle * sin_lean - normal).normalize_or(-up);
+    let contact = hit.point + up * lift - (towards_ground + normal) * crown;
+    let point = contact - normal * (contact - hit.point).dot(normal);
+    Some(CastHit {
+        point,
+        distance: hit.distance - lift,
+        ..*hit
+    })
+}
+
 /// The contact's frame: the ground's normal, the tyre's forward and sideways in the
-/// ground plane, the contact point on the suspension axis, and the ground's camber
-/// against the wheel.
+/// ground plane, the contact point (on the suspension axis; a crowned ray's on its
+/// crown, `crown_hit`), and the ground's camber against the wheel.
 struct ContactGeometry {
     normal: Vec3,
     forward: Vec3,
@@ -381,8 +422,9 @@ struct ContactGeometry {
 }
 
 impl ContactGeometry {
-    /// The frame of `hit` under the wheel `sensed`, steered by `steered`.
-    fn of(sensed: &Sensed, steered: Quat, hit: &CastHit) -> Self {
+    /// The frame of `hit` under the wheel `sensed`, steered by `steered`; `on_crown`
+    /// when `hit` is a crowned ray's contact, where the forces act.
+    fn of(sensed: &Sensed, steered: Quat, hit: &CastHit, on_crown: bool) -> Self {
         let (up, mount_pos) = (sensed.up, sensed.mount_position);
         let (forward0, right0) = (steered * Vec3::NEG_Z, steered * Vec3::X);
         let normal = hit.normal.try_normalize().unwrap_or(up);
@@ -390,7 +432,11 @@ impl ContactGeometry {
             normal,
             forward: forward0.reject_from_normalized(normal).normalize_or_zero(),
             sideways: right0.reject_from_normalized(normal).normalize_or_zero(),
-            position: mount_pos + up * (hit.point - mount_pos).dot(up),
+            position: if on_crown {
+                hit.point
+            } else {
+                mount_pos + up * (hit.point - mount_pos).dot(up)
+            },
             ground_camber: ground_camber(normal, up, forward0),
         }
     }

@@ -25,6 +25,19 @@ declare_wheel_settings! {
         label: "width", unit: "m", group: Geometry, default: 0.2,
         limit: (0.001, MAX_VALUE), range: (0.02, 1.0), step: 0.002,
     }
+    /// The radius of the tyre's cross-section at its crown, `ρ` (0, the default: a knife
+    /// edge, the original's). A ray wheel leaning by `γ` against the ground stands on the
+    /// side of its crown: its centre rides `ρ·(1 − cos γ)` higher than a knife edge's,
+    /// and its contact, where the forces act, moves about `ρ·sin γ` across the tread
+    /// towards the lean. That is a motorcycle tyre's round crown (about half its width),
+    /// which deepens the lean a turn needs (Cossalter, *Motorcycle Dynamics*, 2nd ed.,
+    /// §1.3). Read by the ray sweep only: a sphere's crown is its radius, a cylinder's
+    /// tread is flat. Clamped to the radius where it is read.
+    crown_radius, set_crown_radius {
+        label: "crown radius", unit: "m", group: Geometry, default: 0.0,
+        limit: (0.0, MAX_VALUE), range: (0.0, 0.5), step: 0.001,
+        omit: "is_zero",
+    }
     /// Moment of inertia of the wheel about its axle.
     inertia, set_inertia {
         label: "inertia", unit: "kg·m²", group: Geometry, default: 1.0,

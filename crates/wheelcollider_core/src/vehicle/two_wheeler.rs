@@ -234,6 +234,56 @@ impl VehicleSettings {
         1.0 + spin / (self.chassis.mass * self.centre_of_mass_height()).max(1e-3)
     }
 
+    /// The crown's radius under the centre of mass (m): each axle's
+    /// [`crown_radius`](crate::WheelSettings::crown_radius) (at most its radius; 0 for a
+    /// sweep other than the ray, which reads it), weighted by the axle's share of the
+    /// static load, as the contacts' line passes under the centre of mass. 0 on knife
+    /// edges.
+    pub fn crown_under_centre(&self) -> f32 {
+        let total: f32 = (0..self.axles.len()).map(|i| self.corner_load(i)).sum();
+        if total <= 0.0 {
+            return 0.0;
+        }
+        let crown = |a: &super::AxleSettings| match a.wheel.sweep_type() {
+            crate::SweepType::Ray => a.wheel.crown_radius().min(a.wheel.radius()),
+            _ => 0.0,
+        };
+        self.axles
+            .iter()
+            .enumerate()
+            .map(|(i, a)| self.corner_load(i) * crown(a))
+            .sum::<f32>()
+            / total
+    }
+
+    /// The lean of the line from the contacts to the centre of mass (rad) when the
+    /// chassis leans by `lean` (rad): what balances a steady turn, `tan` of it the
+    /// lateral acceleration over `g` (with [`lean_balance_factor`](Self::lean_balance_factor)).
+    /// On crowns of radius `ρ` ([`crown_under_centre`](Self::crown_under_centre)) the
+    /// contacts sit on the crowns' sides, inside the wheels' plane:
+    /// `tan φ' = H·sin φ / (ρ + H·cos φ)`, `H = h − ρ` the centre of mass' reach from
+    /// the crowns' centres (`h` its height at rest). On knife edges, `lean` itself.
+    pub fn resultant_lean(&self, lean: f32) -> f32 {
+        let (crown, reach) = self.crown_reach();
+        crate::math::atan2(reach * crate::math::sin(lean), crown + reach * crate::math::cos(lean))
+    }
+
+    /// The chassis' lean (rad) whose [`resultant_lean`](Self::resultant_lean) is
+    /// `resultant` (rad): `φ = φ' + asin(ρ·sin φ' / H)` (Cossalter, *Motorcycle
+    /// Dynamics*, 2nd ed., §1.3). The lean a rider holds for a turn: more than the
+    /// knife edge's `φ'` by a few degrees on a motorcycle's tyres.
+    pub fn lean_for_resultant(&self, resultant: f32) -> f32 {
+        let (crown, reach) = self.crown_reach();
+        resultant + crate::math::asin((crown * crate::math::sin(resultant) / reach).clamp(-1.0, 1.0))
+    }
+
+    /// The crown under the centre of mass and the centre of mass' reach from the
+    /// crowns' centres (m, at least a centimetre).
+    fn crown_reach(&self) -> (f32, f32) {
+        let crown = self.crown_under_centre();
+        (crown, (self.centre_of_mass_height() - crown).max(0.01))
+    }
+
     /// The steering head of a two-wheeler ([`two_wheeler`](Self::two_wheeler)), in the
     /// chassis frame: the axis tilted back by the rake, through the road `trail` ahead of
     /// the first axle's contact at rest (its mount less the wheel's extension and

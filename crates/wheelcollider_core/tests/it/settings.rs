@@ -13,6 +13,7 @@ const LIMITS: &[(&str, f32, f32)] = &[
     ("radius", 0.001, MAX_VALUE),
     ("inertia", 0.001, MAX_VALUE),
     ("width", 0.001, MAX_VALUE),
+    ("crown_radius", 0.0, MAX_VALUE),
     ("suspension_spring", 0.0, MAX_SPRING),
     ("suspension_bump", 0.0, MAX_DAMPING),
     ("suspension_rebound", 0.0, MAX_DAMPING),

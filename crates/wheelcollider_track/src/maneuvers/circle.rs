@@ -26,7 +26,7 @@ pub(crate) fn circle(settings: &VehicleSettings, o: &ManeuverOptions, out: &mut 
     // leans it as far as `max_lean` at most: its turn's limit is the lesser of that
     // lean's `tan φ` and the tyres' grip.
     let bike = settings.two_wheeler.as_ref();
-    let limit = bike.map_or(mu, |b| mu.min(b.max_lean.to_radians().tan()));
+    let limit = bike.map_or(mu, |b| mu.min(settings.resultant_lean(b.max_lean.to_radians()).tan()));
     let mut lean_points = vec![];
     for _ in 0..sim.steps(if o.quick { 40.0 } else { 300.0 }) {
         let p = sim.k.position;
@@ -63,7 +63,7 @@ pub(crate) fn circle(settings: &VehicleSettings, o: &ManeuverOptions, out: &mut 
             }
             if bike.is_some() && ay > 0.05 * G {
                 let lean = sim.rec.chassis[roll_col].last().copied().unwrap_or(0.0);
-                lean_points.push((ay / G, lean.abs().to_radians().tan()));
+                lean_points.push((ay / G, settings.resultant_lean(lean.abs().to_radians()).tan()));
             } else if ay < 0.5 * mu * G && ay > 0.05 * G {
                 points.push((ay / G, sim.k.road_wheel_angle));
                 let roll = sim.rec.chassis[roll_col].last().copied().unwrap_or(0.0);
@@ -80,10 +80,12 @@ pub(crate) fn circle(settings: &VehicleSettings, o: &ManeuverOptions, out: &mut 
     }
     if bike.is_some() {
         out.metric("max_lateral_acc", best / G, "g", Some(limit));
-        // The lean's balance in a steady turn on thin tyres: the centrifugal moment
-        // `m·a_y·h` and the wheels' gyroscopic moment `ψ̇·Σ(J/r)·v` (their spin's
-        // angular momentum turned at the yaw rate) against gravity's `m·g·h·tan φ`, so
-        // `tan φ = (a_y/g)·(1 + Σ(J/r)/(m·h))`: the slope, through 0.
+        // The lean's balance in a steady turn: the centrifugal moment `m·a_y·h` and the
+        // wheels' gyroscopic moment `ψ̇·Σ(J/r)·v` (their spin's angular momentum turned
+        // at the yaw rate) against gravity's `m·g·h·tan φ'`, so
+        // `tan φ' = (a_y/g)·(1 + Σ(J/r)/(m·h))`: the slope, through 0, of the lean of
+        // the line from the contacts on the tyres' crowns to the centre of mass
+        // (`VehicleSettings::resultant_lean`).
         let gyroscopic = settings.lean_balance_factor();
         match fit_line(&lean_points) {
             Some((slope, intercept)) => {

@@ -181,7 +181,7 @@ fn lean_slalom(settings: &VehicleSettings, max_lean: f32, o: &ManeuverOptions, o
         let drift = sim.k.velocity.x + gates.slope(s) * sim.k.velocity.z;
         let (wn, zeta) = KEEP;
         let keep = (wn * wn * error + 2.0 * zeta * wn * drift) / G;
-        let lean = (k * left / G).atan() + keep;
+        let lean = settings.lean_for_resultant((k * left / G).atan()) + keep;
         sim.cruise_step(v, (lean.to_degrees() / max_lean.max(1e-3)).clamp(-1.0, 1.0));
         let s = z0 - sim.k.position.z;
         tally.add(&sim, &gates, s);

@@ -80,7 +80,8 @@ fn lean_step(
     for _ in 0..sim.steps(2.0) {
         sim.cruise_in_lane(v);
     }
-    let asked = (ay / G).atan().to_degrees();
+    // The lean that balances `ay` on the tyres' crowns.
+    let asked = settings.lean_for_resultant((ay / G).atan()).to_degrees();
     let steer = (asked / max_lean.max(1e-3)).clamp(-1.0, 1.0);
     let start = sim.rec.time.len();
     let t0 = sim.t;
@@ -105,7 +106,8 @@ fn lean_step(
     let last = sim.steps(1.0).min(lean.len());
     let steady_lean = mean(&lean[lean.len() - last..]);
     let steady_yaw = mean(&yaw_rates[yaw_rates.len() - last..]);
-    let balance = (G * steady_lean.to_radians().tan() / (v * settings.lean_balance_factor())).to_degrees();
+    let resultant = settings.resultant_lean(steady_lean.to_radians());
+    let balance = (G * resultant.tan() / (v * settings.lean_balance_factor())).to_degrees();
     let t90 = crossing(&time, &lean, 0.9 * steady_lean).unwrap_or(f32::NAN);
     let peak = lean.iter().copied().fold(f32::MIN, f32::max);
     let counter = head.iter().map(|&a| -a.min(0.0)).fold(0.0, f32::max);
