@@ -14,4 +14,5 @@ mod slip;
 mod sway;
 mod thermal;
 mod towing;
+mod traffic;
 mod tyre_in_car;
