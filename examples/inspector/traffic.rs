@@ -1,15 +1,14 @@
 //! AI traffic on the track's loop: T adds a car (the shipped presets in turn, each in
-//! its own paint), Shift+T removes them all. Each car steers by pure pursuit (the arc
-//! through a point a speed-dependent distance ahead on the loop: the plugin's
-//! `drivers::pursuit`), holds the loop's
-//! speed profile (corner speeds √(a_y/κ), braked for in time) and keeps its distance
-//! to the car ahead. A car that leaves the loop or turns over is replaced.
+//! its own paint), Shift+T removes them all. Each car is driven by the plugin's
+//! [`VehicleDriver`] on the loop: its own car's speed plan at [`AGGRESSION`] of its grip,
+//! pure-pursuit steering, a time gap to the car ahead (the player's too), and backing
+//! out when stuck. A car that leaves the loop or turns over is replaced.
 use std::f32::consts::PI;
 use std::sync::Arc;
 
 use avian3d::prelude::*;
 use bevy::prelude::*;
-use wheelcollider::avian::drivers::{Path, lookahead, pursuit_steer};
+use wheelcollider::avian::drivers::Path;
 use wheelcollider::prelude::*;
 
 use crate::car_visuals::Livery;
@@ -17,10 +16,8 @@ use crate::layout::{BANKED_Z, LOOP_X, NORTH_Z};
 
 /// The most AI cars at once.
 pub const MAX_CARS: usize = 40;
-/// Lateral acceleration the AI allows itself in the bends (m/s²).
-const LATERAL: f32 = 6.0;
-/// Braking it plans with (m/s²).
-const DECEL: f32 = 5.0;
+/// The share of its car's grip each AI driver plans with.
+const AGGRESSION: f32 = 0.6;
 /// Top speed on the straights (m/s).
 const TOP: f32 = 27.0;
 
@@ -46,10 +43,10 @@ pub enum TrafficRequest {
     Clear,
 }
 
-/// An AI driver: where it is on the loop, and how long it has been in trouble (s).
+/// An AI car of the traffic (its [`VehicleDriver`] drives it): how long it has been in
+/// trouble (s).
 #[derive(Component)]
 pub struct AiDriver {
-    index: usize,
     trouble: f32,
 }
 
@@ -60,8 +57,8 @@ struct TrafficPresets {
     added: usize,
 }
 
-/// The loop as a closed path of points about 2 m apart, with the speed to hold at
-/// each (the plugin's `drivers::Path`).
+/// The loop as a closed path of points about 2 m apart (the plugin's
+/// `drivers::Path`; each driver plans its own speeds on it).
 #[derive(Resource, Clone)]
 pub struct Loop {
     path: Arc<Path>,
@@ -71,8 +68,7 @@ pub struct Loop {
 
 impl Loop {
     /// Down the east straight (x = +LOOP_X, towards −Z), round the banked turn, up the
-    /// west straight, round the flat north turn. Corner speeds from the circle through
-    /// each point and its neighbours 5 points away, braked for at [`DECEL`].
+    /// west straight, round the flat north turn.
     fn new() -> Self {
         let r = LOOP_X;
         let straight = NORTH_Z - BANKED_Z;
@@ -95,20 +91,13 @@ impl Loop {
         let n = points.len();
         let flat = (0..n).filter(|i| !(ns..ns + nt).contains(i)).step_by(4).collect();
         Loop {
-            path: Arc::new(Path::new(points, true, TOP).with_speed_profile(TOP, LATERAL, DECEL, 5)),
+            path: Arc::new(Path::new(points, true, TOP)),
             flat,
         }
     }
 
     fn point(&self, i: usize) -> Vec3 {
         self.path.points()[i]
-    }
-
-    /// Distance (m) along the loop from point `a` forward to point `b`, by the points'
-    /// spacing (cheap: every car against every other, each step).
-    fn gap(&self, a: usize, b: usize) -> f32 {
-        let n = self.path.len();
-        ((b + n - a) % n) as f32 * self.point(1).distance(self.point(0))
     }
 }
 
@@ -176,9 +165,13 @@ fn requests(
                     ) else {
                         continue;
                     };
+                    let mut driver = VehicleDriver::new(path.path.clone(), AGGRESSION);
+                    driver.top_speed = TOP;
+                    driver.index = index;
                     commands.entity(car).insert((
                         Name::new(format!("traffic {} #{k}", settings.name)),
-                        AiDriver { index, trouble: 0.0 },
+                        AiDriver { trouble: 0.0 },
+                        driver,
                         Livery(k / presets.cars.len() + 1),
                         WheelEventsEnabled,
                         TransformInterpolation,
@@ -193,43 +186,17 @@ fn requests(
     }
 }
 
-/// Pure pursuit and the speed profile, with a gap to the car ahead.
+/// Replaces a car that left the loop or turned over (its [`VehicleDriver`] drives it).
 fn drive(
     mut commands: Commands,
     time: Res<Time>,
     path: Res<Loop>,
-    mut cars: Query<(
-        Entity,
-        &mut AiDriver,
-        &mut VehicleInput,
-        &Vehicle,
-        &Position,
-        &Rotation,
-        &LinearVelocity,
-    )>,
+    mut cars: Query<(Entity, &mut AiDriver, &VehicleDriver, &Position, &Rotation)>,
     mut more: MessageWriter<TrafficRequest>,
 ) {
-    let others: Vec<(Entity, usize, f32)> = cars.iter().map(|(e, ai, .., v)| (e, ai.index, v.0.length())).collect();
-    for (entity, mut ai, mut input, vehicle, p, rot, v) in &mut cars {
-        let i = path.path.nearest(p.0, ai.index, 60, 10.0);
-        ai.index = i;
-        let speed = v.0.length();
-        let (_, target) = path.path.ahead(i, lookahead(speed, 0.5, 6.0, 25.0));
-        input.steer = pursuit_steer(&vehicle.0, p.0, rot.0 * Vec3::NEG_Z, target, speed);
-
-        let mut wanted = path.path.speed((i + 3) % path.path.len());
-        for &(other, j, other_speed) in &others {
-            let gap = path.gap(i, j);
-            if other != entity && gap < 40.0 {
-                wanted = wanted.min(other_speed + 0.5 * (gap - 12.0));
-            }
-        }
-        let e = wanted - speed;
-        input.throttle = (0.3 * e).clamp(0.0, 1.0);
-        input.brake = (-0.3 * e).clamp(0.0, 1.0);
-
+    for (entity, mut ai, driver, p, rot) in &mut cars {
         // Off the loop by more than 12 m, or on its side: replaced after 4 s.
-        let off = path.point(i).with_y(p.0.y).distance(p.0) > 12.0;
+        let off = path.point(driver.index).with_y(p.0.y).distance(p.0) > 12.0;
         let over = (rot.0 * Vec3::Y).y < 0.3;
         ai.trouble = if off || over {
             ai.trouble + time.delta_secs()

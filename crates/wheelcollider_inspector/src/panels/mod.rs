@@ -114,6 +114,7 @@ pub(crate) fn inspector_ui(
         &ChassisWheels,
         Option<&DriveRecorder>,
         Option<&DriveReplay>,
+        Option<&VehicleDriver>,
     )>,
     mut wheels: WheelsQuery,
     tyres: Query<&WheelState>,
@@ -139,7 +140,7 @@ pub(crate) fn inspector_ui(
         .show(ctx, |ui| {
             header(ui, state);
             let target = state.target.and_then(|t| vehicles.get_mut(t).ok());
-            let Some((mut vehicle, telemetry, runtime, children, recorder, replay)) = target else {
+            let Some((mut vehicle, telemetry, runtime, children, recorder, replay, driver)) = target else {
                 ui.label("No vehicle. Spawn one with `spawn_vehicle`.");
                 return;
             };
@@ -156,7 +157,7 @@ pub(crate) fn inspector_ui(
                         }
                     }
                 }
-                Tab::Plots => plots(ui, state, &vehicle.0, telemetry, children, &wheels),
+                Tab::Plots => plots(ui, state, &vehicle.0, telemetry, children, &wheels, driver),
                 Tab::Telemetry => {
                     telemetry_ui(ui, telemetry, runtime, children, &wheels);
                     heat_map_ui(ui, children, &wheels, &tyres);
