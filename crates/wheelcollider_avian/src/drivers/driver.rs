@@ -12,12 +12,12 @@
 //! ([`visit_rollback_state`](crate::rollback::visit_rollback_state)).
 //!
 //! In traffic it keeps a time gap to the car ahead on its path (any vehicle, driven or
-//! not), brakes for a slower or stopped one in time, and gets itself unstuck: pressing
-//! on with no progress for [`STUCK_TIME`] (a wall, a car across its nose), it backs out
-//! for [`REVERSE_TIME`], steering its nose towards the path, and drives on.
+//! not), brakes for a slower or stopped one in time, passes a slower one on a straight
+//! when its road has a lane beside the path (`pass_offset`), and gets itself unstuck:
+//! pressing on with no progress for [`STUCK_TIME`] (a wall, a car across its nose), it
+//! backs out for [`REVERSE_TIME`], steering its nose towards the path, and drives on.
 //!
-//! Not in yet: passing (a lane offset where the path allows), reversing along a path,
-//! a towing driver.
+//! Not in yet: reversing along a path, a towing driver.
 
 use std::sync::Arc;
 
@@ -67,6 +67,14 @@ pub struct VehicleDriver {
     /// Whether it backs out when stuck (a vehicle that cannot reverse, a two-wheeler or
     /// one without `auto_reverse`, never does).
     pub unstuck: bool,
+    /// How far to the left of its path (m) it moves to pass a slower car: the lane the
+    /// path's road has beside it (0, the default: it never passes). It passes on a
+    /// straight long enough for the pass with the lane clear, and moves back once the
+    /// path's lane is clear behind it.
+    pub pass_offset: f32,
+    /// The lane it drives in (m to the left of its path; state: 0, or `pass_offset`
+    /// while passing).
+    pub lane: f32,
     /// The nearest point of the path last step (state).
     pub index: usize,
     /// The laps done on a closed path (state).
@@ -92,6 +100,8 @@ impl VehicleDriver {
             time_gap: 1.5,
             standstill_gap: 3.0,
             unstuck: true,
+            pass_offset: 0.0,
+            lane: 0.0,
             index: 0,
             laps: 0,
             stuck: 0.0,
@@ -144,6 +154,10 @@ const FOLLOW_BRAKING: f32 = 6.0;
 /// The deceleration (m/s²) a follower gets by lifting off: closing slower than this
 /// needs no brake.
 const LIFT_OFF: f32 = 0.5;
+/// How much slower (m/s) than it would go a leader must be for a driver to pass it.
+const PASS_SLOWER: f32 = 1.5;
+/// The most the path may turn (rad) over the straight a driver passes on.
+const PASS_BEND: f32 = 0.15;
 /// How far to either side of its own box (m) another car counts as on its path.
 const LANE_MARGIN: f32 = 0.5;
 
@@ -157,17 +171,20 @@ struct Other {
     half: Vec2,
 }
 
-/// The car ahead on `path` of a car at `p` (point `i`, half its box `half`), within
-/// `range` (m): the free gap to it (m, between the boxes along the path) and its speed
-/// along the path (m/s). A car counts when its nearest point ahead on the path lies
-/// within the two boxes' half widths and [`LANE_MARGIN`] of it.
-fn car_ahead(
-    path: &Path,
-    (i, p, half): (usize, Vec3, Vec2),
-    range: f32,
-    me: Entity,
-    others: &[Other],
-) -> Option<(f32, f32)> {
+/// Another vehicle placed on a driver's path: how far ahead of the driver along the
+/// path its centre is (m; negative behind), its offset to the left of the path (m),
+/// its speed along the path (m/s) and half its box' length and width (m).
+#[derive(Clone, Copy, Debug)]
+struct Placed {
+    ahead: f32,
+    offset: f32,
+    speed: f32,
+    half: Vec2,
+}
+
+/// The other vehicles within `range` (m) of a driver at `p` (point `i` of `path`), placed
+/// on its path: each at its nearest point from `i` on, within the next `range` of path.
+fn place(path: &Path, (i, p): (usize, Vec3), range: f32, me: Entity, others: &[Other]) -> (f32, Vec<Placed>) {
     let points = path.points();
     let n = path.len();
     let spacing = (path.gap(0, 1)).max(0.1);
@@ -176,23 +193,71 @@ fn car_ahead(
         let next = path.ahead(j, spacing).1;
         (next - points[j]).with_y(0.0).normalize_or_zero()
     };
-    let along = |j: usize, q: Vec3| (q - points[j]).with_y(0.0).dot(tangent(j));
-    let mine = along(i, p);
-    others
+    let local = |j: usize, q: Vec3| {
+        let (d, t) = ((q - points[j]).with_y(0.0), tangent(j));
+        (d.dot(t), d.dot(Vec3::Y.cross(t)))
+    };
+    let (mine, my_offset) = local(i, p);
+    let placed = others
         .iter()
-        .filter(|o| o.entity != me && o.position.distance(p) < range + o.half.x + half.x)
-        .filter_map(|o| {
+        .filter(|o| o.entity != me && o.position.distance(p) < range + o.half.x)
+        .map(|o| {
             let j = path.nearest(o.position, i, window, f32::INFINITY);
-            let lateral = points[j].with_y(0.0).distance(o.position.with_y(0.0));
-            let beside = (lateral * lateral - along(j, o.position).powi(2)).max(0.0).sqrt();
-            if beside > half.y + o.half.y + LANE_MARGIN {
-                return None;
+            let (along, offset) = local(j, o.position);
+            Placed {
+                ahead: path.gap(i, j) + along - mine,
+                offset,
+                speed: o.velocity.dot(tangent(j)),
+                half: o.half,
             }
-            let centres = path.gap(i, j) + along(j, o.position) - mine;
-            (centres > 0.0 && centres < range + half.x + o.half.x)
-                .then(|| (centres - half.x - o.half.x, o.velocity.dot(tangent(j))))
         })
+        .collect();
+    (my_offset, placed)
+}
+
+/// Whether a placed car is in the lane at `offset` (m) of a car half `half` its box:
+/// within the two boxes' half widths and [`LANE_MARGIN`] of it.
+fn in_lane(o: &Placed, offset: f32, half: Vec2) -> bool {
+    (o.offset - offset).abs() < half.y + o.half.y + LANE_MARGIN
+}
+
+/// The car ahead in either of `lanes` (m, offsets) of a car half `half` its box, within
+/// `range` (m): the free gap to it (m, between the boxes along the path) and its speed
+/// along the path (m/s).
+fn car_ahead(placed: &[Placed], lanes: [f32; 2], half: Vec2, range: f32) -> Option<(f32, f32)> {
+    placed
+        .iter()
+        .filter(|o| lanes.iter().any(|&l| in_lane(o, l, half)))
+        .filter(|o| o.ahead > 0.0 && o.ahead < range + half.x + o.half.x)
+        .map(|o| (o.ahead - half.x - o.half.x, o.speed))
         .min_by(|a, b| a.0.total_cmp(&b.0))
+}
+
+/// Whether the lane at `offset` (m) is free of cars from `behind` (m) behind a car half
+/// `half` its box to `ahead` (m) in front of it, box to box.
+fn lane_clear(placed: &[Placed], offset: f32, half: Vec2, (behind, ahead): (f32, f32)) -> bool {
+    !placed.iter().any(|o| {
+        in_lane(o, offset, half) && o.ahead + o.half.x + half.x > -behind && o.ahead - o.half.x - half.x < ahead
+    })
+}
+
+/// How far (m) along `path` from point `i` the path stays within [`PASS_BEND`] of its
+/// heading at `i`, up to `limit` (m).
+fn straight_ahead(path: &Path, i: usize, limit: f32) -> f32 {
+    let points = path.points();
+    let heading = |j: usize| (path.ahead(j, 2.0).1 - points[j]).with_y(0.0).normalize_or_zero();
+    let start = heading(i);
+    let mut along = 0.0;
+    let mut j = i;
+    while along < limit {
+        let (next, _) = path.ahead(j, 2.0);
+        if next == j || heading(next).dot(start) < PASS_BEND.cos() {
+            break;
+        }
+        along += points[j].distance(points[next]);
+        j = next;
+    }
+    along
 }
 
 /// A car standing still on both brakes: the handbrake keeps an automatic with
@@ -263,7 +328,10 @@ fn drive(
             input.0 = held();
             continue;
         }
-        let (_, target) = path.ahead(i, lookahead(speed, 0.5, 6.0, 25.0));
+        let (k, target) = path.ahead(i, lookahead(speed, 0.5, 6.0, 25.0));
+        // The lane: the target moved to the left of the path.
+        let tangent = (path.ahead(k, 2.0).1 - target).with_y(0.0).normalize_or_zero();
+        let target = target + Vec3::Y.cross(tangent) * d.lane;
         let target = if end { p.0 + forward * 10.0 } else { target };
         let steer = pursuit_steer(settings, p.0, forward, target, speed);
         // Backing out: the brake held selects reverse and then drives backwards; the
@@ -282,8 +350,32 @@ fn drive(
         let (time_gap, standstill) = (d.time_gap.max(0.3), d.standstill_gap.max(0.5));
         let half = 0.5 * Vec2::new(settings.chassis.size[2], settings.chassis.size[0]);
         let range = standstill + 3.0 * time_gap * speed + 30.0;
+        let (offset, placed) = place(path, (i, p.0), range.max(60.0), me, &others);
+        let mut leader = car_ahead(&placed, [offset, d.lane], half, range);
+        // Passing: a leader slower than the plan, a straight long enough to get by at
+        // the speed difference, and the passing lane clear; back once the path's lane is
+        // clear behind.
+        if d.pass_offset > 0.0 {
+            if d.lane == 0.0 {
+                if let Some((free, lead)) = leader {
+                    let gain = wanted - lead;
+                    let room = free + 2.0 * half.x + 2.0 * standstill;
+                    let needed = room * wanted / gain.max(0.1) + 20.0;
+                    if gain > PASS_SLOWER
+                        && free < standstill + 2.0 * time_gap * speed + 10.0
+                        && straight_ahead(path, i, needed) >= needed
+                        && lane_clear(&placed, d.pass_offset, half, (20.0, room + 20.0))
+                    {
+                        d.lane = d.pass_offset;
+                    }
+                }
+            } else if lane_clear(&placed, 0.0, half, (standstill + 5.0, standstill + time_gap * speed)) {
+                d.lane = 0.0;
+            }
+            leader = car_ahead(&placed, [offset, d.lane], half, range);
+        }
         let mut urgent = 0.0f32;
-        if let Some((free, lead)) = car_ahead(path, (i, p.0, half), range, me, &others) {
+        if let Some((free, lead)) = leader {
             let follow = lead + FOLLOW_GAIN * (free - standstill - time_gap * lead.max(0.0));
             wanted = wanted.min(follow.max(0.0));
             // The deceleration that stops the closing before the standstill gap, past
