@@ -251,7 +251,7 @@ fn straight_ahead(path: &Path, i: usize, limit: f32) -> f32 {
     let mut j = i;
     while along < limit {
         let (next, _) = path.ahead(j, 2.0);
-        if next == j || heading(next).dot(start) < PASS_BEND.cos() {
+        if next == j || heading(next).dot(start) < wheelcollider_core::math::cos(PASS_BEND) {
             break;
         }
         along += points[j].distance(points[next]);
