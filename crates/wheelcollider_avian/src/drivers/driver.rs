@@ -131,7 +131,7 @@ impl Plugin for VehicleDriverPlugin {
 
 /// How far ahead (s) the speed controller reads the plan: braking starts in time.
 const SPEED_PREVIEW: f32 = 0.5;
-/// How long (s) a driver presses on (throttle over [`PRESSING`]) below [`STUCK_SPEED`]
+/// How long (s) a driver presses on (throttle over 0.3) below 0.5 m/s
 /// before it backs out.
 pub const STUCK_TIME: f32 = 2.0;
 /// How long (s) it backs out: the automatic's half second standing on the brake to

@@ -222,9 +222,9 @@ fn twenty_cars_share_a_loop_for_five_minutes() {
     }
     let length = preset("road").chassis.size[2];
     let (mut closest, mut longest_stand) = (f32::MAX, 0.0f64);
-    let mut standing = vec![0.0f64; CARS];
+    let mut standing = [0.0f64; CARS];
     let mut marks = vec![vec![]; CARS];
-    let mut laps = vec![0; CARS];
+    let mut laps = [0; CARS];
     for step in 0..steps(300.0, hz) {
         run(&mut app, 1);
         let t = (step + 1) as f64 / hz;
