@@ -174,3 +174,32 @@ pub fn coupled_pair(app: &mut App, tow: &VehicleSettings, trailer: &VehicleSetti
     world.flush();
     (car, towed)
 }
+
+/// A stadium of points about 2 m apart on flat ground, counter-clockwise seen from
+/// above, starting at the origin heading −Z: two straights of `straight` m joined by
+/// half circles of `radius` m (`π·radius/2` points each, rounded). The drivers' tests
+/// lap it.
+pub fn stadium(straight: f32, radius: f32) -> Vec<Vec3> {
+    use std::f32::consts::PI;
+    let (ns, nt) = ((straight / 2.0) as usize, (PI * radius / 2.0).round() as usize);
+    let mut points = vec![];
+    for i in 0..ns {
+        points.push(Vec3::new(0.0, 0.0, -straight * i as f32 / ns as f32));
+    }
+    for k in 0..nt {
+        let a = PI * k as f32 / nt as f32;
+        points.push(Vec3::new(-radius + radius * a.cos(), 0.0, -straight - radius * a.sin()));
+    }
+    for i in 0..ns {
+        points.push(Vec3::new(
+            -2.0 * radius,
+            0.0,
+            -straight + straight * i as f32 / ns as f32,
+        ));
+    }
+    for k in 0..nt {
+        let a = PI * k as f32 / nt as f32;
+        points.push(Vec3::new(-radius - radius * a.cos(), 0.0, radius * a.sin()));
+    }
+    points
+}

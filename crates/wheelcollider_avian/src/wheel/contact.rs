@@ -382,15 +382,15 @@ fn ground_contact(
 /// for a knife edge (`ρ` = 0) and for the shape sweeps. The steady turn in
 /// `two_wheeler::motorcycle` is its coupled test.
 fn crown_hit(settings: &wheelcollider_core::WheelSettings, sensed: &Sensed, hit: &CastHit) -> Option<CastHit> {
-    if settings.sweep_type() != SweepType::Ray {
-        return None;
-    }
     let radius = settings.radius();
     let crown = settings.crown_radius().min(radius);
+    if crown <= 0.0 || settings.sweep_type() != SweepType::Ray {
+        return None;
+    }
     let normal = hit.normal.try_normalize()?;
     let up = sensed.up;
     let cos_up = normal.dot(up);
-    if crown <= 0.0 || cos_up <= 0.0 {
+    if cos_up <= 0.0 {
         return None;
     }
     let axle = sensed.wheel_rotation * Vec3::X;

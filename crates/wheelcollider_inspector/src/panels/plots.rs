@@ -369,21 +369,7 @@ mod tests {
     /// both braking zones' points).
     #[test]
     fn the_plan_plot_marks_one_braking_point_before_each_bend() {
-        let mut points = vec![];
-        for i in 0..50 {
-            points.push(Vec3::new(0.0, 0.0, -2.0 * i as f32));
-        }
-        for k in 0..63 {
-            let a = std::f32::consts::PI * k as f32 / 63.0;
-            points.push(Vec3::new(-40.0 + 40.0 * a.cos(), 0.0, -100.0 - 40.0 * a.sin()));
-        }
-        for i in 0..50 {
-            points.push(Vec3::new(-80.0, 0.0, -100.0 + 2.0 * i as f32));
-        }
-        for k in 0..63 {
-            let a = std::f32::consts::PI * k as f32 / 63.0;
-            points.push(Vec3::new(-40.0 - 40.0 * a.cos(), 0.0, 40.0 * a.sin()));
-        }
+        let points = wheelcollider_testing::scene::stadium(100.0, 40.0);
         let settings = VehicleSettings::preset("road").unwrap();
         let path = Path::new(points, true, 100.0).with_plan(&settings, 0.7, 5, (0.0, false));
         let (plan, braking) = plan_series(&path);

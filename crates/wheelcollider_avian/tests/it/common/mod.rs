@@ -16,7 +16,8 @@ pub use wheelcollider_testing::app::{RATES, app, app_with_assets, run, set_step,
 pub use wheelcollider_testing::presets::{PRESETS, TRACKED, TRAILERS, preset, preset_text};
 #[allow(unused_imports)]
 pub use wheelcollider_testing::scene::{
-    coupled_pair, flat, grid_terrain, launch, launch_in_gear, on_flat, on_ground, race_kerb, spawn_preset_car, split_mu,
+    coupled_pair, flat, grid_terrain, launch, launch_in_gear, on_flat, on_ground, race_kerb, spawn_preset_car,
+    split_mu, stadium,
 };
 
 pub const G: f32 = 9.81;
