@@ -373,6 +373,8 @@ fn drive(
                 d.lane = 0.0;
             }
             leader = car_ahead(&placed, [offset, d.lane], half, range);
+        } else {
+            d.lane = 0.0;
         }
         let mut urgent = 0.0f32;
         if let Some((free, lead)) = leader {
