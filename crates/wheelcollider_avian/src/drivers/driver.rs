@@ -131,8 +131,8 @@ impl Plugin for VehicleDriverPlugin {
 
 /// How far ahead (s) the speed controller reads the plan: braking starts in time.
 const SPEED_PREVIEW: f32 = 0.5;
-/// How long (s) a driver presses on (throttle over 0.3) below 0.5 m/s
-/// before it backs out.
+/// How long (s) a driver presses on (its throttle over `PRESSING`) below `STUCK_SPEED`
+/// before it backs out (`vehicle::traffic`'s stuck driver).
 pub const STUCK_TIME: f32 = 2.0;
 /// How long (s) it backs out: the automatic's half second standing on the brake to
 /// select reverse, then one and a half seconds backwards.
