@@ -48,8 +48,9 @@ fn figure_eight() -> Vec<Vec3> {
 
 /// `name` driven two laps by a [`VehicleDriver`] on its plan at [`AGGRESSION`], from its
 /// plan's speed at the start, at `hz`, round `points` (a closed path): (the second lap's
-/// time, the plan's lap time, the worst distance from the path, m).
-fn lap(name: &str, hz: f64, points: Vec<Vec3>) -> (f32, f32, f32) {
+/// time, the plan's lap time, the worst distance from the path, m, and the most of its
+/// grip any wheel used over the lap).
+fn lap(name: &str, hz: f64, points: Vec<Vec3>) -> (f32, f32, f32, f32) {
     let s = preset(name);
     let flat: Vec<[f32; 2]> = points.iter().map(|p| [p.x, p.z]).collect();
     let plan = SpeedPlan::new(&s, &flat, true, (0.0, false), AGGRESSION, 5);
@@ -65,6 +66,7 @@ fn lap(name: &str, hz: f64, points: Vec<Vec3>) -> (f32, f32, f32) {
     run(&mut app, 1);
     launch_in_gear(&mut app, car, plan.speed[0]);
     let (mut lap_start, mut lap_time, mut worst, mut laps) = (None, f32::NAN, 0.0f32, 0);
+    let mut used = 0.0f32;
     for step in 0..steps(120.0, hz) {
         run(&mut app, 1);
         assert_sane(&app, car);
@@ -83,9 +85,33 @@ fn lap(name: &str, hz: f64, points: Vec<Vec3>) -> (f32, f32, f32) {
             let p = position(&app, car);
             let i = path.nearest(p, driver.index, path.len() / 4, 10.0);
             worst = worst.max(path.points()[i].with_y(p.y).distance(p));
+            used = used.max(grip_used(&app, car));
         }
     }
-    (lap_time, plan.time(), worst)
+    (lap_time, plan.time(), worst, used)
+}
+
+/// The most any wheel of `car` uses of its grip now: its force along the road over the
+/// most its tyre gives at its load (the larger curve's peak, with load sensitivity).
+fn grip_used(app: &App, car: Entity) -> f32 {
+    let wheels = app.world().get::<ChassisWheels>(car).unwrap().wheels().to_vec();
+    wheels
+        .iter()
+        .map(|&w| {
+            let o = output(app, w).output;
+            let settings = &app.world().get::<WheelCollider>(w).unwrap().0;
+            let peak = settings
+                .lateral_tyre()
+                .peak_value()
+                .max(settings.longitudinal_tyre().peak_value());
+            let most = peak * settings.load_grip_factor(o.load as f64) as f32 * o.load;
+            if o.load > 1.0 {
+                o.forward_force.hypot(o.sideways_force) / most
+            } else {
+                0.0
+            }
+        })
+        .fold(0.0, f32::max)
 }
 
 /// The road car and the GT86, each on its own plan at 70 % of its envelope, at 30, 60
@@ -119,10 +145,11 @@ fn laps_its_plan(what: &str, course: fn() -> Vec<Vec3>) {
     for name in ["road", "gt86"] {
         let mut times = vec![];
         for hz in [30.0, 60.0, 240.0] {
-            let (lap, plan, worst) = lap(name, hz, course());
+            let (lap, plan, worst, used) = lap(name, hz, course());
             println!(
-                "measured: {name} at {hz} Hz on {what} at {AGGRESSION}: lap {lap:.2} s against the plan's {plan:.2} s ({:+.1} %), worst {worst:.2} m from the path",
-                100.0 * (lap / plan - 1.0)
+                "measured: {name} at {hz} Hz on {what} at {AGGRESSION}: lap {lap:.2} s against the plan's {plan:.2} s ({:+.1} %), worst {worst:.2} m from the path, the most grip used {:.0} %",
+                100.0 * (lap / plan - 1.0),
+                100.0 * used
             );
             assert!((lap / plan - 1.0).abs() < 0.06, "{name} {hz} Hz: {lap} s vs {plan} s");
             assert!(worst < 2.5, "{name} {hz} Hz: {worst} m");
