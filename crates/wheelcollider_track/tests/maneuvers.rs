@@ -165,8 +165,8 @@ fn the_weave_capsize_sweep_lets_go_of_a_two_wheeler() {
 /// The benchmark bicycle of Meijaard et al. (2007), the `bicycle` preset, on the
 /// runner's weave and capsize sweep at 30, 60 and 240 Hz: its weave turns stable and its
 /// capsize unstable within 10 % of the paper's 4.292 and 6.024 m/s, each growth rate
-/// paired with the speed measured while it is read. Measured: 4.30 / 4.43 / 4.51 m/s
-/// and 6.10 / 6.09 / 6.15 m/s. This rides the preset through the vehicle layer (its
+/// paired with the speed measured while it is read. Measured: 4.29 / 4.42 / 4.51 m/s
+/// and 6.09 / 6.08 / 6.11 m/s. This rides the preset through the vehicle layer (its
 /// inertia's tilt, the head built from its settings, the hub motor's cruise); the
 /// plugin's `two_wheeler::benchmark` proves the same speeds on the bicycle built from
 /// avian bodies by hand. Checked that it fails: with the wheels' spin inertia at 0.01
