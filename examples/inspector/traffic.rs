@@ -1,5 +1,6 @@
 //! AI traffic on the track's loop: T adds a car (the shipped presets in turn, each in
-//! its own paint), Shift+T removes them all. Each car is driven by the plugin's
+//! its own paint), Shift+T removes them all; P hands the player's car to the same
+//! driver, and P again takes it back. Each car is driven by the plugin's
 //! [`VehicleDriver`] on the loop: its own car's speed plan at [`AGGRESSION`] of its grip,
 //! pure-pursuit steering, a time gap to the car ahead (the player's too), and backing
 //! out when stuck. A car that leaves the loop or turns over is replaced.
@@ -29,7 +30,7 @@ impl Plugin for TrafficPlugin {
         app.add_message::<TrafficRequest>()
             .insert_resource(Loop::new())
             .add_systems(Startup, load_presets)
-            .add_systems(Update, requests)
+            .add_systems(Update, (requests, autopilot))
             .add_systems(FixedUpdate, drive);
     }
 }
@@ -182,6 +183,30 @@ fn requests(
                     count += 1;
                 }
             }
+        }
+    }
+}
+
+/// P hands the player's car to a [`VehicleDriver`] on the loop (the inspector's Plots
+/// tab then draws its plan while it drives: tune the car and watch the plan change),
+/// and P again takes it back.
+fn autopilot(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut commands: Commands,
+    path: Res<Loop>,
+    player: Query<(Entity, &Position, Has<VehicleDriver>), With<PlayerVehicle>>,
+) {
+    if !keys.just_pressed(KeyCode::KeyP) {
+        return;
+    }
+    for (car, p, driven) in &player {
+        if driven {
+            commands.entity(car).remove::<VehicleDriver>();
+        } else {
+            let mut driver = VehicleDriver::new(path.path.clone(), AGGRESSION);
+            driver.index = path.path.nearest(p.0, 0, path.path.len(), f32::INFINITY);
+            driver.top_speed = TOP;
+            commands.entity(car).insert(driver);
         }
     }
 }
