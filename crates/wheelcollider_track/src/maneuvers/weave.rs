@@ -31,9 +31,9 @@ struct Reading {
     sim: Sim,
 }
 
-/// The lean's growth rate at about `v` (m/s). The cruise control holds the speed
-/// within a few tenths of a m/s, so the rate is paired with the speed measured while
-/// it is read.
+/// The lean's growth rate at about `v` (m/s). The cruise control does not hold the
+/// asked speed exactly, so the rate is paired with the speed measured while it is read
+/// (`the_benchmark_bicycle_weaves_and_capsizes_at_the_papers_speeds`).
 fn growth_rate(settings: &VehicleSettings, o: &ManeuverOptions, v: f32) -> Reading {
     let mut sim = Sim::new(settings, o, Ground::Flat(WheelSurface::ASPHALT));
     sim.hold(DriverInput::default(), 0.5);
@@ -119,22 +119,26 @@ fn crossing_speed(rates: &[(f32, f32)], from: f32, down: bool) -> Option<f32> {
 /// the sweep finds none.
 pub(crate) fn weave_capsize(settings: &VehicleSettings, o: &ManeuverOptions, out: &mut Out) -> Sim {
     let step = if o.quick { 4 } else { 1 };
-    let mut rates = vec![];
-    let mut at = vec![];
+    // (asked speed, measured speed, growth rate).
+    let mut readings = vec![];
     let mut last = None;
     for v in (2..=30).step_by(step) {
         let r = growth_rate(settings, o, v as f32);
-        rates.push((r.speed, r.rate));
-        at.push((v as f32, r.rate));
+        readings.push((v as f32, r.speed, r.rate));
         last = Some(r.sim);
     }
-    // In rising measured speed (a bike that cannot hold a speed coasts below it).
+    // The crossings are read along the measured speed, which a bike that cannot hold
+    // the asked one leaves out of order.
+    let mut rates: Vec<(f32, f32)> = readings.iter().map(|&(_, speed, rate)| (speed, rate)).collect();
     rates.sort_by(|a, b| a.0.total_cmp(&b.0));
     let weave = crossing_speed(&rates, 0.0, true);
     let capsize = weave.and_then(|w| crossing_speed(&rates, w, false));
     out.metric("weave_speed", weave.unwrap_or(f32::NAN), "m/s", None);
     out.metric("capsize_speed", capsize.unwrap_or(f32::NAN), "m/s", None);
-    for &(v, rate) in at.iter().filter(|(v, _)| [2.0, 6.0, 10.0, 18.0, 26.0].contains(v)) {
+    for &(v, _, rate) in readings
+        .iter()
+        .filter(|(v, ..)| [2.0, 6.0, 10.0, 18.0, 26.0].contains(v))
+    {
         out.metric(format!("growth_rate_at_{v}_mps"), rate, "1/s", None);
     }
     out.plot("Lean at the fastest speed (deg)", "time", &["roll"]);
