@@ -17,7 +17,11 @@
 //! pressing on with no progress for [`STUCK_TIME`] (a wall, a car across its nose), it
 //! backs out for [`REVERSE_TIME`], steering its nose towards the path, and drives on.
 //!
-//! Not in yet: reversing along a path, a towing driver.
+//! With `reverse` it drives its path backwards: a car with its rear axle on the path,
+//! a car towing a trailer with the trailer's axles on it, steering the articulation
+//! ([`reversing`](super::reversing)); it stops at an open path's end. A three-point
+//! turn is three open paths, forwards, backwards and forwards, each given when the
+//! last one ends ([`VehicleDriver::arrived`]).
 
 use std::sync::Arc;
 
@@ -25,7 +29,9 @@ use avian3d::prelude::*;
 use bevy::prelude::*;
 
 use super::pursuit::{Path, lookahead, pursuit_steer};
-use crate::vehicle::{Vehicle, VehicleInput};
+use super::reversing::{Rig, rear_axle_z, reverse_steer, trailer_steer};
+use crate::vehicle::towing::Coupled;
+use crate::vehicle::{Vehicle, VehicleInput, VehicleRuntime};
 use wheelcollider_core::vehicle::DriverInput;
 
 /// A driver's plan and what it was made from.
@@ -58,6 +64,13 @@ pub struct VehicleDriver {
     pub top_speed: f32,
     /// What it does at an open path's end.
     pub at_end: PathEnd,
+    /// Drive the path backwards: the car's rear axle on it, or, towing, its trailer's
+    /// axles (the module docs). Needs an automatic gearbox with `auto_reverse` (a car
+    /// that cannot reverse stands still); it ignores traffic and stops at an open
+    /// path's end whatever `at_end` says.
+    pub reverse: bool,
+    /// The most speed it backs up at (m/s, > 0).
+    pub reverse_speed: f32,
     /// The time gap it keeps to the car ahead on its path (s, ≥ 0.3): at speed `v` it
     /// follows `standstill_gap + time_gap·v` behind.
     pub time_gap: f32,
@@ -97,6 +110,8 @@ impl VehicleDriver {
             aggression: aggression.clamp(0.05, 1.0),
             top_speed: f32::INFINITY,
             at_end: PathEnd::Stop,
+            reverse: false,
+            reverse_speed: 1.5,
             time_gap: 1.5,
             standstill_gap: 3.0,
             unstuck: true,
@@ -110,9 +125,29 @@ impl VehicleDriver {
         }
     }
 
+    /// The same driver backing its path up (`reverse`) at `reverse_speed` (m/s).
+    pub fn reversing(mut self, reverse_speed: f32) -> Self {
+        self.reverse = true;
+        self.reverse_speed = reverse_speed;
+        self
+    }
+
     /// The path planned for the car (its speeds the car's plan), once the driver has run.
     pub fn plan(&self) -> Option<&Path> {
         self.planned.as_ref().map(|p| &p.path)
+    }
+
+    /// Whether it has reached the end of an open path (the nearest point its last).
+    pub fn arrived(&self) -> bool {
+        !self.path.closed() && self.index + 1 >= self.path.len()
+    }
+
+    /// Gives it a new path (a game's next leg: a three-point turn's reverse), keeping
+    /// its settings; its place on the path starts again.
+    pub fn set_path(&mut self, path: Arc<Path>) {
+        self.path = path;
+        self.planned = None;
+        (self.index, self.laps, self.stuck, self.reversing, self.lane) = (0, 0, 0.0, 0.0, 0.0);
     }
 }
 
@@ -270,6 +305,105 @@ fn held() -> DriverInput {
     }
 }
 
+/// The deceleration (m/s²) a reversing driver plans to stop at its path's end with.
+const REVERSE_STOP: f32 = 0.6;
+/// Within this distance (m) of an open path's end a reversing driver stands.
+const REVERSE_THERE: f32 = 0.05;
+
+/// A reversing driver's controls (`reverse`): the car's rear axle, or its trailer's
+/// axles when it tows one (`trailer`: its position, rotation and settings), along
+/// `path`, in reverse `gear` (the gearbox's next gear; it selects reverse first).
+fn backwards(
+    d: &mut VehicleDriver,
+    path: &Path,
+    settings: &wheelcollider_core::vehicle::VehicleSettings,
+    (p, q, v): (Vec3, Quat, Vec3),
+    trailer: Option<(Vec3, Quat, &wheelcollider_core::vehicle::VehicleSettings)>,
+    gear: i32,
+) -> DriverInput {
+    let forward = q * Vec3::NEG_Z;
+    let u = v.dot(forward);
+    let can_reverse = settings.gearbox.automatic && settings.gearbox.auto_reverse && settings.two_wheeler.is_none();
+    // The point on the path and its heading: the trailer's axles, or the rear axle.
+    let rig = trailer.and_then(|(_, _, t)| Rig::of(settings, t).map(|rig| (rig, t)));
+    let (guided, heading) = match (trailer, rig) {
+        (Some((tp, tq, _)), Some((rig, t))) => {
+            // The axles' mean position, `trailer_length` behind the coupling.
+            let coupling = t.trailer.as_ref().map_or(0.0, |c| c.coupling[2]);
+            (
+                tp + tq * Vec3::new(0.0, 0.0, coupling + rig.trailer_length),
+                tq * Vec3::NEG_Z,
+            )
+        }
+        _ => (p + q * Vec3::new(0.0, 0.0, rear_axle_z(settings)), forward),
+    };
+    let n = path.len();
+    let i = path.nearest(guided, d.index, (n / 4).max(1), 10.0);
+    d.index = i;
+    // How far the guided point has to go: along the path from its nearest point's
+    // segment (the last segment's at the last point).
+    let to_end = if path.closed() {
+        f32::INFINITY
+    } else {
+        let points = path.points();
+        let j = i.min(n - 2);
+        let tangent = (points[j + 1] - points[j]).with_y(0.0).normalize_or_zero();
+        path.gap(j, n - 1) - (guided - points[j]).with_y(0.0).dot(tangent)
+    };
+    let held_back = DriverInput {
+        // In reverse the automatic's pedals swap: the throttle brakes (kept under the
+        // 0.1 that selects first gear) and the handbrake holds.
+        throttle: 0.09,
+        handbrake: 1.0,
+        ..default()
+    };
+    if !can_reverse || to_end < REVERSE_THERE {
+        return if gear == -1 { held_back } else { held() };
+    }
+    let back = -u;
+    // Selecting reverse: stop, and stand on the brake alone until the automatic takes it.
+    if gear != -1 {
+        return DriverInput {
+            brake: 1.0,
+            ..default()
+        };
+    }
+    let reach = match rig {
+        Some((rig, _)) => rig.trailer_length.max(3.0),
+        None => lookahead(back, 0.5, 3.0, 8.0),
+    };
+    let (_, target) = path.ahead(i, reach);
+    let steer = match (trailer, rig) {
+        (Some(_), Some((rig, _))) => {
+            let f2 = heading.with_y(0.0).normalize_or_zero();
+            let f1 = forward.with_y(0.0).normalize_or_zero();
+            let psi = wheelcollider_core::math::atan2(f2.cross(f1).y, f2.dot(f1));
+            trailer_steer(settings, rig, (guided, heading), target, psi, u).0
+        }
+        _ => reverse_steer(settings, guided, forward, target, back),
+    };
+    let wanted = d
+        .reverse_speed
+        .max(0.1)
+        .min(d.top_speed)
+        .min((2.0 * REVERSE_STOP * to_end.max(0.0)).sqrt());
+    let e = wanted - back;
+    // The brake pedal drives backwards; the throttle brakes, held under first gear's
+    // 0.1 until the car backs faster than the automatic's 0.5 m/s.
+    let slow = (-0.5 * e).clamp(0.0, 1.0);
+    DriverInput {
+        brake: if e > -0.1 {
+            (0.15 + 0.4 * e).clamp(0.0, 0.6)
+        } else {
+            0.0
+        },
+        throttle: if u < -0.5 { slow } else { slow.min(0.09) },
+        handbrake: if u < -0.5 { 0.0 } else { (2.0 * slow).min(1.0) },
+        steer,
+        ..default()
+    }
+}
+
 /// Each driver's controls for this step.
 fn drive(
     time: Res<Time>,
@@ -281,8 +415,10 @@ fn drive(
         &Position,
         &Rotation,
         &LinearVelocity,
+        Option<&VehicleRuntime>,
     )>,
     traffic: Query<(Entity, &Position, &LinearVelocity, &Vehicle)>,
+    trailers: Query<(&Coupled, &Position, &Rotation, &Vehicle)>,
 ) {
     let dt = time.delta_secs();
     let others: Vec<Other> = traffic
@@ -294,7 +430,7 @@ fn drive(
             half: 0.5 * Vec2::new(vehicle.0.chassis.size[2], vehicle.0.chassis.size[0]),
         })
         .collect();
-    for (me, mut d, mut input, vehicle, p, q, v) in &mut cars {
+    for (me, mut d, mut input, vehicle, p, q, v, runtime) in &mut cars {
         let settings = &vehicle.0;
         let aggression = d.aggression.clamp(0.05, 1.0);
         // The settings are compared only when something wrote them (an inspector's
@@ -315,6 +451,13 @@ fn drive(
         }
         let Some(planned) = d.planned.clone() else { continue };
         let path = &planned.path;
+        if d.reverse {
+            let gear = runtime.and_then(|r| r.state.as_ref()).map_or(0, |s| s.next_gear);
+            let trailer = trailers.iter().find(|t| t.0.tow == me);
+            let trailer = trailer.map(|(_, tp, tq, tv)| (tp.0, tq.0, &tv.0));
+            input.0 = backwards(&mut d, path, settings, (p.0, q.0, v.0), trailer, gear);
+            continue;
+        }
         let n = path.len();
         let i = path.nearest(p.0, d.index, (n / 4).max(1), 10.0);
         if path.closed() && i < d.index && d.index - i > n / 2 {

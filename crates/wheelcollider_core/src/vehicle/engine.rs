@@ -218,11 +218,16 @@ pub(crate) fn governed_torque(
 }
 
 /// Stalling and restarting: an engine below its [`stall_rpm`](EngineSettings::stall_rpm)
-/// stalls (a manual clutch only: an automatic one opens before); a stalled one starts
-/// at idle when the `throttle` is pressed with the clutch `open`, or is **bump
+/// stalls, whatever its clutch (its torque is 0 there: an engine left running below it
+/// could never climb back); a stalled one starts at idle when the `throttle` is pressed
+/// with the clutch `open` (an automatic clutch, open below its bite, always is: its
+/// engine starts again on the throttle, as an automatic's does), or is **bump
 /// started** when the wheels turn it through the locked clutch at
 /// [`restart_rpm`](EngineSettings::restart_rpm) or more. Returns whether it was bump
-/// started.
+/// started. An automatic clutch opens before its engine falls that far, except when a
+/// locked clutch reads the engine's speed back from driven wheels that slowed at once
+/// (the tractor's tandem hopping as it backs the semitrailer up:
+/// `tests/it/vehicle/reversing.rs`).
 pub(crate) fn stall_or_start(
     engine: &EngineSettings,
     state: &mut VehicleState,
@@ -232,14 +237,14 @@ pub(crate) fn stall_or_start(
 ) -> bool {
     let stall = engine.stall_rpm / RAD_PER_S_TO_RPM;
     if state.stalled {
-        if open && throttle > 0.1 {
+        if (open || !manual) && throttle > 0.1 {
             state.stalled = false;
             state.engine_speed = state.engine_speed.max(engine.idle_rpm / RAD_PER_S_TO_RPM);
         } else if !open && state.clutch_locked && state.engine_speed * RAD_PER_S_TO_RPM >= engine.restart_rpm() {
             state.stalled = false;
             return true;
         }
-    } else if manual && stall > 0.0 && state.engine_speed < stall {
+    } else if stall > 0.0 && state.engine_speed < stall {
         state.stalled = true;
     }
     false
@@ -271,4 +276,33 @@ pub(crate) fn integrate(engine: &EngineSettings, state: &mut VehicleState, engin
         free - hold.copysign(free)
     };
     state.engine_speed = speed.clamp(0.0, 2.0e4);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vehicle::VehicleSettings;
+
+    /// An automatic's engine read back below its stall speed (a locked clutch on driven
+    /// wheels that slowed at once) stalls, and starts again at idle on the throttle: it
+    /// is never left turning below the stall speed with no torque to climb back. The
+    /// tractor's, at 270 rpm (what it read backing the semitrailer up). Checked that it
+    /// fails with the stall kept to a manual clutch: the engine stays at 270 rpm.
+    #[test]
+    fn an_automatics_engine_below_its_stall_speed_stalls_and_starts_again() {
+        let settings = VehicleSettings::preset("tractor").unwrap();
+        let engine = &settings.engine;
+        let mut state = VehicleState::new(&settings);
+        state.engine_speed = 270.0 / RAD_PER_S_TO_RPM;
+        stall_or_start(engine, &mut state, false, 0.6, false);
+        assert!(state.stalled, "not stalled at 270 rpm");
+        stall_or_start(engine, &mut state, false, 0.6, false);
+        let rpm = state.engine_speed * RAD_PER_S_TO_RPM;
+        assert!(!state.stalled && (rpm - engine.idle_rpm).abs() < 1e-3, "{rpm} rpm");
+        // Off the throttle it stays stalled.
+        state.engine_speed = 270.0 / RAD_PER_S_TO_RPM;
+        stall_or_start(engine, &mut state, false, 0.0, false);
+        stall_or_start(engine, &mut state, false, 0.0, false);
+        assert!(state.stalled);
+    }
 }

@@ -107,6 +107,14 @@ impl Default for GearboxSettings {
 }
 
 impl GearboxSettings {
+    /// Whether the pedals are swapped with `next_gear` selected: an automatic with
+    /// `auto_reverse` in reverse drives on the brake pedal and brakes on the throttle.
+    /// A trailer's service brakes follow the pedal that brakes
+    /// (`tests/it/vehicle/reversing.rs`: a tractor backing its semitrailer up).
+    pub fn swaps_pedals(&self, next_gear: i32) -> bool {
+        self.automatic && self.auto_reverse && next_gear == -1
+    }
+
     /// Ratio of `gear` times the final drive, signed (negative in reverse, 0 in neutral
     /// or for a gear the box does not have).
     pub fn total_ratio(&self, gear: i32) -> f32 {
@@ -162,7 +170,7 @@ pub(crate) fn select_gear(
     } else if gb.automatic {
         automatic(settings, state, raw, v, wheels, dt);
     }
-    if gb.automatic && gb.auto_reverse && state.next_gear == -1 {
+    if gb.swaps_pedals(state.next_gear) {
         // Backwards, the pedals swap: brake drives, throttle brakes.
         core::mem::swap(&mut throttle, &mut brake);
     }

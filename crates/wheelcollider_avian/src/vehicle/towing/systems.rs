@@ -58,7 +58,11 @@ fn link(trailer: Entity, c: &Coupled, tows: &Tows, joints: &Query<&JointForces>)
         trailer,
         tow: c.tow,
         hitch: hitch.map(|h: &HitchSettings| (h.yaw_limit, h.break_force)),
-        pedal: input.brake,
+        // The pedal that brakes: the throttle while an automatic backs up.
+        pedal: match (&runtime.settings, &runtime.state) {
+            (Some(s), Some(state)) if s.gearbox.swaps_pedals(state.next_gear) => input.0.throttle,
+            _ => input.0.brake,
+        },
         tow_mass: runtime.settings.as_ref().map_or(0.0, |s| s.chassis.mass),
         tow_rotation: rotation.0,
         force: joints.get(c.joint).map_or(Vec3::ZERO, |f| ON_TOW * f.force()),

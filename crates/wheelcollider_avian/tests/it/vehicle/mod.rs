@@ -10,6 +10,7 @@ mod multiplayer;
 mod pairs;
 mod plan;
 mod presets;
+mod reversing;
 mod slip;
 mod sway;
 mod thermal;
