@@ -3,9 +3,12 @@
 //! ch. 2; the "apex speed, then accelerate and brake between" method). The car's
 //! g-g envelope is read from its own settings, not typed:
 //!
-//! - **across**, [`VehicleSettings::lateral_limit`]: each wheel's lateral curve's most
-//!   force at its static load plus its axle's downforce at the speed, the tyre's load
-//!   sensitivity read at that load, summed over the wheels, over the mass;
+//! - **across**, [`VehicleSettings::lateral_limit`]: the steady turn's most lateral
+//!   acceleration, each axle carrying its static share of the turn's force on its
+//!   wheels' lateral curves' most force at their loads (the static load, its axle's
+//!   downforce at the speed, the lateral load transfer from the roll stiffness and roll
+//!   centres), the tyre's load sensitivity read at each load: the first axle to
+//!   saturate limits;
 //! - **braking**, [`VehicleSettings::braking_limit`]: the brakes' force until the first
 //!   axle to reach its longitudinal grip does (the brake balance), no more than the
 //!   brakes' most torque over the wheels' radius, plus the drag and the rolling
@@ -13,9 +16,10 @@
 //! - **driving**, [`VehicleSettings::drive_limit`]: the best gear's full-throttle
 //!   force at the speed, no more than the driven wheels' grip, less the road load.
 //!
-//! The wheels' loads are static: a point mass has no load transfer, so the envelope is
-//! an upper bound on what the car itself reaches (the road car's circle: 1.14 g
-//! against the 0.93 g it holds, `docs/maneuvers.md`). [`SpeedPlan`] reads each point's
+//! The braking and drive limits read static loads (no longitudinal load transfer), and
+//! none reads camber, the tyres' combined slip or an assist, so the envelope is still
+//! an upper bound on what the car itself reaches (the road car's circle: 1.02 g
+//! against the 0.93 g it holds, `docs/maneuvers.md`; 1.17 g on static loads). [`SpeedPlan`] reads each point's
 //! curvature, caps the speed where the lateral limit allows no more (`v²·κ = a_y(v)`,
 //! downforce raising it with the speed), then passes forwards (what the drive gives
 //! from each point to the next) and backwards (what the brakes give), each sharing the
@@ -24,6 +28,7 @@
 
 use super::*;
 use crate::WheelSettings;
+use crate::limits::STANDARD_GRAVITY as G;
 
 impl VehicleSettings {
     /// Each wheel's static load plus its axle's downforce share at `v` (m/s), and the
@@ -67,10 +72,79 @@ impl VehicleSettings {
             .sum()
     }
 
-    /// The most lateral acceleration (m/s²) the car's tyres give at `v` (m/s) on flat
-    /// ground, as a point mass (the module docs).
+    /// The most lateral acceleration (m/s²) the car holds at `v` (m/s) in a steady turn
+    /// on flat ground (the module docs): the largest `a` at which every axle's wheels
+    /// give the axle's share of the turn's force, `m·a·W_i/W` (the static load's share:
+    /// the yaw moment balanced), each wheel its lateral curve's peak at its load (the
+    /// load sensitivity read there), the loads moved outwards by the lateral load
+    /// transfer, `ΔF_i = a/t_i·(W_i/g·h_i + m·d·K_i/ΣK)` on an axle of track `t_i`,
+    /// roll centre `h_i` and roll stiffness `K_i`, `d` the centre of mass' height over
+    /// the roll axis (Milliken & Milliken, *Race Car Vehicle Dynamics*, §18.4); the
+    /// axles' downforce at `v` on their wheels. With no load sensitivity it is the point
+    /// mass's `μ·g` (the core's `tests/it/plan.rs`).
     pub fn lateral_limit(&self, v: f32) -> f32 {
-        self.grip_force(v, false, |w| w.lateral_tyre().max_value()) / self.chassis.mass.max(1e-3)
+        let m = self.chassis.mass.max(1e-3);
+        let n = self.axles.len();
+        let static_loads: Vec<f32> = (0..n)
+            .map(|i| self.corner_load(i) * self.axles[i].wheel_count() as f32)
+            .collect();
+        let weight: f32 = static_loads.iter().sum::<f32>().max(1e-3);
+        let [front, rear] = self.aero.downforce(v);
+        let aero = |i: usize| {
+            if i == 0 {
+                front
+            } else if i + 1 == n {
+                rear
+            } else {
+                0.0
+            }
+        };
+        // The roll axis at the centre of mass: the roll centres weighted by the loads.
+        let axis = (0..n)
+            .map(|i| static_loads[i] * self.axle_geometry(i).roll_centre_height)
+            .sum::<f32>()
+            / weight;
+        let d = self.centre_of_mass_height() - axis;
+        let stiffness: Vec<f32> = (0..n).map(|i| self.roll_stiffness(i)).collect();
+        let k_total: f32 = stiffness.iter().sum();
+        // Each axle's lateral grip (N) at lateral acceleration `a`, against its share.
+        let holds = |a: f32| {
+            (0..n).all(|i| {
+                let axle = &self.axles[i];
+                let w = &axle.wheel;
+                let load = static_loads[i] + aero(i);
+                let peak = w.lateral_tyre().max_value();
+                let grip = |f: f32| peak * w.load_grip_factor(f as f64) as f32 * f;
+                let share = static_loads[i] / weight;
+                let capacity = if axle.wheel_count() == 1 {
+                    grip(load)
+                } else {
+                    let roll = if k_total > 0.0 { stiffness[i] / k_total } else { share };
+                    let t = (2.0 * axle.half_track).max(1e-3);
+                    let transfer =
+                        a / t * (static_loads[i] / G * self.axle_geometry(i).roll_centre_height + m * d * roll);
+                    let half = 0.5 * load;
+                    let moved = transfer.clamp(0.0, half);
+                    grip(half + moved) + grip(half - moved)
+                };
+                capacity >= m * a * share
+            })
+        };
+        // The point mass's limit on static loads is the most it can be: bisect below it.
+        let point_mass = self.grip_force(v, false, |w| w.lateral_tyre().max_value()) / m;
+        let (mut lo, mut hi) = (0.0f32, point_mass.max(0.0));
+        if holds(hi) {
+            return hi;
+        }
+        for _ in 0..32 {
+            let mid = 0.5 * (lo + hi);
+            if holds(mid) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
     }
 
     /// The most braking deceleration (m/s²) at `v` (m/s): the brakes' force until the

@@ -1,6 +1,7 @@
-//! The speed plan (`SpeedPlan`, `vehicle/plan.rs`) against closed forms: a point mass
-//! on its tyres' grip rounds a circle at `√(μ·g·R)`, with downforce at
-//! `√(μ·g·R / (1 − μ·q·R/m))`, and brakes into a corner on `v² = v_c² + 2·a·d`.
+//! The speed plan (`SpeedPlan`, `vehicle/plan.rs`) against closed forms: a car on its
+//! tyres' grip rounds a circle at `√(μ·g·R)`, with downforce at
+//! `√(μ·g·R / (1 − μ·q·R/m_i))` (the limiting axle's), with load sensitivity below it
+//! by its axles' load transfer, and brakes into a corner on `v² = v_c² + 2·a·d`.
 
 use crate::common::preset;
 use wheelcollider_core::STANDARD_GRAVITY as G;
@@ -31,10 +32,13 @@ fn circle(r: f32, n: usize) -> Vec<[f32; 2]> {
 
 /// On a 40 m circle the plan holds `√(μ·g·R)` at every point within 0.5 %, and its lap
 /// time is the circumference over it; with a downforce coefficient of 3 m² on each
-/// axle (a racing car's, `q = ½·ρ·(C_L·A)` = 3.7 kg/m in all),
-/// `v² = μ·g·R / (1 − μ·q·R/m)` within 0.5 %. Checked that it fails: with the
-/// downforce left out of the wheels' loads the second reads 6.4 % under (21.15 m/s
-/// against 22.60).
+/// axle (a racing car's, `q = ½·ρ·(C_L·A)` = 1.84 kg/m an axle), each axle carries its
+/// static share of the turn on its share of the weight plus its downforce, so the
+/// axle with the least downforce for its weight limits:
+/// `v² = μ·g·R / (1 − μ·q·R/m_i)` with `m_i` the axle's static share of the mass (the
+/// front's, 61 %), within 0.5 %. Checked that it fails: with the downforce left out of
+/// the wheels' loads the second reads 5.4 % under (21.15 m/s against 22.32); read as
+/// the point mass's (`m` for `m_i`, both axles' downforce) it would be 22.60.
 #[test]
 fn a_circle_is_driven_at_the_tyres_lateral_limit() {
     let s = plain();
@@ -61,9 +65,13 @@ fn a_circle_is_driven_at_the_tyres_lateral_limit() {
 
     let mut winged = s.clone();
     (winged.aero.downforce_front, winged.aero.downforce_rear) = (3.0, 3.0);
-    let q = 0.5 * winged.aero.air_density * 6.0;
-    let m = winged.chassis.mass;
-    let expected = (mu * G * r / (1.0 - mu * q * r / m)).sqrt();
+    let q = 0.5 * winged.aero.air_density * 3.0;
+    let expected = (0..2)
+        .map(|i| {
+            let m_i = winged.static_axle_load(i, 0.0, 0.0) / G;
+            (mu * G * r / (1.0 - mu * q * r / m_i)).sqrt()
+        })
+        .fold(f32::INFINITY, f32::min);
     let plan = SpeedPlan::new(&winged, &points, true, (0.0, false), 1.0, 1);
     println!(
         "measured: with 6 m² of downforce: {:.3} m/s against {expected:.3}",
@@ -74,6 +82,51 @@ fn a_circle_is_driven_at_the_tyres_lateral_limit() {
         "{} {expected}",
         plan.speed[0]
     );
+}
+
+/// With load sensitivity the lateral limit falls by each axle's load transfer: the
+/// road car (front-heavy, 61 %, its front bar the stiffer) is limited by its front
+/// axle, whose two wheels at `N/2 ± c·a` give `μ₀·((1 + s)·N − s·(N²/2 + 2c²a²)/F₀)`
+/// on the linear load sensitivity (`μ₀` the curve's peak, `s` the sensitivity, `F₀`
+/// the rated load), `c = (W_i/g·h_i + m·d·K_i/ΣK)/t_i`; the limit is the smaller
+/// axle's root of that equal to `m_i·a`, 1.02 g, within 0.5 % (the point mass on static
+/// loads read 1.17 g; the car holds 0.93 g on the 40 m circle, `docs/maneuvers.md`).
+/// Checked that it fails: with the transfer left out (`c` = 0) the plan reads 1.14 g.
+#[test]
+fn load_transfer_lowers_the_lateral_limit_to_the_first_axle_to_saturate() {
+    let s = preset("road");
+    let m = s.chassis.mass;
+    let weight: f32 = (0..2).map(|i| s.static_axle_load(i, 0.0, 0.0)).sum();
+    let axis = (0..2)
+        .map(|i| s.static_axle_load(i, 0.0, 0.0) * s.axle_geometry(i).roll_centre_height)
+        .sum::<f32>()
+        / weight;
+    let d = s.centre_of_mass_height() - axis;
+    let k: f32 = (0..2).map(|i| s.roll_stiffness(i)).sum();
+    let roots: Vec<f32> = (0..2)
+        .map(|i| {
+            let w = &s.axles[i].wheel;
+            let (mu, sens, f0) = (w.lateral_tyre().max_value(), w.load_sensitivity(), w.nominal_load());
+            let n = s.static_axle_load(i, 0.0, 0.0);
+            let c = (n / G * s.axle_geometry(i).roll_centre_height + m * d * s.roll_stiffness(i) / k)
+                / (2.0 * s.axles[i].half_track);
+            // 2μ₀·s·c²/F₀·a² + m_i·a − μ₀·((1 + s)·N − s·N²/(2F₀)) = 0.
+            let (qa, qb) = (2.0 * mu * sens * c * c / f0, n / G);
+            let qc = -mu * ((1.0 + sens) * n - sens * n * n / (2.0 * f0));
+            (-qb + (qb * qb - 4.0 * qa * qc).sqrt()) / (2.0 * qa)
+        })
+        .collect();
+    let expected = roots[0].min(roots[1]);
+    let limit = s.lateral_limit(0.0);
+    println!(
+        "measured: road car's lateral limit {:.4} g against the closed form's {:.4} g (front axle {:.4}, rear {:.4})",
+        limit / G,
+        expected / G,
+        roots[0] / G,
+        roots[1] / G
+    );
+    assert!(roots[0] < roots[1], "the front limits: {roots:?}");
+    assert!((limit / expected - 1.0).abs() < 0.005, "{limit} vs {expected}");
 }
 
 /// A 400 m straight into a 15 m hairpin, open, from its top speed: the plan brakes so
