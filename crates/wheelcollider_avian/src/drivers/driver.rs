@@ -305,8 +305,27 @@ fn held() -> DriverInput {
     }
 }
 
-/// The deceleration (m/s²) a reversing driver plans to stop at its path's end with.
-const REVERSE_STOP: f32 = 0.6;
+/// Within this distance (m) along an open path of its end a driver going forwards has
+/// arrived: its plan stands there (`PathEnd::Stop`), and it holds.
+const ARRIVED: f32 = 0.1;
+
+/// How far (m) a point `p` near point `i` of `path` has to go to an open path's end:
+/// along the path from its nearest point's segment (the last segment's at the last
+/// point); infinite on a closed path.
+fn remaining(path: &Path, i: usize, p: Vec3) -> f32 {
+    if path.closed() {
+        return f32::INFINITY;
+    }
+    let (points, n) = (path.points(), path.len());
+    let j = i.min(n - 2);
+    let tangent = (points[j + 1] - points[j]).with_y(0.0).normalize_or_zero();
+    path.gap(j, n - 1) - (p - points[j]).with_y(0.0).dot(tangent)
+}
+
+/// The deceleration (m/s²) a driver plans to stand on an open path's end with at a
+/// walk: backing up, and the last of the way forwards (the plan's braking, read ahead,
+/// would have it stand short).
+const ARRIVING: f32 = 0.6;
 /// Within this distance (m) of an open path's end a reversing driver stands.
 const REVERSE_THERE: f32 = 0.05;
 
@@ -340,16 +359,7 @@ fn backwards(
     let n = path.len();
     let i = path.nearest(guided, d.index, (n / 4).max(1), 10.0);
     d.index = i;
-    // How far the guided point has to go: along the path from its nearest point's
-    // segment (the last segment's at the last point).
-    let to_end = if path.closed() {
-        f32::INFINITY
-    } else {
-        let points = path.points();
-        let j = i.min(n - 2);
-        let tangent = (points[j + 1] - points[j]).with_y(0.0).normalize_or_zero();
-        path.gap(j, n - 1) - (guided - points[j]).with_y(0.0).dot(tangent)
-    };
+    let to_end = remaining(path, i, guided);
     let held_back = DriverInput {
         // In reverse the automatic's pedals swap: the throttle brakes (kept under the
         // 0.1 that selects first gear) and the handbrake holds.
@@ -386,7 +396,7 @@ fn backwards(
         .reverse_speed
         .max(0.1)
         .min(d.top_speed)
-        .min((2.0 * REVERSE_STOP * to_end.max(0.0)).sqrt());
+        .min((2.0 * ARRIVING * to_end.max(0.0)).sqrt());
     let e = wanted - back;
     // The brake pedal drives backwards; the throttle brakes, held under first gear's
     // 0.1 until the car backs faster than the automatic's 0.5 m/s.
@@ -440,9 +450,11 @@ fn drive(
             .as_ref()
             .is_none_or(|p| p.aggression != aggression || (vehicle.is_changed() && p.settings != *settings));
         if stale {
+            // An open path it stops at is planned to stand on its last point.
+            let stop = !d.path.closed() && d.at_end == PathEnd::Stop;
             let path = (*d.path)
                 .clone()
-                .with_plan(settings, aggression, 5, (v.0.length(), false));
+                .with_plan(settings, aggression, 5, (v.0.length(), stop));
             d.planned = Some(Arc::new(Planned {
                 path,
                 aggression,
@@ -466,8 +478,11 @@ fn drive(
         d.index = i;
         let speed = v.0.length();
         let forward = q.0 * Vec3::NEG_Z;
-        let end = !path.closed() && i + 1 >= n;
+        // Within `ARRIVED` of an open path's end along it, or past it (its plan stands
+        // there): it holds, or with `PathEnd::Hold` drives on straight.
+        let end = remaining(path, i, p.0) < ARRIVED;
         if end && d.at_end == PathEnd::Stop {
+            d.index = n - 1;
             input.0 = held();
             continue;
         }
@@ -489,7 +504,15 @@ fn drive(
             continue;
         }
         let (ahead, _) = path.ahead(i, SPEED_PREVIEW * speed);
-        let mut wanted = path.speed(ahead).min(d.top_speed);
+        // The plan read ahead; near an open path's end, at least a walk onto it (no
+        // slower than `HOLD_SPEED` until it has arrived).
+        let arriving = (2.0 * ARRIVING * remaining(path, i, p.0).max(0.0))
+            .sqrt()
+            .max(HOLD_SPEED);
+        let mut wanted = path
+            .speed(ahead)
+            .max(arriving.min(path.speed(i).max(HOLD_SPEED)))
+            .min(d.top_speed);
         let (time_gap, standstill) = (d.time_gap.max(0.3), d.standstill_gap.max(0.5));
         let half = 0.5 * Vec2::new(settings.chassis.size[2], settings.chassis.size[0]);
         let range = standstill + 3.0 * time_gap * speed + 30.0;
