@@ -208,11 +208,12 @@ fn a_driver_backs_out_and_drives_off() {
                 d.set_path(Arc::new(Path::new(points, false, 10.0)));
                 continue;
             }
-            if let (Some(end), None) = (forward_end, stood) {
-                if still && driver.arrived() {
-                    stood = Some((position(&app, car).with_y(0.0).distance(end), t));
-                    break;
-                }
+            if let (Some(end), None) = (forward_end, stood)
+                && still
+                && driver.arrived()
+            {
+                stood = Some((position(&app, car).with_y(0.0).distance(end), t));
+                break;
             }
         }
         let gear = app
