@@ -38,6 +38,10 @@ use wheelcollider_core::vehicle::DriverInput;
 #[derive(Clone, Debug, PartialEq)]
 struct Planned {
     path: Path,
+    /// The path it was planned from (a driver given another re-plans).
+    source: Arc<Path>,
+    /// Whether it was planned to stand on an open path's end.
+    stop: bool,
     aggression: f32,
     settings: wheelcollider_core::vehicle::VehicleSettings,
 }
@@ -143,7 +147,8 @@ impl VehicleDriver {
     }
 
     /// Gives it a new path (a game's next leg: a three-point turn's reverse), keeping
-    /// its settings; its place on the path starts again.
+    /// its settings; its place on the path starts again. (A path written into `path`
+    /// is planned too, from the place the driver had.)
     pub fn set_path(&mut self, path: Arc<Path>) {
         self.path = path;
         self.planned = None;
@@ -443,20 +448,24 @@ fn drive(
     for (me, mut d, mut input, vehicle, p, q, v, runtime) in &mut cars {
         let settings = &vehicle.0;
         let aggression = d.aggression.clamp(0.05, 1.0);
+        // An open path it stops at is planned to stand on its last point.
+        let stop = !d.path.closed() && d.at_end == PathEnd::Stop;
         // The settings are compared only when something wrote them (an inspector's
         // edit may write them unchanged).
-        let stale = d
-            .planned
-            .as_ref()
-            .is_none_or(|p| p.aggression != aggression || (vehicle.is_changed() && p.settings != *settings));
+        let stale = d.planned.as_ref().is_none_or(|p| {
+            p.aggression != aggression
+                || p.stop != stop
+                || !Arc::ptr_eq(&p.source, &d.path)
+                || (vehicle.is_changed() && p.settings != *settings)
+        });
         if stale {
-            // An open path it stops at is planned to stand on its last point.
-            let stop = !d.path.closed() && d.at_end == PathEnd::Stop;
             let path = (*d.path)
                 .clone()
                 .with_plan(settings, aggression, 5, (v.0.length(), stop));
             d.planned = Some(Arc::new(Planned {
                 path,
+                source: d.path.clone(),
+                stop,
                 aggression,
                 settings: settings.clone(),
             }));

@@ -166,8 +166,10 @@ fn laps_its_plan(what: &str, course: fn() -> Vec<Vec3>) {
 /// grip then halved in its `Vehicle` (as the inspector writes it), plans the bends as
 /// the root of its lateral limits' ratio within 1 % (0.736: load transfer keeps the
 /// limit from halving; the straights keep their speed), and `√½` as fast again when its
-/// aggression is lowered to 0.35. Checked that it fails: with the settings compared
-/// only when the aggression changes, the first plan stays (ratio 1.0).
+/// aggression is lowered to 0.35; another path written into its `path` is planned.
+/// Checked that it fails: with the settings compared only when the aggression changes,
+/// the first plan stays (ratio 1.0); with the path not compared, the old path's plan
+/// stays.
 #[test]
 fn a_driver_replans_when_its_car_changes() {
     let s = preset("road");
@@ -211,4 +213,10 @@ fn a_driver_replans_when_its_car_changes() {
         "{first} {halved} against {ratio}"
     );
     assert!((gentler / halved - 0.5f32.sqrt()).abs() < 0.01, "{halved} {gentler}");
+    // Another path written into it is planned too.
+    let wider = Arc::new(Path::new(stadium(100.0, 80.0), true, 100.0));
+    app.world_mut().get_mut::<VehicleDriver>(car).unwrap().path = wider.clone();
+    run(&mut app, 1);
+    let planned = app.world().get::<VehicleDriver>(car).unwrap().plan().unwrap().len();
+    assert_eq!(planned, wider.len(), "the old path's plan stayed");
 }
