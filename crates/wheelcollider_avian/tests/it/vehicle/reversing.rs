@@ -126,13 +126,7 @@ fn a_driver_backs_a_trailer_into_a_bay() {
 fn a_driver_backs_a_car_into_a_parking_place() {
     let car_settings = preset("road");
     for hz in [30.0, 60.0, 240.0] {
-        let mut app = app(hz);
-        flat(&mut app, Some(WheelSurface::ASPHALT));
-        let car = spawn_preset_car(
-            &mut app,
-            &car_settings,
-            Transform::from_xyz(0.0, car_settings.touch_height(), 0.0),
-        );
+        let (mut app, car) = on_ground(&car_settings, hz, Some(WheelSurface::ASPHALT));
         run(&mut app, steps(0.5, hz));
         let rear =
             |app: &App| position(app, car) + rotation(app, car) * Vec3::new(0.0, 0.0, rear_axle_z(&car_settings));
@@ -156,7 +150,7 @@ fn a_driver_backs_a_car_into_a_parking_place() {
         }
         let miss = rear(&app).with_y(0.0).distance(end);
         println!(
-            "measured at {hz} Hz: the car's rear axle stood {miss:.3} m from the end after {arrived:?} s; \
+            "measured: road at {hz} Hz: its rear axle stood {miss:.3} m from the end after {arrived:?} s; \
              at most {worst:.3} m off the path"
         );
         assert!(arrived.is_some(), "{hz} Hz: never stood at the end");
@@ -180,9 +174,7 @@ fn a_driver_backs_a_car_into_a_parking_place() {
 fn a_driver_backs_out_and_drives_off() {
     let s = preset("road");
     for hz in [30.0, 60.0, 240.0] {
-        let mut app = app(hz);
-        flat(&mut app, Some(WheelSurface::ASPHALT));
-        let car = spawn_preset_car(&mut app, &s, Transform::from_xyz(0.0, s.touch_height(), 0.0));
+        let (mut app, car) = on_ground(&s, hz, Some(WheelSurface::ASPHALT));
         run(&mut app, steps(0.5, hz));
         let rear = |app: &App| position(app, car) + rotation(app, car) * Vec3::new(0.0, 0.0, rear_axle_z(&s));
         let back = bay(rear(&app), 4.0, 6.0, 0.5);
