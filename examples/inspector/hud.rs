@@ -113,7 +113,7 @@ fn hud(
     let help = if bike.single().is_ok() {
         "W/S throttle · front brake   A/D lean   Space rear brake   Z/X weight back · forward   Q/E gears   C camera   T traffic (Shift+T clear)   P autopilot   R reset   M mute   F1 inspector"
     } else {
-        "W/S throttle · brake (reverse when stopped)   A/D steer   Space handbrake   Q/E gears   C camera   T traffic (Shift+T clear)   P autopilot   H hitch   R reset   M mute   F1 inspector"
+        "W/S throttle · brake (reverse when stopped)   A/D steer   Space handbrake   Q/E gears   C camera   T traffic (Shift+T clear)   P autopilot   H hitch   B back up   R reset   M mute   F1 inspector"
     };
     egui::Area::new(egui::Id::new("help"))
         .anchor(egui::Align2::LEFT_BOTTOM, [12.0, -10.0])

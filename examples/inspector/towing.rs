@@ -3,9 +3,15 @@
 //! nearest uncoupled trailer of the hitch's kind within reach behind the player's car
 //! (it is put in line behind the ball or fifth wheel and coupled: the road car takes the
 //! caravan, the tractor the semi-trailer) or unhitches the one it tows; the HUD shows
-//! the articulation, the nose load and the trailer's brake.
+//! the articulation, the nose load and the trailer's brake. B hands the player's car to
+//! a reversing [`VehicleDriver`]: it backs its trailer (or itself) 15 m straight and
+//! round a 10 m quarter circle to its right, as into a bay; B again takes it back.
+use std::sync::Arc;
+
 use avian3d::prelude::*;
 use bevy::prelude::*;
+use wheelcollider::avian::drivers::Path;
+use wheelcollider::avian::drivers::reversing::rear_axle_z;
 use wheelcollider::inspector::bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use wheelcollider::prelude::*;
 
@@ -26,7 +32,7 @@ pub struct TowingPlugin;
 impl Plugin for TowingPlugin {
     fn build(&self, app: &mut App) {
         app.add_systems(Startup, park_trailers)
-            .add_systems(Update, hitch_key)
+            .add_systems(Update, (hitch_key, back_up_key))
             .add_systems(EguiPrimaryContextPass, hud);
     }
 }
@@ -91,6 +97,54 @@ fn hitch_key(
         Some((_, _, d)) => info!("the nearest trailer is {d:.1} m from the ball (reach {HITCH_REACH} m)"),
         None => info!("no trailer to hitch"),
     }
+}
+
+/// B: hand the player's car to a reversing [`VehicleDriver`] on a path behind it (its
+/// trailer's axles on the path when it tows one): 15 m straight, a quarter circle of
+/// 10 m towards the car's right, 5 m on; B again takes it back.
+fn back_up_key(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut commands: Commands,
+    player: Query<(Entity, &Vehicle, &Position, &Rotation, Has<VehicleDriver>), With<PlayerVehicle>>,
+    trailers: Query<(&Coupled, &Vehicle, &Position, &Rotation)>,
+) {
+    if !keys.just_pressed(KeyCode::KeyB) {
+        return;
+    }
+    let Ok((car, vehicle, p, q, driven)) = player.single() else {
+        return;
+    };
+    if driven {
+        commands.entity(car).remove::<VehicleDriver>();
+        return;
+    }
+    // The point the driver puts on the path, and the way it backs.
+    let (start, back) = match trailers.iter().find(|t| t.0.tow == car) {
+        Some((_, t, tp, tq)) => {
+            let z = t.0.axles.iter().map(|a| a.z).sum::<f32>() / t.0.axles.len().max(1) as f32;
+            (tp.0 + tq.0 * Vec3::new(0.0, 0.0, z), tq.0 * Vec3::Z)
+        }
+        None => (p.0 + q.0 * Vec3::new(0.0, 0.0, rear_axle_z(&vehicle.0)), q.0 * Vec3::Z),
+    };
+    let (start, back) = (start.with_y(0.0), back.with_y(0.0).normalize_or_zero());
+    // Backing along `back`, the car's right is the way's left.
+    let left = Vec3::Y.cross(back);
+    let (straight, radius, step) = (15.0, 10.0, 0.5);
+    let mut points: Vec<Vec3> = (0..(straight / step) as usize)
+        .map(|i| start + back * step * i as f32)
+        .collect();
+    let centre = start + back * straight + left * radius;
+    let n = (std::f32::consts::FRAC_PI_2 * radius / step) as usize;
+    points.extend((0..n).map(|k| {
+        let a = std::f32::consts::FRAC_PI_2 * k as f32 / n as f32;
+        centre - left * radius * a.cos() + back * radius * a.sin()
+    }));
+    let end = centre + back * radius;
+    points.extend((0..=10).map(|i| end + left * step * i as f32));
+    let path = Arc::new(Path::new(points, false, 10.0));
+    commands
+        .entity(car)
+        .insert(VehicleDriver::new(path, 0.7).reversing(1.5));
 }
 
 /// The towed trailer's articulation, nose load and brake under the main HUD.
