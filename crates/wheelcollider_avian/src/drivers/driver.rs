@@ -32,7 +32,7 @@ use super::pursuit::{Path, lookahead, pursuit_steer};
 use super::reversing::{Rig, rear_axle_z, reverse_steer, trailer_steer};
 use crate::vehicle::towing::Coupled;
 use crate::vehicle::{Vehicle, VehicleInput, VehicleRuntime};
-use wheelcollider_core::vehicle::DriverInput;
+use wheelcollider_core::vehicle::{DriverInput, FIRST_GEAR_BACKING, FIRST_GEAR_THROTTLE};
 
 /// A driver's plan and what it was made from.
 #[derive(Clone, Debug, PartialEq)]
@@ -365,10 +365,13 @@ fn backwards(
     let i = path.nearest(guided, d.index, (n / 4).max(1), 10.0);
     d.index = i;
     let to_end = remaining(path, i, guided);
+    // In reverse the automatic's pedals swap: the throttle brakes, kept under the
+    // throttle that selects first gear until the car backs faster than the automatic's
+    // `FIRST_GEAR_BACKING`.
+    let under_first = 0.9 * FIRST_GEAR_THROTTLE;
     let held_back = DriverInput {
-        // In reverse the automatic's pedals swap: the throttle brakes (kept under the
-        // 0.1 that selects first gear) and the handbrake holds.
-        throttle: 0.09,
+        // Standing: the handbrake holds.
+        throttle: under_first,
         handbrake: 1.0,
         ..default()
     };
@@ -403,17 +406,17 @@ fn backwards(
         .min(d.top_speed)
         .min((2.0 * ARRIVING * to_end.max(0.0)).sqrt());
     let e = wanted - back;
-    // The brake pedal drives backwards; the throttle brakes, held under first gear's
-    // 0.1 until the car backs faster than the automatic's 0.5 m/s.
+    // The brake pedal drives backwards; the throttle brakes.
     let slow = (-0.5 * e).clamp(0.0, 1.0);
+    let backing = u < -FIRST_GEAR_BACKING;
     DriverInput {
         brake: if e > -0.1 {
             (0.15 + 0.4 * e).clamp(0.0, 0.6)
         } else {
             0.0
         },
-        throttle: if u < -0.5 { slow } else { slow.min(0.09) },
-        handbrake: if u < -0.5 { 0.0 } else { (2.0 * slow).min(1.0) },
+        throttle: if backing { slow } else { slow.min(under_first) },
+        handbrake: if backing { 0.0 } else { (2.0 * slow).min(1.0) },
         steer,
         ..default()
     }

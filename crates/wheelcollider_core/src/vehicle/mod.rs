@@ -114,7 +114,9 @@ pub use towing::{
     reversing_divergence, trailer_controls,
 };
 pub use tracks::{TrackSettings, TrackSteering};
-pub use transmission::{AUTO_REVERSE_DELAY, CLOSING_TIME, ClutchSettings, GearboxSettings};
+pub use transmission::{
+    AUTO_REVERSE_DELAY, CLOSING_TIME, ClutchSettings, FIRST_GEAR_BACKING, FIRST_GEAR_THROTTLE, GearboxSettings,
+};
 pub use two_wheeler::{HOLD_FRONT_FROM, HOLD_FRONT_TO, HeadGeometry, RiderSettings, TwoWheelerSettings};
 
 use crate::limits::MAX_VALUE;

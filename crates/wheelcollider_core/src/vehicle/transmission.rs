@@ -15,6 +15,15 @@ use super::{DriverInput, RAD_PER_S_TO_RPM, VehicleSettings, VehicleState, WheelF
 /// reverse is selected: braking to a stop does not drive it backwards at once.
 pub const AUTO_REVERSE_DELAY: f32 = 0.5;
 
+/// In reverse, an automatic takes first gear on more throttle than this (with
+/// `auto_reverse` the throttle brakes backwards) while the car backs slower than
+/// [`FIRST_GEAR_BACKING`]: a driver braking a reversing car to a stand with it asks to
+/// go forwards (`VehicleDriver`'s reversing keeps under it).
+pub const FIRST_GEAR_THROTTLE: f32 = 0.1;
+
+/// Backing faster than this (m/s), an automatic stays in reverse whatever the throttle.
+pub const FIRST_GEAR_BACKING: f32 = 0.5;
+
 /// The clutch between engine and gearbox.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -224,7 +233,9 @@ fn automatic(
     state.stopped_braking = if holding { state.stopped_braking + dt } else { 0.0 };
     if gb.auto_reverse && holding && state.stopped_braking >= AUTO_REVERSE_DELAY {
         request(gb, state, -1);
-    } else if (state.gear == -1 && (throttle > 0.1 || (!gb.auto_reverse && throttle > 0.0)) && v > -0.5)
+    } else if (state.gear == -1
+        && (throttle > FIRST_GEAR_THROTTLE || (!gb.auto_reverse && throttle > 0.0))
+        && v > -FIRST_GEAR_BACKING)
         || (state.gear == 0 && throttle > 0.0)
     {
         request(gb, state, 1);

@@ -165,7 +165,7 @@ fn a_driver_backs_a_car_into_a_parking_place() {
 /// and given a forward path from there (`arrived`, `set_path`) takes first gear and
 /// drives 25 m along it on its own plan, which stands on the path's end. Both legs end
 /// within 0.3 m: the reverse one its rear axle (0.036–0.046 m), the forward one the
-/// car's centre (0.054–0.074 m). Checked that it fails: held at the reverse leg's end
+/// car's centre (0.068–0.074 m). Checked that it fails: held at the reverse leg's end
 /// on the brake and the handbrake, as a driver going forwards is, the automatic's
 /// reverse drives it on backwards (395 m in the parking test, where the test stops);
 /// with the forward plan not stopping at the end (as before), it brakes only there and
