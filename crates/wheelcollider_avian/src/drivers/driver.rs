@@ -3,7 +3,18 @@
 //! [`SpeedPlan`](wheelcollider_core::vehicle::SpeedPlan), from its tyres, loads, aero,
 //! brakes and engine, at the driver's `aggression` of its grip), steering by pure
 //! pursuit ([`pursuit_steer`]) with a look-ahead that grows with the speed, braking in
-//! time for the corners (it reads the plan half a second ahead).
+//! time for the corners (it reads the plan half a second ahead). At the limit it drives
+//! as a driver does by feel:
+//!
+//! - it adds the steer its car's understeer takes for the pursuit's turn: the steer it
+//!   held past what its yaw rate needs, per unit of lateral acceleration, learned over
+//!   [`UNDERSTEER_TIME`] in turns below [`LINEAR_RANGE`] of its lateral limit (nearer the
+//!   limit the front saturates, and learning there would steer it ever further);
+//! - above [`CAPPED_STEER_SPEED`] it never steers past the turn's own steer and its
+//!   front tyres' peak slip angle (more only scrubs);
+//! - running wide of a bend by more than [`WIDE_MARGIN`] it lifts, [`WIDE_SLOWING`] of
+//!   its plan's speed per metre wider (a car that holds less than its plan asks gets back
+//!   to its line instead of leaving the road).
 //!
 //! [`VehicleDriverPlugin`] (in `WheelColliderPlugins`) runs it in `FixedUpdate`
 //! ([`VehicleDriverSystems`]), before the physics step reads the vehicle's input. The driver plans its path for its car when it
@@ -28,10 +39,11 @@ use std::sync::Arc;
 use avian3d::prelude::*;
 use bevy::prelude::*;
 
-use super::pursuit::{Path, lookahead, pursuit_steer};
+use super::pursuit::{Path, lookahead, pursuit_curvature, pursuit_steer};
 use super::reversing::{Rig, rear_axle_z, reverse_steer, trailer_steer};
 use crate::vehicle::towing::Coupled;
 use crate::vehicle::{Vehicle, VehicleInput, VehicleRuntime};
+use wheelcollider_core::math;
 use wheelcollider_core::vehicle::{DriverInput, FIRST_GEAR_BACKING, FIRST_GEAR_THROTTLE};
 
 /// A driver's plan and what it was made from.
@@ -44,6 +56,8 @@ struct Planned {
     stop: bool,
     aggression: f32,
     settings: wheelcollider_core::vehicle::VehicleSettings,
+    /// The car's lateral limit at rest (m/s²).
+    lateral: f32,
 }
 
 /// What a driver does at the end of an open path.
@@ -100,6 +114,9 @@ pub struct VehicleDriver {
     pub stuck: f32,
     /// How long it has left to back out (s, state; 0 when driving on).
     pub reversing: f32,
+    /// Its car's understeer as it has felt it (rad of steer per m/s² of lateral
+    /// acceleration, ≥ 0, state): the steer it adds to the pursuit's for the turn it asks.
+    pub understeer: f32,
     /// The path planned for the car, and the aggression and settings it was planned
     /// with (state: re-planned when either changes).
     planned: Option<Arc<Planned>>,
@@ -125,6 +142,7 @@ impl VehicleDriver {
             laps: 0,
             stuck: 0.0,
             reversing: 0.0,
+            understeer: 0.0,
             planned: None,
         }
     }
@@ -194,6 +212,23 @@ const FOLLOW_BRAKING: f32 = 6.0;
 /// The deceleration (m/s²) a follower gets by lifting off: closing slower than this
 /// needs no brake.
 const LIFT_OFF: f32 = 0.5;
+/// A driver learns its car's understeer in turns below this share of its lateral limit,
+/// where it grows with the lateral acceleration (nearer the limit the front saturates,
+/// and steering more only scrubs).
+pub const LINEAR_RANGE: f32 = 0.6;
+/// How far (m) a driver runs wide of a bend before it lifts…
+pub const WIDE_MARGIN: f32 = 1.0;
+/// …by how much (a share of its plan's speed per metre wider)…
+pub const WIDE_SLOWING: f32 = 0.05;
+/// …and at most.
+const MOST_LIFT: f32 = 0.3;
+/// Above this speed (m/s) a driver never steers past its front tyres' peak slip angle
+/// and its turn's own steer (slower, a tight turn may need the whole lock).
+pub const CAPPED_STEER_SPEED: f32 = 8.0;
+/// How long (s) a driver takes to learn its car's understeer.
+pub const UNDERSTEER_TIME: f32 = 1.0;
+/// The most understeer (rad per m/s²) a driver counts on: 10° at 0.9 g.
+const MAX_UNDERSTEER: f32 = 0.02;
 /// How much slower (m/s) than it would go a leader must be for a driver to pass it.
 const PASS_SLOWER: f32 = 1.5;
 /// The most the path may turn (rad) over the straight a driver passes on.
@@ -433,6 +468,7 @@ fn drive(
         &Position,
         &Rotation,
         &LinearVelocity,
+        &AngularVelocity,
         Option<&VehicleRuntime>,
     )>,
     traffic: Query<(Entity, &Position, &LinearVelocity, &Vehicle)>,
@@ -448,7 +484,7 @@ fn drive(
             half: 0.5 * Vec2::new(vehicle.0.chassis.size[2], vehicle.0.chassis.size[0]),
         })
         .collect();
-    for (me, mut d, mut input, vehicle, p, q, v, runtime) in &mut cars {
+    for (me, mut d, mut input, vehicle, p, q, v, w, runtime) in &mut cars {
         let settings = &vehicle.0;
         let aggression = d.aggression.clamp(0.05, 1.0);
         // An open path it stops at is planned to stand on its last point.
@@ -471,6 +507,7 @@ fn drive(
                 stop,
                 aggression,
                 settings: settings.clone(),
+                lateral: settings.lateral_limit(0.0),
             }));
         }
         let Some(planned) = d.planned.clone() else { continue };
@@ -503,7 +540,33 @@ fn drive(
         let tangent = (path.ahead(k, 2.0).1 - target).with_y(0.0).normalize_or_zero();
         let target = target + Vec3::Y.cross(tangent) * d.lane;
         let target = if end { p.0 + forward * 10.0 } else { target };
-        let steer = pursuit_steer(settings, p.0, forward, target, speed);
+        let mut steer = pursuit_steer(settings, p.0, forward, target, speed);
+        if settings.two_wheeler.is_none() && !end {
+            let wheelbase = settings.wheelbase_for(0).max(0.5);
+            let lock = settings.steering.lock_at(speed).max(1e-3).to_radians();
+            // The understeer felt: the steer it held past the one its yaw rate needs,
+            // over the lateral acceleration, learned over `UNDERSTEER_TIME` in a turn.
+            let ay = speed * w.0.y;
+            if speed > 5.0 && ay.abs() > 2.0 && ay.abs() < LINEAR_RANGE * planned.lateral {
+                let held = input.0.steer * lock;
+                let felt = ((held - math::atan(wheelbase * w.0.y / speed)) / ay).clamp(0.0, MAX_UNDERSTEER);
+                d.understeer += (felt - d.understeer) * (dt / UNDERSTEER_TIME).min(1.0);
+            }
+            // The steer it adds for the pursuit's turn: that understeer at the turn's
+            // lateral acceleration.
+            let curvature = pursuit_curvature(p.0, forward, target);
+            let asked = speed * speed * curvature;
+            steer = (steer + d.understeer * asked / lock).clamp(-1.0, 1.0);
+            // Never past the front tyres' peak: the turn's own steer and their peak slip
+            // angle (more only scrubs, and a front past its peak grips less).
+            if speed > CAPPED_STEER_SPEED {
+                let front = &settings.axles[0].wheel;
+                let peak = front.lateral_tyre().peak_slip()
+                    / front.load_stiffness_factor(settings.corner_load(0) as f64) as f32;
+                let most = (math::atan(wheelbase * curvature.abs()) + math::atan(peak)) / lock;
+                steer = steer.clamp(-most, most);
+            }
+        }
         // Backing out: the brake held selects reverse and then drives backwards; the
         // wheels turned the other way swing the nose towards the path.
         if d.reversing > 0.0 {
@@ -529,6 +592,17 @@ fn drive(
         let half = 0.5 * Vec2::new(settings.chassis.size[2], settings.chassis.size[0]);
         let range = standstill + 3.0 * time_gap * speed + 30.0;
         let (offset, placed) = place(path, (i, p.0), range.max(60.0), me, &others);
+        // Running wide of a bend (its car holds less than its plan asks): it lifts, the
+        // more the wider, until the tyres grip again.
+        // (The bend's way: the path's turn over the next 10 m.)
+        let points = path.points();
+        let here = (path.ahead(i, 2.0).1 - points[i]).with_y(0.0);
+        let later = (path.ahead(i, 12.0).1 - path.ahead(i, 10.0).1).with_y(0.0);
+        let turn = here.cross(later).y;
+        if turn.abs() > 1e-3 {
+            let outward = -(offset - d.lane) * turn.signum();
+            wanted *= 1.0 - (WIDE_SLOWING * (outward - WIDE_MARGIN)).clamp(0.0, MOST_LIFT);
+        }
         let mut leader = car_ahead(&placed, [offset, d.lane], half, range);
         // Passing: a leader slower than the plan, a straight long enough to get by at
         // the speed difference, and the passing lane clear; back once the path's lane is

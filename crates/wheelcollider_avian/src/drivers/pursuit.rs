@@ -42,6 +42,15 @@ pub fn pursuit_steer(settings: &VehicleSettings, position: Vec3, forward: Vec3, 
     (angle / settings.steering.lock_at(speed).max(1e-3)).clamp(-1.0, 1.0)
 }
 
+/// The curvature (1/m, positive left) of the pure-pursuit circle from `position`
+/// heading `forward` through `target` (world, m; on the ground plane): `2·sin α / l_d`.
+pub fn pursuit_curvature(position: Vec3, forward: Vec3, target: Vec3) -> f32 {
+    let to = (target - position).with_y(0.0);
+    let f = forward.with_y(0.0).normalize_or_zero();
+    let distance = to.length().max(1e-3);
+    2.0 * math::sin(math::atan2(f.cross(to).y, f.dot(to))) / distance
+}
+
 /// The look-ahead distance (m) at `speed` (m/s): `gain · speed`, within `min..=max`.
 /// A longer one steers more smoothly and cuts corners more; the test track's drivers use
 /// (0.6, 5, 30), the examples (0.5, 6, 25).

@@ -313,6 +313,16 @@ impl WheelSettings {
         (mu * self.load_grip_factor(load)).copysign(slip as f64) as f32
     }
 
+    /// The lateral friction coefficient at slip `slip` and tyre load `load` (N), grip 1,
+    /// upright: the lateral curve with the load's stiffness law and load sensitivity,
+    /// read where it is fitted (as [`longitudinal_friction`](Self::longitudinal_friction)).
+    pub fn lateral_friction(&self, slip: f32, load: f64) -> f32 {
+        let b = self.load_stiffness_factor(load) as f32;
+        let fitted = crate::tyre::FITTED_SLIP / b as f64;
+        let (mu, _) = self.lateral_tyre.eval_scaled((slip.abs() as f64).min(fitted), b);
+        (mu * self.load_grip_factor(load)).copysign(slip as f64) as f32
+    }
+
     /// The magnitude of a locked wheel's forward slip at ground speed `v` (m/s):
     /// `|v| / max(|v|, floor)`, the floor 10 m/s, or 2 m/s with a longitudinal
     /// relaxation length (see [`StepOutput::forward_slip`](crate::StepOutput::forward_slip)).

@@ -31,6 +31,7 @@
 //! | `derived.rs` | | what follows from a settings: shares, resistance, ride height |
 //! | `predict.rs` | | closed-form answers: top speed, axle loads, stopping distance |
 //! | `plan.rs` | [`SpeedPlan`] | the car's g-g envelope as a point mass (`lateral_limit`, `braking_limit`, `drive_limit`) and the speed it can hold along a path: a quasi-steady-state lap |
+//! | `steady_turn.rs` | | a car in a steady turn at the limit, as `lateral_limit` reads it: the axles' shares, loads and slips, the yaw moments, the drive that holds the speed |
 //! | [`presets`] | | the shipped presets, compiled in ([`VehicleSettings::preset`]) |
 //!
 //! # How the drivetrain is integrated
@@ -77,6 +78,7 @@ mod plan;
 mod predict;
 pub mod presets;
 mod settings;
+mod steady_turn;
 mod steering;
 mod sway;
 mod towing;
@@ -116,6 +118,7 @@ pub use towing::{
 pub use tracks::{TrackSettings, TrackSteering};
 pub use transmission::{
     AUTO_REVERSE_DELAY, CLOSING_TIME, ClutchSettings, FIRST_GEAR_BACKING, FIRST_GEAR_THROTTLE, GearboxSettings,
+    KICKDOWN_RPM, KICKDOWN_THROTTLE,
 };
 pub use two_wheeler::{HOLD_FRONT_FROM, HOLD_FRONT_TO, HeadGeometry, RiderSettings, TwoWheelerSettings};
 

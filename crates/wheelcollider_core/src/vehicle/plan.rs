@@ -4,31 +4,38 @@
 //! g-g envelope is read from its own settings, not typed:
 //!
 //! - **across**, [`VehicleSettings::lateral_limit`]: the steady turn's most lateral
-//!   acceleration, each axle carrying its static share of the turn's force on its
-//!   wheels' lateral curves' most force at their loads (the static load, its axle's
-//!   downforce at the speed, the lateral load transfer from the roll stiffness and roll
-//!   centres), the tyre's load sensitivity read at each load: the first axle to
-//!   saturate limits;
+//!   acceleration, each axle carrying its share of the turn's force (the yaw moments of
+//!   the tyres' aligning torques and of a locking differential's drive moving the
+//!   shares; a steered axle's wheels pushing at their steer) at one slip for both its
+//!   wheels (a light wheel peaks at a smaller slip than a loaded one; the Ackermann
+//!   splits the steer the slips add), on their lateral curves at their loads (static,
+//!   the axle's downforce at the speed, the lateral load transfer from the roll
+//!   stiffness, the roll centres and the body's roll, the load sensitivity read at each
+//!   load), the driven axles also carrying the drive that holds the speed (the road
+//!   load and the tyres' slip drag, split by their differentials) out of their friction
+//!   ellipses: the first axle to saturate limits;
 //! - **braking**, [`VehicleSettings::braking_limit`]: the brakes' force until the first
 //!   axle to reach its longitudinal grip does (the brake balance), no more than the
 //!   brakes' most torque over the wheels' radius, plus the drag and the rolling
 //!   resistance;
 //! - **driving**, [`VehicleSettings::drive_limit`]: the best gear's full-throttle
-//!   force at the speed, no more than the driven wheels' grip, less the road load.
+//!   force at the speed over the mass with the wheels', the gearbox's and the engine's
+//!   inertias reflected, no more than the driven wheels' grip, less the road load.
 //!
 //! The braking and drive limits read static loads (no longitudinal load transfer), and
-//! none reads camber, the tyres' combined slip or an assist, so the envelope is still
-//! an upper bound on what the car itself reaches (the road car's circle: 1.02 g
-//! against the 0.93 g it holds, `docs/maneuvers.md`; 1.17 g on static loads). [`SpeedPlan`] reads each point's
+//! none reads camber, compliance steer or an assist (the road car's circle: 0.942 g
+//! against the 0.93–0.94 g it holds, `docs/maneuvers.md`; 1.17 g on static loads, 1.02
+//! with the transfer alone; the GT86's 0.90 g against 0.83). [`SpeedPlan`] reads each point's
 //! curvature, caps the speed where the lateral limit allows no more (`v²·κ = a_y(v)`,
 //! downforce raising it with the speed), then passes forwards (what the drive gives
 //! from each point to the next) and backwards (what the brakes give), each sharing the
 //! friction circle with the corner's lateral acceleration: `a_x = a_x,max·√(1 −
 //! (a_y/a_y,max)²)`. The core's `tests/it/plan.rs` holds it to the closed forms.
 
+use super::steady_turn::SteadyTurn;
 use super::*;
 use crate::WheelSettings;
-use crate::limits::STANDARD_GRAVITY as G;
+use crate::math;
 
 impl VehicleSettings {
     /// Each wheel's static load plus its axle's downforce share at `v` (m/s), and the
@@ -74,62 +81,44 @@ impl VehicleSettings {
 
     /// The most lateral acceleration (m/s²) the car holds at `v` (m/s) in a steady turn
     /// on flat ground (the module docs): the largest `a` at which every axle's wheels
-    /// give the axle's share of the turn's force, `m·a·W_i/W` (the static load's share:
-    /// the yaw moment balanced), each wheel its lateral curve's peak at its load (the
-    /// load sensitivity read there), the loads moved outwards by the lateral load
-    /// transfer, `ΔF_i = a/t_i·(W_i/g·h_i + m·d·K_i/ΣK)` on an axle of track `t_i`,
-    /// roll centre `h_i` and roll stiffness `K_i`, `d` the centre of mass' height over
-    /// the roll axis (Milliken & Milliken, *Race Car Vehicle Dynamics*, §18.4); the
-    /// axles' downforce at `v` on their wheels. With no load sensitivity it is the point
-    /// mass's `μ·g` (the core's `tests/it/plan.rs`).
+    /// give the axle's share of the turn's force. The terms, each solved with the others
+    /// in rounds (`vehicle/steady_turn.rs`):
+    ///
+    /// - **The shares**: `m·a·W_i/W` (the static load's share: the yaw moment
+    ///   balanced), the first axle's raised and the last's lowered by `M/L` for the yaw
+    ///   moment `M` against the turn of the tyres' aligning torques (each wheel's force a
+    ///   pneumatic trail `t₀·(1 − σ/σ*)` behind its contact) and of the driven wheels'
+    ///   forces; a steered axle's over `cos δ` (its wheels push at the steer `δ` to the
+    ///   body).
+    /// - **The loads**: static, the axles' downforce at `v`, moved outwards by the
+    ///   lateral load transfer `ΔF_i = a/t_i·(W_i/g·h_i + m·d·K_i/ΣK · K/(K − m·g·d))` on
+    ///   an axle of track `t_i`, roll centre `h_i` and roll stiffness `K_i`, `d` the
+    ///   centre of mass' height over the roll axis (Milliken & Milliken, *Race Car
+    ///   Vehicle Dynamics*, §18.4; the last factor the body's roll moving its centre of
+    ///   mass outwards).
+    /// - **One slip for an axle's wheels**: each wheel its lateral curve at its load (the
+    ///   load sensitivity and the stiffness law read there: a light wheel peaks at a
+    ///   smaller slip than a loaded one), a steered wheel also at its steer past the
+    ///   axle's: the Ackermann linkage splits the whole centre angle
+    ///   (`δ = atan(L/R) + α_f − α_r`, `R = v²/a`) between the wheels, where their ways
+    ///   round the turn differ by the kinematic angle alone.
+    /// - **The drive that holds the speed**: the road load
+    ///   ([`resistance_force`](Self::resistance_force)) and the tyres' slip drag (each
+    ///   axle's force times `sin α` at its slip), split by the drive shares and each
+    ///   driven axle's differential (an open one equally, its light inner wheel spinning
+    ///   first; a locking one more to the slower inner wheel, as far as its capacity and
+    ///   the inner wheel's room go), out of each wheel's friction ellipse:
+    ///   `√(1 − (F_x/F_x,max)²)` of its lateral force.
+    ///
+    /// The road car's 0.942 g at 18 m/s is the 0.93–0.94 g it holds on the runner's
+    /// 40 m circle; the GT86's 0.90 g is 8 % over its 0.83 g (what is left out: camber,
+    /// the compliance steer's toe, the front's own steering geometry). With no load
+    /// sensitivity and knife-stiff tyres it is the point mass's `μ·g·cos δ` (the core's
+    /// `tests/it/plan.rs`).
     pub fn lateral_limit(&self, v: f32) -> f32 {
         let m = self.chassis.mass.max(1e-3);
-        let n = self.axles.len();
-        let static_loads: Vec<f32> = (0..n)
-            .map(|i| self.corner_load(i) * self.axles[i].wheel_count() as f32)
-            .collect();
-        let weight: f32 = static_loads.iter().sum::<f32>().max(1e-3);
-        let [front, rear] = self.aero.downforce(v);
-        let aero = |i: usize| {
-            if i == 0 {
-                front
-            } else if i + 1 == n {
-                rear
-            } else {
-                0.0
-            }
-        };
-        // The roll axis at the centre of mass: the roll centres weighted by the loads.
-        let axis = (0..n)
-            .map(|i| static_loads[i] * self.axle_geometry(i).roll_centre_height)
-            .sum::<f32>()
-            / weight;
-        let d = self.centre_of_mass_height() - axis;
-        let stiffness: Vec<f32> = (0..n).map(|i| self.roll_stiffness(i)).collect();
-        let k_total: f32 = stiffness.iter().sum();
-        // Each axle's lateral grip (N) at lateral acceleration `a`, against its share.
-        let holds = |a: f32| {
-            (0..n).all(|i| {
-                let axle = &self.axles[i];
-                let w = &axle.wheel;
-                let load = static_loads[i] + aero(i);
-                let peak = w.lateral_tyre().max_value();
-                let grip = |f: f32| peak * w.load_grip_factor(f as f64) as f32 * f;
-                let share = static_loads[i] / weight;
-                let capacity = if axle.wheel_count() == 1 {
-                    grip(load)
-                } else {
-                    let roll = if k_total > 0.0 { stiffness[i] / k_total } else { share };
-                    let t = (2.0 * axle.half_track).max(1e-3);
-                    let transfer =
-                        a / t * (static_loads[i] / G * self.axle_geometry(i).roll_centre_height + m * d * roll);
-                    let half = 0.5 * load;
-                    let moved = transfer.clamp(0.0, half);
-                    grip(half + moved) + grip(half - moved)
-                };
-                capacity >= m * a * share
-            })
-        };
+        let turn = SteadyTurn::new(self, v);
+        let holds = |a: f32| turn.holds(a);
         // The point mass's limit on static loads is the most it can be: bisect below it.
         let point_mass = self.grip_force(v, false, |w| w.lateral_tyre().max_value()) / m;
         let (mut lo, mut hi) = (0.0f32, point_mass.max(0.0));
@@ -176,15 +165,39 @@ impl VehicleSettings {
         self.drive_with(v, 1.0)
     }
 
-    /// [`drive_limit`](Self::drive_limit) using `share` of the driven wheels' grip.
+    /// [`drive_limit`](Self::drive_limit) using `share` of the driven wheels' grip. The
+    /// engine's force in a gear also turns the wheels, the gearbox and the engine faster:
+    /// it moves the car's mass plus their inertias reflected to the road,
+    /// `ΣJ_w/r² + (J_e + J_g)·i²/r²` (`i` the gear's total ratio); a force the tyres'
+    /// grip caps moves the car's mass alone (the engine has torque to spare).
     fn drive_with(&self, v: f32, share: f32) -> f32 {
+        let m = self.chassis.mass.max(1e-3);
+        let r = self.drive_radius().max(1e-3);
+        let wheels: f32 = self
+            .axles
+            .iter()
+            .map(|a| a.wheel_count() as f32 * a.wheel.inertia() / (a.wheel.radius() * a.wheel.radius()).max(1e-4))
+            .sum();
+        let resistance = self.resistance_force(v);
         let engine = (1..=self.gearbox.top_gear())
-            .map(|g| self.drive_force(g, v))
-            .fold(0.0f32, f32::max);
-        let grip = share * self.grip_force(v, true, |w| w.longitudinal_tyre().max_value());
-        (engine.min(grip) - self.resistance_force(v)) / self.chassis.mass.max(1e-3)
+            .map(|g| {
+                let ratio = self.gearbox.total_ratio(g);
+                let spun = (self.engine.inertia + self.gearbox.inertia) * ratio * ratio / (r * r);
+                (self.drive_force(g, v) - resistance) / (m + wheels + spun)
+            })
+            .fold(f32::NEG_INFINITY, f32::max);
+        let grip = (share * self.grip_force(v, true, |w| w.longitudinal_tyre().max_value()) - resistance) / m;
+        if engine.is_finite() {
+            engine.min(grip)
+        } else {
+            -resistance / m
+        }
     }
 }
+
+/// How many speed intervals a [`SpeedPlan`] reads the lateral limit at, from rest to the
+/// top speed.
+const LIMIT_SPEEDS: usize = 48;
 
 /// The speed a car can hold at each point of a path, and the time it takes: the module
 /// docs' quasi-steady-state plan.
@@ -234,8 +247,19 @@ impl SpeedPlan {
         let step: Vec<f32> = (0..n as isize)
             .map(|i| at(i + 1).map_or(0.0, |b| distance(points[i as usize], b)))
             .collect();
-        let lateral = |v: f32| k * settings.lateral_limit(v);
         let top = settings.predicted_top_speed().0;
+        // The lateral limit read once at `LIMIT_SPEEDS` speeds up to the top speed, and
+        // between them linearly (it changes with the speed only through the downforce
+        // and the drag).
+        let ceiling = top.max(1.0);
+        let limits: Vec<f32> = (0..=LIMIT_SPEEDS)
+            .map(|j| settings.lateral_limit(ceiling * j as f32 / LIMIT_SPEEDS as f32))
+            .collect();
+        let lateral = |v: f32| {
+            let x = (v / ceiling).clamp(0.0, 1.0) * LIMIT_SPEEDS as f32;
+            let j = (x as usize).min(LIMIT_SPEEDS - 1);
+            k * (limits[j] + (x - j as f32) * (limits[j + 1] - limits[j]))
+        };
         // The corner's cap: v²·κ = a_y(v), by bisection (downforce raises a_y with v).
         let cap: Vec<f32> = curvature
             .iter()
@@ -318,7 +342,7 @@ fn next(i: usize, n: usize, closed: bool) -> Option<usize> {
 }
 
 fn distance(a: [f32; 2], b: [f32; 2]) -> f32 {
-    crate::math::hypot(a[0] - b[0], a[1] - b[1])
+    math::hypot(a[0] - b[0], a[1] - b[1])
 }
 
 /// The curvature (1/m) of the circle through `a`, `b` and `c`: `4·area / (|ab|·|bc|·|ca|)`.

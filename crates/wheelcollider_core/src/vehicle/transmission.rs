@@ -24,6 +24,14 @@ pub const FIRST_GEAR_THROTTLE: f32 = 0.1;
 /// Backing faster than this (m/s), an automatic stays in reverse whatever the throttle.
 pub const FIRST_GEAR_BACKING: f32 = 0.5;
 
+/// An automatic kicks down one gear on at least this throttle (a foot to the floor)…
+pub const KICKDOWN_THROTTLE: f32 = 0.9;
+
+/// …when the lower gear keeps the engine under this share of `shift_up_rpm`: after it
+/// upshifts again at `shift_up_rpm` the lower gear would turn the engine at the whole of
+/// it, so a kicked-down car does not hunt between two gears.
+pub const KICKDOWN_RPM: f32 = 0.8;
+
 /// The clutch between engine and gearbox.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -213,7 +221,8 @@ fn driven_wheel_speed(settings: &VehicleSettings, wheels: &[WheelFeedback]) -> f
 }
 
 /// The automatic: auto-reverse after standing braked, first gear out of reverse or
-/// neutral, and shifts up and down on the engine speed.
+/// neutral, shifts up and down on the engine speed, and a kickdown on a floored
+/// throttle ([`KICKDOWN_THROTTLE`], [`KICKDOWN_RPM`]).
 fn automatic(
     settings: &VehicleSettings,
     state: &mut VehicleState,
@@ -246,10 +255,16 @@ fn automatic(
         let road_rpm = v.abs() / radius * ratio * RAD_PER_S_TO_RPM;
         if state.gear < top && rpm > gb.shift_up_rpm && road_rpm > 0.9 * gb.shift_up_rpm {
             request(gb, state, state.gear + 1);
-        } else if state.gear > 1 && rpm < gb.shift_down_rpm {
-            // Only when the lower gear keeps the engine below the upshift point.
-            let lower = gb.total_ratio(state.gear - 1);
-            if ratio > 0.0 && rpm * lower / ratio < 0.95 * gb.shift_up_rpm {
+        } else if state.gear > 1 && ratio > 0.0 {
+            // Down below `shift_down_rpm`, only when the lower gear keeps the engine
+            // below the upshift point; and on a floored throttle (a kickdown) while
+            // the lower gear keeps it under `KICKDOWN_RPM` of it: a driver's roll-on
+            // out of a corner gets the gear with the most force
+            // (`vehicle::plan`'s laps).
+            let step = gb.total_ratio(state.gear - 1) / ratio;
+            let down = rpm < gb.shift_down_rpm && rpm * step < 0.95 * gb.shift_up_rpm;
+            let kickdown = throttle >= KICKDOWN_THROTTLE && road_rpm.max(rpm) * step < KICKDOWN_RPM * gb.shift_up_rpm;
+            if down || kickdown {
                 request(gb, state, state.gear - 1);
             }
         }

@@ -464,3 +464,37 @@ fn engine_braking_passes_the_gearbox_divided_by_its_efficiency() {
         assert_eq!(out[0].drivetrain_friction_torque, 0.0, "the front axle is not driven");
     }
 }
+
+/// An automatic kicks down one gear on a floored throttle (at least
+/// `KICKDOWN_THROTTLE`) while the lower gear keeps the engine under `KICKDOWN_RPM` of
+/// its upshift speed: in third at 3 000 rpm the full throttle takes second in one step,
+/// 0.8 of it stays in third, and at the engine speed an upshift into third leaves (the
+/// upshift point through the ratio of ratios) the full throttle stays there, so it does
+/// not hunt. Checked that it fails: without the kickdown rule the car stays in third.
+/// The coupled proof is `vehicle::plan`'s laps (the roll-on out of a bend in second).
+#[test]
+fn an_automatic_kicks_down_on_a_floored_throttle_and_does_not_hunt() {
+    let mut settings = car();
+    settings.gearbox.automatic = true;
+    settings.clutch.automatic = true;
+    settings.validate().unwrap();
+    let gb = settings.gearbox.clone();
+    let step_gear = gb.total_ratio(2) / gb.total_ratio(3);
+    let after_upshift = gb.shift_up_rpm / step_gear;
+    for (throttle, rpm, expected) in [(1.0, 3000.0, 2), (0.8, 3000.0, 3), (1.0, after_upshift, 3)] {
+        let (mut state, mut wheels) = synced(&settings, 3, rpm);
+        let input = DriverInput {
+            throttle,
+            ..Default::default()
+        };
+        run(&settings, &mut state, &mut wheels, input, 1.0 / 60.0, 60.0);
+        println!(
+            "measured: third at {rpm:.0} rpm (second would turn {:.0}, the kickdown's bound {:.0}), throttle {throttle}: next gear {}",
+            rpm * step_gear,
+            KICKDOWN_RPM * gb.shift_up_rpm,
+            state.next_gear
+        );
+        assert_eq!(state.next_gear, expected, "throttle {throttle} at {rpm} rpm");
+    }
+    const { assert!(KICKDOWN_THROTTLE > 0.8) };
+}

@@ -363,3 +363,54 @@ fn donuts_and_burnouts_are_solved_in_the_car() {
     }
     assert!(failed.is_empty(), "{failed:#?}");
 }
+
+/// A roll-on in the car: the road car (an automatic) rolling at 18 m/s in fourth, the
+/// throttle floored. Its gearbox kicks down to second within 1.5 s (one gear at a
+/// time), and it runs from 21 to 24 m/s in the time the plan's drive limit gives,
+/// `∫ dv / a(v)` with `a = (F_2(v) − R(v))/(m + ΣJ_w/r² + (J_e + J_g)·i_2²/r²)`
+/// (`VehicleSettings::drive_limit`: the engine moves the car and its spinning parts),
+/// within 5 % (+2.9 to +4.0 % measured), at 30, 60 and 240 Hz. Checked that it fails:
+/// without the kickdown it never takes second and takes 0.93 s (+25 %); read on the
+/// mass alone (no spinning parts) the plan's time is 10 % short.
+#[test]
+fn a_floored_automatic_kicks_down_and_accelerates_as_the_plan_says() {
+    let s = preset("road");
+    // The plan's time from 21 to 24 m/s (midpoint rule, 0.01 m/s steps).
+    let expected: f32 = (0..300).map(|k| 0.01 / s.drive_limit(21.005 + 0.01 * k as f32)).sum();
+    for hz in [30.0, 60.0, 240.0] {
+        let (mut app, car) = on_ground(&s, hz, Some(WheelSurface::ASPHALT));
+        run(&mut app, steps(0.5, hz));
+        launch_in_gear(&mut app, car, 18.0);
+        set_gear(&mut app, car, 4);
+        {
+            let mut runtime = app.world_mut().get_mut::<VehicleRuntime>(car).unwrap();
+            let state = runtime.state.as_mut().unwrap();
+            state.engine_speed = 18.0 / s.drive_radius() * s.gearbox.total_ratio(4);
+        }
+        input(&mut app, car, |i| i.0.throttle = 1.0);
+        let (mut second, mut from, mut to) = (None, None, None);
+        for step in 0..steps(10.0, hz) {
+            run(&mut app, 1);
+            let t = (step + 1) as f32 / hz as f32;
+            let v = velocity(&app, car).length();
+            if second.is_none() && telemetry(&app, car).powertrain.gear == 2 {
+                second = Some(t);
+            }
+            if from.is_none() && v >= 21.0 {
+                from = Some(t);
+            }
+            if to.is_none() && v >= 24.0 {
+                to = Some(t);
+                break;
+            }
+        }
+        let second = second.expect("kicked down to second");
+        let took = to.expect("reached 24 m/s") - from.unwrap();
+        println!(
+            "measured: road car floored at 18 m/s in fourth, {hz} Hz: second gear after {second:.2} s; 21 to 24 m/s in {took:.3} s against the plan's {expected:.3} s ({:+.1} %)",
+            100.0 * (took / expected - 1.0)
+        );
+        assert!(second < 1.5, "{hz} Hz: {second}");
+        assert!((took / expected - 1.0).abs() < 0.05, "{hz} Hz: {took} vs {expected}");
+    }
+}
