@@ -94,7 +94,7 @@ fn a_driver_keeps_its_time_gap_and_stops_behind_a_stopped_car() {
 /// 240 Hz: it drives into the wall on full lock, presses on for `STUCK_TIME` without
 /// moving, backs out for `REVERSE_TIME` with its wheels turned the other way, and drives
 /// on: within 10 s it is on its path (within 1.5 m of it, heading within 20° of it,
-/// 15 m along it; 8.2–8.5 s measured, backing at about 4.2 m/s). Checked that it
+/// 15 m along it; 8.2–8.6 s measured, backing at about 4.2 m/s). Checked that it
 /// fails: with `unstuck` off it is still at the wall after 10 s.
 #[test]
 fn a_stuck_driver_backs_out_and_takes_its_path() {
@@ -167,9 +167,9 @@ fn free_lap(path: &Arc<Path>, hz: f64) -> f64 {
 /// of play at 60 Hz, each driven by a `VehicleDriver` at 0.7 of its grip, started 49 m
 /// apart at 10 m/s, every fourth held to 30 m/s on the straights (the others, planned
 /// faster on the straights, catch it up and follow it): no two touch (their centres never closer
-/// than a car's length; 38.4 m measured), none stands for more than 3 s (none stood),
+/// than a car's length; 37.0 m measured), none stands for more than 3 s (none stood),
 /// and every lap is within 10 % of the lap the same car drives alone on the loop
-/// (127 laps, +3.9 to +7.4 %). Checked that it fails: with the traffic left out of the
+/// (125 laps, +4.2 to +7.8 %). Checked that it fails: with the traffic left out of the
 /// driver's speed the cars run into each other (centres 1.67 m apart). Same cars on the
 /// same plan: a faster car behind a slower one would lap at the slower one's pace, the
 /// driver not passing yet.
@@ -240,10 +240,10 @@ fn twenty_cars_share_a_loop_for_five_minutes() {
 /// Passing: on the 977 m loop a road car held to 15 m/s, and behind it (60 m, both at
 /// 15 m/s) a road car on its plan that may pass 3.5 m to the left of the path
 /// (`pass_offset`), at 30, 60 and 240 Hz for 90 s. The follower passes on a straight:
-/// it ends more than 100 m ahead of the slow car (771–847 m: it laps it), back in the
+/// it ends more than 100 m ahead of the slow car (733–837 m: it laps it), back in the
 /// path's lane; the two are never closer than their width apart (centres at least
 /// 3.42 m apart); and the follower's lap is within 10 % of the lap it drives alone
-/// (38.43 s against 38.42–38.47). Checked that it fails: with `pass_offset` 0 the
+/// (38.71–38.73 s against the same). Checked that it fails: with `pass_offset` 0 the
 /// follower stays 30 m behind.
 #[test]
 fn a_driver_passes_a_slower_car_on_a_straight() {
