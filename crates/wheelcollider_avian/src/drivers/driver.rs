@@ -9,14 +9,16 @@
 //! feel:
 //!
 //! - it adds the steer its car's understeer takes for the pursuit's turn: the steer it
-//!   held past what its yaw rate needs, per unit of lateral acceleration, learned over
+//!   held past what its yaw rate needs, per unit of lateral acceleration its tyres carry
+//!   (the turn's less what gravity gives across a banked road), learned over
 //!   [`UNDERSTEER_TIME`] in turns below [`LINEAR_RANGE`] of its lateral limit (nearer the
 //!   limit the front saturates, and learning there would steer it ever further);
 //! - above [`CAPPED_STEER_SPEED`] it never steers past the turn's own steer and its
 //!   front tyres' peak slip angle (more only scrubs);
-//! - running wide of a bend by more than [`WIDE_MARGIN`] it lifts, [`WIDE_SLOWING`] of
-//!   its plan's speed per metre wider (a car that holds less than its plan asks gets back
-//!   to its line instead of leaving the road).
+//! - running wide of a bend by more than [`WIDE_MARGIN`] it lifts, its throttle asking
+//!   [`WIDE_SLOWING`] less of its plan's speed per metre wider (a car that holds less than
+//!   its plan asks gets back to its line instead of leaving the road; it does not brake
+//!   for it, which would spin a car at its limit).
 //!
 //! [`VehicleDriverPlugin`] (in `WheelColliderPlugins`) runs it in `FixedUpdate`
 //! ([`VehicleDriverSystems`]), before the physics step reads the vehicle's input. The driver plans its path for its car when it
@@ -45,6 +47,7 @@ use super::pursuit::{Path, lookahead, pursuit_curvature, pursuit_steer};
 use super::reversing::{Rig, rear_axle_z, reverse_steer, trailer_steer};
 use crate::vehicle::towing::Coupled;
 use crate::vehicle::{Vehicle, VehicleInput, VehicleRuntime};
+use wheelcollider_core::limits::STANDARD_GRAVITY;
 use wheelcollider_core::math;
 use wheelcollider_core::vehicle::{DriverInput, FIRST_GEAR_BACKING, FIRST_GEAR_THROTTLE};
 
@@ -550,18 +553,26 @@ fn drive(
         if settings.two_wheeler.is_none() && !end {
             let wheelbase = settings.wheelbase_for(0).max(0.5);
             let lock = settings.steering.lock_at(speed).max(1e-3).to_radians();
+            // What the tyres carry across (m/s², left positive): the turn's centripetal
+            // acceleration less what gravity gives across a banked (or cambered) road,
+            // the body's tilt to its left.
+            let across = |centripetal: f32| {
+                let left = Vec3::Y.cross(forward).normalize_or_zero();
+                centripetal - STANDARD_GRAVITY * (q.0 * Vec3::Y).dot(left)
+            };
             // The understeer felt: the steer it held past the one its yaw rate needs,
-            // over the lateral acceleration, learned over `UNDERSTEER_TIME` in a turn.
-            let ay = speed * w.0.y;
+            // over what the tyres carried, learned over `UNDERSTEER_TIME` in a turn.
+            let ay = across(speed * w.0.y);
             if speed > 5.0 && ay.abs() > 2.0 && ay.abs() < LINEAR_RANGE * planned.lateral {
                 let held = input.0.steer * lock;
                 let felt = ((held - math::atan(wheelbase * w.0.y / speed)) / ay).clamp(0.0, MAX_UNDERSTEER);
                 d.understeer += (felt - d.understeer) * (dt / UNDERSTEER_TIME).min(1.0);
             }
-            // The steer it adds for the pursuit's turn: that understeer at the turn's
-            // lateral acceleration.
+            // The steer it adds for the pursuit's turn: that understeer at what the
+            // tyres will carry in it (on a banked turn, less than the turn's centripetal
+            // acceleration; the flat road's understeer there turned a kart in too far).
             let curvature = pursuit_curvature(p.0, forward, target);
-            let asked = speed * speed * curvature;
+            let asked = across(speed * speed * curvature);
             steer = (steer + d.understeer * asked / lock).clamp(-1.0, 1.0);
             // Never past the front tyres' peak: the turn's own steer and their peak slip
             // angle (more only scrubs, and a front past its peak grips less).
@@ -602,16 +613,19 @@ fn drive(
         let range = standstill + 3.0 * time_gap * speed + 30.0;
         let (offset, placed) = place(path, (i, p.0), range.max(60.0), me, &others);
         // Running wide of a bend (its car holds less than its plan asks): it lifts, the
-        // more the wider, until the tyres grip again.
-        // (The bend's way: the path's turn over the next 10 m.)
+        // more the wider, until the tyres grip again. It lifts only: braking hard in a
+        // bend at the limit would spin the car. (The bend's way: the path's turn over
+        // the next 10 m.)
         let points = path.points();
         let here = (path.ahead(i, 2.0).1 - points[i]).with_y(0.0);
         let later = (path.ahead(i, 12.0).1 - path.ahead(i, 10.0).1).with_y(0.0);
         let turn = here.cross(later).y;
-        if turn.abs() > 1e-3 {
+        let lift = if turn.abs() > 1e-3 {
             let outward = -(offset - d.lane) * turn.signum();
-            wanted *= 1.0 - (WIDE_SLOWING * (outward - WIDE_MARGIN)).clamp(0.0, MOST_LIFT);
-        }
+            (WIDE_SLOWING * (outward - WIDE_MARGIN)).clamp(0.0, MOST_LIFT)
+        } else {
+            0.0
+        };
         let mut leader = car_ahead(&placed, [offset, d.lane], half, range);
         // Passing: a leader slower than the plan, a straight long enough to get by at
         // the speed difference, and the passing lane clear; back once the path's lane is
@@ -652,9 +666,14 @@ fn drive(
         // Along its heading: a car still rolling backwards (backed out) is slowed by the
         // throttle, never driven on backwards by the brake (an automatic's reverse swaps
         // the pedals).
-        let e = wanted - v.0.dot(forward);
+        let u = v.0.dot(forward);
+        let (e, lifted) = (wanted - u, wanted * (1.0 - lift) - u);
         let mut controls = DriverInput {
-            throttle: if e > -0.2 { (0.5 + 0.5 * e).clamp(0.0, 1.0) } else { 0.0 },
+            throttle: if lifted > -0.2 {
+                (0.5 + 0.5 * lifted).clamp(0.0, 1.0)
+            } else {
+                0.0
+            },
             brake: (-0.4 * e).max(urgent).clamp(0.0, 1.0),
             steer,
             ..default()

@@ -169,7 +169,7 @@ fn free_lap(path: &Arc<Path>, hz: f64) -> f64 {
 /// faster on the straights, catch it up and follow it): no two touch (their centres never closer
 /// than a car's length; 37.0 m measured), none stands for more than 3 s (none stood),
 /// and every lap is within 10 % of the lap the same car drives alone on the loop
-/// (125 laps, +4.2 to +7.8 %). Checked that it fails: with the traffic left out of the
+/// (125 laps, +4.2 to +7.7 %). Checked that it fails: with the traffic left out of the
 /// driver's speed the cars run into each other (centres 1.67 m apart). Same cars on the
 /// same plan: a faster car behind a slower one would lap at the slower one's pace, the
 /// driver not passing yet.
@@ -243,7 +243,7 @@ fn twenty_cars_share_a_loop_for_five_minutes() {
 /// it ends more than 100 m ahead of the slow car (733–837 m: it laps it), back in the
 /// path's lane; the two are never closer than their width apart (centres at least
 /// 3.42 m apart); and the follower's lap is within 10 % of the lap it drives alone
-/// (38.71–38.73 s against the same). Checked that it fails: with `pass_offset` 0 the
+/// (38.70–38.73 s against 38.72–38.73). Checked that it fails: with `pass_offset` 0 the
 /// follower stays 30 m behind.
 #[test]
 fn a_driver_passes_a_slower_car_on_a_straight() {
