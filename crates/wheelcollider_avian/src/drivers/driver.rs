@@ -4,9 +4,8 @@
 //! brakes and engine, at the driver's `aggression` of its grip), steering by pure
 //! pursuit ([`pursuit_steer`]) with a look-ahead that grows with the speed, braking in
 //! time for the corners (it reads the plan half a second ahead for its braking, and
-//! where it is for its accelerations: read ahead, they came while it still turned, and
-//! at 0.7 the GT86 used 85 % of its grip). At the limit it drives as a driver does by
-//! feel:
+//! where it is for its accelerations: read ahead, they came while it still turned). At
+//! the limit it drives as a driver does by feel:
 //!
 //! - it adds the steer its car's understeer takes for the pursuit's turn: the steer it
 //!   held past what its yaw rate needs, per unit of lateral acceleration its tyres carry

@@ -23,9 +23,9 @@
 //!   inertias reflected, no more than the driven wheels' grip, less the road load.
 //!
 //! The braking and drive limits read static loads (no longitudinal load transfer), and
-//! none reads camber, compliance steer or an assist (the road car's circle: 0.942 g
-//! against the 0.93–0.94 g it holds, `docs/maneuvers.md`; 1.17 g on static loads, 1.02
-//! with the transfer alone; the GT86's 0.90 g against 0.83). [`SpeedPlan`] reads each point's
+//! none reads camber, compliance steer or an assist (`docs/vehicle.md` compares each
+//! shipped car's envelope with what it holds on the runner's circle). [`SpeedPlan`]
+//! reads each point's
 //! curvature, caps the speed where the lateral limit allows no more (`v²·κ = a_y(v)`,
 //! downforce raising it with the speed), then passes forwards (what the drive gives
 //! from each point to the next) and backwards (what the brakes give), each sharing the
@@ -110,11 +110,9 @@ impl VehicleSettings {
     ///   the inner wheel's room go), out of each wheel's friction ellipse:
     ///   `√(1 − (F_x/F_x,max)²)` of its lateral force.
     ///
-    /// The road car's 0.942 g at 18 m/s is the 0.93–0.94 g it holds on the runner's
-    /// 40 m circle; the GT86's 0.90 g is 8 % over its 0.83 g (what is left out: camber,
-    /// the compliance steer's toe, the front's own steering geometry). With no load
-    /// sensitivity and knife-stiff tyres it is the point mass's `μ·g·cos δ` (the core's
-    /// `tests/it/plan.rs`).
+    /// Left out: camber, the compliance steer's toe, the front's own steering geometry.
+    /// With no load sensitivity and knife-stiff tyres it is the point mass's `μ·g·cos δ`
+    /// (the core's `tests/it/plan.rs`, which holds each term to a closed form).
     pub fn lateral_limit(&self, v: f32) -> f32 {
         let m = self.chassis.mass.max(1e-3);
         let turn = SteadyTurn::new(self, v);

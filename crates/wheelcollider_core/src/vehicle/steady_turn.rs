@@ -324,9 +324,8 @@ fn axle_slip(w: &WheelSettings, wheels: &[TurningWheel], demand: f32, peak: f32)
 /// sides (a limited-slip one its preload over the wheels' radius `radius` m plus its
 /// locking times the force, a locked one all of it), but no more than the inner wheel
 /// has room for: past that it spins up, turns faster than the outer one, and the
-/// differential sends the rest outwards (the runner's circle: the GT86's inner rear
-/// wheel drives 989 N against the outer's 577; the rally car's inner front 622 N
-/// against 1 347, spinning at 11 % slip).
+/// differential sends the rest outwards (both are seen on the runner's circle:
+/// `docs/vehicle.md`).
 fn axle_drive_split(axle: &AxleSettings, radius: f32, force: f32, room: f32, count: usize) -> [f32; 2] {
     if count == 1 {
         return [force, 0.0];
