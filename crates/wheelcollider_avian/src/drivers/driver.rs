@@ -7,22 +7,20 @@
 //! where it is for its accelerations: read ahead, they came while it still turned). At
 //! the limit it drives as a driver does by feel:
 //!
-//! - it adds the steer its car's understeer takes for the pursuit's turn: the steer it
-//!   held past what its yaw rate needs, per unit of lateral acceleration its tyres carry
-//!   (the turn's less what gravity gives across a banked road), learned over
-//!   [`UNDERSTEER_TIME`] in turns below [`LINEAR_RANGE`] of its lateral limit (nearer the
-//!   limit the front saturates, and learning there would steer it ever further);
+//! - it adds its car's understeer (the steer it held past what its yaw rate needs, per
+//!   m/s² its tyres carry across, a banked road's gravity taken off), learned over
+//!   [`UNDERSTEER_TIME`] in turns under [`LINEAR_RANGE`] of its lateral limit (nearer it
+//!   the front saturates, and learning there would steer it ever further);
 //! - above [`CAPPED_STEER_SPEED`] it never steers past the turn's own steer and its
 //!   front tyres' peak slip angle (more only scrubs);
-//! - running wide of a bend by more than [`WIDE_MARGIN`] it lifts, its throttle asking
-//!   [`WIDE_SLOWING`] less of its plan's speed per metre wider (a car that holds less than
-//!   its plan asks gets back to its line instead of leaving the road; it does not brake
-//!   for it, which would spin a car at its limit).
+//! - running wide of a bend by more than [`WIDE_MARGIN`] it lifts, asking [`WIDE_SLOWING`]
+//!   less of its plan's speed per metre wider, its throttle only (braking would spin a
+//!   car at its limit).
 //!
 //! [`VehicleDriverPlugin`] (in `WheelColliderPlugins`) runs it in `FixedUpdate`
-//! ([`VehicleDriverSystems`]), before the physics step reads the vehicle's input. The driver plans its path for its car when it
-//! starts, and again when the car's settings or its aggression change (an inspector
-//! edit). Its state (where it is on the path, its laps) is in the rollback list
+//! ([`VehicleDriverSystems`]), before the physics step reads the vehicle's input. It
+//! plans its path for its car when it starts, and again when the car's settings or its
+//! aggression change (an inspector edit). Its state is in the rollback list
 //! ([`visit_rollback_state`](crate::rollback::visit_rollback_state)).
 //!
 //! In traffic it keeps a time gap to the car ahead on its path (any vehicle, driven or
@@ -46,9 +44,8 @@ use super::pursuit::{Path, lookahead, pursuit_curvature, pursuit_steer};
 use super::reversing::{Rig, rear_axle_z, reverse_steer, trailer_steer};
 use crate::vehicle::towing::Coupled;
 use crate::vehicle::{Vehicle, VehicleInput, VehicleRuntime};
-use wheelcollider_core::limits::STANDARD_GRAVITY;
-use wheelcollider_core::math;
 use wheelcollider_core::vehicle::{DriverInput, FIRST_GEAR_BACKING, FIRST_GEAR_THROTTLE};
+use wheelcollider_core::{limits::STANDARD_GRAVITY, math};
 
 /// A driver's plan and what it was made from.
 #[derive(Clone, Debug, PartialEq)]
@@ -62,6 +59,8 @@ struct Planned {
     settings: wheelcollider_core::vehicle::VehicleSettings,
     /// The car's lateral limit at rest (m/s²).
     lateral: f32,
+    /// Its front tyres' peak slip angle at their static load (rad).
+    front_peak: f32,
 }
 
 /// What a driver does at the end of an open path.
@@ -506,6 +505,9 @@ fn drive(
                 || (vehicle.is_changed() && p.settings != *settings)
         });
         if stale {
+            let front_stiffness = settings.axles[0]
+                .wheel
+                .load_stiffness_factor(settings.corner_load(0) as f64) as f32;
             let path = (*d.path)
                 .clone()
                 .with_plan(settings, aggression, 5, (v.0.length(), stop));
@@ -516,6 +518,7 @@ fn drive(
                 aggression,
                 settings: settings.clone(),
                 lateral: settings.lateral_limit(0.0),
+                front_peak: math::atan(settings.axles[0].wheel.lateral_tyre().peak_slip() / front_stiffness),
             }));
         }
         let Some(planned) = d.planned.clone() else { continue };
@@ -576,10 +579,7 @@ fn drive(
             // Never past the front tyres' peak: the turn's own steer and their peak slip
             // angle (more only scrubs, and a front past its peak grips less).
             if speed > CAPPED_STEER_SPEED {
-                let front = &settings.axles[0].wheel;
-                let peak = front.lateral_tyre().peak_slip()
-                    / front.load_stiffness_factor(settings.corner_load(0) as f64) as f32;
-                let most = (math::atan(wheelbase * curvature.abs()) + math::atan(peak)) / lock;
+                let most = (math::atan(wheelbase * curvature.abs()) + planned.front_peak) / lock;
                 steer = steer.clamp(-most, most);
             }
         }
