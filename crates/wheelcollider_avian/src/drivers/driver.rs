@@ -505,9 +505,6 @@ fn drive(
                 || (vehicle.is_changed() && p.settings != *settings)
         });
         if stale {
-            let front_stiffness = settings.axles[0]
-                .wheel
-                .load_stiffness_factor(settings.corner_load(0) as f64) as f32;
             let path = (*d.path)
                 .clone()
                 .with_plan(settings, aggression, 5, (v.0.length(), stop));
@@ -518,7 +515,11 @@ fn drive(
                 aggression,
                 settings: settings.clone(),
                 lateral: settings.lateral_limit(0.0),
-                front_peak: math::atan(settings.axles[0].wheel.lateral_tyre().peak_slip() / front_stiffness),
+                front_peak: math::atan(
+                    settings.axles[0]
+                        .wheel
+                        .lateral_peak_slip(settings.corner_load(0) as f64),
+                ),
             }));
         }
         let Some(planned) = d.planned.clone() else { continue };

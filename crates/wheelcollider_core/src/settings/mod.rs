@@ -313,6 +313,13 @@ impl WheelSettings {
         (mu * self.load_grip_factor(load)).copysign(slip as f64) as f32
     }
 
+    /// The lateral slip (≥ 0) at which the lateral curve peaks at tyre load `load` (N):
+    /// the curve's peak slip over the load's stiffness factor (the stiffness law moves B
+    /// with the load, so a light wheel peaks at a smaller slip than a loaded one).
+    pub fn lateral_peak_slip(&self, load: f64) -> f32 {
+        self.lateral_tyre.peak_slip() / self.load_stiffness_factor(load) as f32
+    }
+
     /// The lateral friction coefficient at slip `slip` and tyre load `load` (N), grip 1,
     /// upright: the lateral curve with the load's stiffness law and load sensitivity,
     /// read where it is fitted (as [`longitudinal_friction`](Self::longitudinal_friction)).

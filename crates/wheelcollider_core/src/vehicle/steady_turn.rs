@@ -139,11 +139,12 @@ impl<'a> SteadyTurn<'a> {
         // The tyres' aligning torques (N·m), each turning its wheel towards the way it
         // goes: the car out of the turn.
         let mut aligning = 0.0f32;
+        let loads: Vec<([f32; 2], usize)> = (0..self.n).map(|i| self.loads(i, a)).collect();
         for pass in 0..=PASSES {
             let mut drag = self.s.resistance_force(self.v);
             for i in 0..self.n {
                 let w = &self.s.axles[i].wheel;
-                let (loads, count) = self.loads(i, a);
+                let (loads, count) = loads[i];
                 let wheels: [TurningWheel; 2] = [0, 1].map(|k| TurningWheel {
                     load: loads[k],
                     left: left[i][k],
@@ -184,7 +185,7 @@ impl<'a> SteadyTurn<'a> {
             for i in (0..self.n).filter(|&i| self.drive[i] > 0.0) {
                 let axle = &self.s.axles[i];
                 let w = &axle.wheel;
-                let (loads, count) = self.loads(i, a);
+                let (loads, count) = loads[i];
                 let grip = |f: f32| w.longitudinal_tyre().max_value() * w.load_grip_factor(f as f64) as f32 * f;
                 let grips = [grip(loads[0]), grip(loads[1])];
                 // What the inner wheel's lateral force at the axle's slip leaves.
@@ -261,14 +262,13 @@ fn axle_force(w: &WheelSettings, wheels: &[TurningWheel], slip: f32) -> f32 {
 }
 
 /// The most lateral force (N) an axle's `wheels` give together, and the axle's slip
-/// there: each wheel peaks at its curve's peak slip over its load's stiffness factor
-/// (a light wheel at a smaller slip than a loaded one) less its offset, so the axle's
-/// best lies between (golden-section search).
+/// there: each wheel peaks at its own slip ([`WheelSettings::lateral_peak_slip`]: a
+/// light wheel at a smaller slip than a loaded one) less its offset, so the axle's best
+/// lies between (golden-section search).
 fn axle_peak(w: &WheelSettings, wheels: &[TurningWheel]) -> (f32, f32) {
-    let peak = w.lateral_tyre().peak_slip();
     let slips = wheels
         .iter()
-        .map(|t| (peak / w.load_stiffness_factor(t.load as f64) as f32 - t.offset).max(0.0));
+        .map(|t| (w.lateral_peak_slip(t.load as f64) - t.offset).max(0.0));
     let (mut lo, mut hi) = slips.fold((f32::INFINITY, 0.0f32), |(lo, hi), s| (lo.min(s), hi.max(s)));
     let force = |s: f32| axle_force(w, wheels, s);
     let ratio = 0.5 * (5.0f32.sqrt() - 1.0);
@@ -290,12 +290,11 @@ fn axle_peak(w: &WheelSettings, wheels: &[TurningWheel]) -> (f32, f32) {
 /// An axle's aligning torque (N·m) at its slip `slip`: each wheel's force a pneumatic
 /// trail behind its contact, `t₀·(1 − σ/σ*)` (`σ*` its peak slip; none past it).
 fn axle_aligning(w: &WheelSettings, wheels: &[TurningWheel], slip: f32) -> f32 {
-    let peak = w.lateral_tyre().peak_slip();
     wheels
         .iter()
         .map(|t| {
             let s = (slip + t.offset).max(0.0);
-            let own = peak / w.load_stiffness_factor(t.load as f64) as f32;
+            let own = w.lateral_peak_slip(t.load as f64);
             let trail = w.pneumatic_trail() * (1.0 - s / own.max(1e-6)).max(0.0);
             trail * t.left * w.lateral_friction(s, t.load as f64) * t.load
         })
