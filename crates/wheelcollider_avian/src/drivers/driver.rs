@@ -612,10 +612,8 @@ fn drive(
         let half = 0.5 * Vec2::new(settings.chassis.size[2], settings.chassis.size[0]);
         let range = standstill + 3.0 * time_gap * speed + 30.0;
         let (offset, placed) = place(path, (i, p.0), range.max(60.0), me, &others);
-        // Running wide of a bend (its car holds less than its plan asks): it lifts, the
-        // more the wider, until the tyres grip again. It lifts only: braking hard in a
-        // bend at the limit would spin the car. (The bend's way: the path's turn over
-        // the next 10 m.)
+        // Running wide of a bend (the path's turn over the next 10 m) it lifts, the more
+        // the wider, its throttle only (braking would upset a car at its limit).
         let points = path.points();
         let here = (path.ahead(i, 2.0).1 - points[i]).with_y(0.0);
         let later = (path.ahead(i, 12.0).1 - path.ahead(i, 10.0).1).with_y(0.0);
